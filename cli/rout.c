@@ -1,0 +1,53 @@
+/* The `rout` command: the only code that prints or exits. */
+#include "rout/rout.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rout_bench(int argc, char **argv);
+int rout_scene(int argc, char **argv, const char *default_scene, const char *default_out);
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"rout %s - soldier-by-soldier simulation of pre-modern battles and routs\n"
+		"\n"
+		"usage:\n"
+		"  rout bench crowd [--agents N] [--steps S] [--threads T] [--repeat R] [--density D] [--csv FILE]\n"
+		"  rout scene NAME [--agents N] [--width M] [--density D] [--seconds S] [--seed N]\n"
+		"                  [--threads T] [--out DIR] [--trace-every K]\n"
+		"        NAME: corridor, periodic, bottleneck, corner, crowd\n"
+		"  rout demo [--out DIR]      the largest crowd scene, with pictures and a trace\n"
+		"  rout version\n",
+		RT_VERSION_STRING);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "bench") == 0) return rout_bench(argc - 2, argv + 2);
+	if (strcmp(cmd, "scene") == 0) {
+		if (argc < 3) {
+			fprintf(stderr, "rout scene: which scene? (corridor, periodic, bottleneck, corner, crowd)\n");
+			return 2;
+		}
+		return rout_scene(argc - 3, argv + 3, argv[2], NULL);
+	}
+	if (strcmp(cmd, "demo") == 0) return rout_scene(argc - 2, argv + 2, "crowd", "out/demo");
+	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+		printf("rout %s\n", RT_VERSION_STRING);
+		return 0;
+	}
+	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "rout: unknown command '%s'\n\n", cmd);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,342 @@
+/* rout: a soldier-by-soldier simulator of pre-modern battles, breakouts and routs.
+ *
+ * This is the whole public API. Everything creatable has a definition struct and a
+ * function that fills its defaults (rt_world_def_default, rt_agent_def_default, ...).
+ * Failures return an rt_status and fill a caller-owned rt_error; the library never
+ * exits and never prints. All memory goes through the rt_allocator given in the world
+ * definition. Results are pulled after a step and stay valid until the next step.
+ */
+#ifndef ROUT_H
+#define ROUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RT_VERSION_STRING "0.1.0"
+
+/* ---- errors ------------------------------------------------------------------ */
+typedef enum rt_status {
+	RT_OK = 0,
+	RT_ERR_NOMEM,    /* the allocator refused */
+	RT_ERR_INVALID,  /* a definition or argument is out of range */
+	RT_ERR_CAPACITY, /* a documented limit would be exceeded */
+	RT_ERR_IO,       /* a file could not be read or written */
+	RT_ERR_PARSE,    /* a file is malformed (file, line, column are set) */
+	RT_ERR_STATE     /* the call does not fit the object's state */
+} rt_status;
+
+typedef struct rt_error {
+	rt_status code;
+	char file[256];    /* input file the error is about, or "" */
+	int line, column;  /* 1-based; 0 when not applicable */
+	char field[128];   /* key path or field name, or "" */
+	char message[512]; /* what was wrong and what was expected */
+} rt_error;
+
+const char *rt_status_name(rt_status status);
+
+/* ---- memory -------------------------------------------------------------------- */
+/* One replaceable allocator. `free` receives the size given to `alloc`, so a tracking
+ * allocator needs no headers. `alloc` returns NULL to refuse. */
+typedef struct rt_allocator {
+	void *(*alloc)(size_t size, void *context);
+	void (*free)(void *pointer, size_t size, void *context);
+	void *context;
+} rt_allocator;
+
+/* The default allocator (malloc/free). */
+rt_allocator rt_allocator_default(void);
+
+/* ---- small types ----------------------------------------------------------------- */
+typedef struct rt_vec2 {
+	double x, y;
+} rt_vec2;
+
+typedef uint32_t rt_agent_id; /* stable for the life of the world, assigned 0, 1, 2 ... */
+typedef int32_t rt_goal_id;
+
+#define RT_NO_GOAL ((rt_goal_id)-1)
+
+typedef enum rt_kind {
+	RT_KIND_FOOT = 0, /* spear or sword infantry */
+	RT_KIND_ARCHER,
+	RT_KIND_GUNNER,   /* matchlock */
+	RT_KIND_CREW,     /* wagon or cannon crew */
+	RT_KIND_HORSE,    /* a rider with his horse */
+	RT_KIND_HORSE_ARCHER,
+	RT_KIND_COMMANDER,
+	RT_KIND_GUARD,    /* a commander's personal guard (jiading) */
+	RT_KIND_COUNT
+} rt_kind;
+
+typedef enum rt_state {
+	RT_STATE_FORMED = 0,
+	RT_STATE_MARCHING,
+	RT_STATE_ENGAGED,
+	RT_STATE_ROUTING,
+	RT_STATE_DESPERATE,
+	RT_STATE_SURRENDERED,
+	RT_STATE_CAPTURED,
+	RT_STATE_SHELTERED,
+	RT_STATE_ESCAPED,
+	RT_STATE_DEAD_COMBAT,
+	RT_STATE_DEAD_TRAMPLED,
+	RT_STATE_DEAD_DROWNED,
+	RT_STATE_COUNT
+} rt_state;
+
+/* True for states in which a man still occupies ground and takes part in the step. */
+bool rt_state_is_active(rt_state state);
+const char *rt_state_name(rt_state state);
+const char *rt_kind_name(rt_kind kind);
+
+/* Equipment carried, a bit set. */
+enum {
+	RT_EQUIP_WEAPON = 1u << 0,
+	RT_EQUIP_ARMOUR = 1u << 1,
+	RT_EQUIP_TORCH = 1u << 2,
+	RT_EQUIP_MISSILE = 1u << 3
+};
+
+/* ---- locomotion parameters ------------------------------------------------------- */
+/* The collision-free speed model (Tordeux, Chraibi, Seyfried 2016). Units in names;
+ * sources in docs/model.md. */
+typedef struct rt_locomotion_params {
+	double time_gap_s;            /* T: speed = min(v0, spacing / T) */
+	double neighbor_strength;     /* a: repulsion weight, dimensionless */
+	double neighbor_range_m;      /* D: repulsion decay length */
+	double wall_strength;         /* a_w */
+	double wall_range_m;          /* D_w */
+	double wall_clearance_factor; /* a centre never comes nearer a wall than this x radius */
+} rt_locomotion_params;
+
+rt_locomotion_params rt_locomotion_params_default(void);
+
+/* Body radius (m) and free walking speed (m/s) of each kind, used by
+ * rt_agent_def_default_for. */
+typedef struct rt_kind_params {
+	double radius_m;
+	double free_speed_mps;
+} rt_kind_params;
+
+rt_kind_params rt_kind_params_default(rt_kind kind);
+
+/* ---- world ------------------------------------------------------------------------- */
+typedef struct rt_world rt_world;
+
+typedef struct rt_world_def {
+	uint64_t seed;
+	double dt_s;              /* finest step; the ladder is dt_s * 2^k */
+	int max_period_level;     /* agents may be updated every 2^k steps, k <= this (0..7) */
+	int threads;              /* OpenMP threads for parallel phases; 0 = all cores */
+	rt_vec2 bounds_min, bounds_max; /* the world rectangle, metres */
+	bool periodic_x;          /* wrap x at the bounds (test corridors) */
+	double cell_size_m;       /* neighbour grid cell; 0 = derived from the model */
+	int reorder_every_steps;  /* re-sort agent storage by cell this often; 0 = never */
+	int agent_capacity;       /* initial capacity; grows as agents are added */
+	rt_locomotion_params locomotion;
+	rt_allocator allocator;
+	uint32_t cookie;          /* set by rt_world_def_default; detects a def not built by it */
+} rt_world_def;
+
+rt_world_def rt_world_def_default(void);
+rt_world *rt_world_create(const rt_world_def *def, rt_error *err);
+void rt_world_destroy(rt_world *world);
+
+/* Geometry. Walls are line segments; obstacles are closed polygons (their edges become
+ * walls and their inside is forbidden). Add geometry before the first step. */
+rt_status rt_world_add_wall(rt_world *world, rt_vec2 a, rt_vec2 b, rt_error *err);
+rt_status rt_world_add_obstacle(rt_world *world, const rt_vec2 *points, int count, rt_error *err);
+
+/* Goals. A goal is a target area (a rectangle); agents heading there follow a flow
+ * field computed by fast marching over the world's geometry, so they go round
+ * corners and obstacles. On arrival they stop, or leave the field (state ESCAPED). */
+typedef enum rt_arrival {
+	RT_ARRIVAL_STOP = 0,  /* stand still inside the target */
+	RT_ARRIVAL_LEAVE      /* leave the simulation as ESCAPED */
+} rt_arrival;
+
+typedef struct rt_goal_def {
+	rt_vec2 target_min, target_max; /* target rectangle */
+	rt_arrival arrival;
+	double field_cell_m;            /* flow-field resolution; 0 = default 0.25 m */
+	bool straight;                  /* ignore geometry: head straight for the target */
+	uint32_t cookie;
+} rt_goal_def;
+
+rt_goal_def rt_goal_def_default(void);
+rt_status rt_world_add_goal(rt_world *world, const rt_goal_def *def, rt_goal_id *out, rt_error *err);
+
+/* Agents. */
+typedef struct rt_agent_def {
+	rt_vec2 position;
+	rt_vec2 velocity;
+	rt_kind kind;
+	rt_state state;
+	uint8_t side;
+	uint32_t unit;
+	rt_goal_id goal;        /* RT_NO_GOAL: stand */
+	rt_vec2 heading;        /* used when goal is RT_NO_GOAL and heading is non-zero: walk this way */
+	double radius_m;        /* 0 = the kind's default */
+	double free_speed_mps;  /* 0 = the kind's default */
+	float health;           /* 0..1 */
+	float morale;           /* 0..1 */
+	float fatigue;          /* 0..1 */
+	float horse_fatigue;    /* 0..1 */
+	uint8_t equipment;      /* RT_EQUIP_* bits */
+	uint32_t cookie;
+} rt_agent_def;
+
+rt_agent_def rt_agent_def_default(void);
+rt_status rt_world_add_agent(rt_world *world, const rt_agent_def *def, rt_agent_id *out, rt_error *err);
+
+/* One step of dt_s through the phases env, grid, sense, command, morale, decide, move,
+ * fight, resolve, record (DESIGN.md). */
+rt_status rt_world_step(rt_world *world, rt_error *err);
+
+/* ---- reading the world --------------------------------------------------------------- */
+typedef struct rt_agent_view {
+	rt_agent_id id;
+	rt_vec2 position, velocity;
+	rt_kind kind;
+	rt_state state;
+	uint8_t side;
+	uint32_t unit;
+	rt_goal_id goal;
+	double radius_m, free_speed_mps;
+	float health, morale, fatigue, horse_fatigue;
+	uint8_t equipment;
+	int period_level;
+} rt_agent_view;
+
+int rt_world_agent_count(const rt_world *world);
+bool rt_world_get_agent(const rt_world *world, rt_agent_id id, rt_agent_view *out);
+rt_status rt_world_set_agent_goal(rt_world *world, rt_agent_id id, rt_goal_id goal, rt_error *err);
+rt_status rt_world_set_agent_state(rt_world *world, rt_agent_id id, rt_state state, rt_error *err);
+
+/* Per-phase wall-clock times are kept for benchmarks; they never affect results. */
+enum {
+	RT_PHASE_ENV = 0, RT_PHASE_GRID, RT_PHASE_SENSE, RT_PHASE_COMMAND, RT_PHASE_MORALE,
+	RT_PHASE_DECIDE, RT_PHASE_MOVE, RT_PHASE_FIGHT, RT_PHASE_RESOLVE, RT_PHASE_RECORD,
+	RT_PHASE_COUNT
+};
+const char *rt_phase_name(int phase);
+
+typedef struct rt_world_stats {
+	int64_t step;
+	double time_s;
+	int agents;                    /* all agents ever added */
+	int active;                    /* agents still taking part */
+	int by_state[RT_STATE_COUNT];
+	int64_t agent_updates;         /* agent decisions made so far (multi-rate aware) */
+	int64_t wall_clamps;           /* moves cut short by the hard wall constraint */
+	double phase_seconds[RT_PHASE_COUNT];
+	int threads;
+} rt_world_stats;
+
+void rt_world_get_stats(const rt_world *world, rt_world_stats *out);
+
+/* A 64-bit hash of every agent's state in id order: equal hashes, equal worlds. */
+uint64_t rt_world_hash(const rt_world *world);
+
+/* Distance from p to the nearest wall or obstacle edge; negative when p lies inside an
+ * obstacle polygon. Returns a large value when there is no geometry. */
+double rt_world_wall_distance(const rt_world *world, rt_vec2 p);
+
+/* The number of agents whose centre stands closer to a wall than the hard clearance or
+ * inside an obstacle (should always be zero). */
+int rt_world_count_wall_violations(const rt_world *world);
+
+/* Geometry for drawing. */
+int rt_world_wall_count(const rt_world *world);
+void rt_world_get_wall(const rt_world *world, int index, rt_vec2 *a, rt_vec2 *b);
+void rt_world_get_bounds(const rt_world *world, rt_vec2 *min, rt_vec2 *max);
+
+/* ---- random numbers -------------------------------------------------------------------- */
+/* A pure function of (seed, agent, step, stream): Philox4x32-10. */
+typedef struct rt_random4 {
+	uint32_t v[4];
+} rt_random4;
+
+rt_random4 rt_random_bits(uint64_t seed, uint32_t agent, uint64_t step, uint32_t stream);
+double rt_random_uniform(uint64_t seed, uint32_t agent, uint64_t step, uint32_t stream);
+
+/* ---- trace ---------------------------------------------------------------------------------- */
+/* A compact binary record of positions and states every k steps (docs/trace-format.md).
+ * Written to a temporary name and renamed on close, so a file that exists is whole. */
+typedef struct rt_trace_writer rt_trace_writer;
+
+rt_trace_writer *rt_trace_open(const rt_world *world, const char *path, int every_steps, rt_error *err);
+/* Call after each step; writes a frame when the step count is a multiple of every_steps. */
+rt_status rt_trace_record(rt_trace_writer *trace, const rt_world *world, rt_error *err);
+rt_status rt_trace_close(rt_trace_writer *trace, rt_error *err);
+void rt_trace_abort(rt_trace_writer *trace); /* discard: nothing is left on disk */
+
+typedef struct rt_trace_reader rt_trace_reader;
+typedef struct rt_trace_frame {
+	int64_t step;
+	double time_s;
+	int count;            /* agents in the frame, in id order */
+	const float *x, *y;   /* metres */
+	const uint8_t *state; /* rt_state */
+	const uint8_t *side;
+} rt_trace_frame;
+
+rt_trace_reader *rt_trace_reader_open(const char *path, const rt_allocator *allocator, rt_error *err);
+/* Returns RT_OK and fills *frame, or RT_ERR_STATE at the end of the file, or an error. */
+rt_status rt_trace_reader_next(rt_trace_reader *reader, rt_trace_frame *frame, rt_error *err);
+void rt_trace_reader_close(rt_trace_reader *reader);
+
+/* ---- pictures --------------------------------------------------------------------------------- */
+typedef struct rt_picture_def {
+	const char *path;          /* PNG file */
+	int width_px;              /* height follows the world's aspect */
+	const char *title;         /* drawn at the top left, or NULL */
+	uint32_t cookie;
+} rt_picture_def;
+
+rt_picture_def rt_picture_def_default(void);
+/* Draws walls and every active agent, coloured by side and shaded by state. */
+rt_status rt_world_draw_png(const rt_world *world, const rt_picture_def *def, rt_error *err);
+
+/* ---- shared scenes ------------------------------------------------------------------------------ */
+/* Scenes used by the tests, the benchmarks and the CLI, built in one place. */
+typedef enum rt_scene_kind {
+	RT_SCENE_CORRIDOR = 0,  /* RiMEA 1: one man, 2 m x 40 m corridor */
+	RT_SCENE_PERIODIC,      /* RiMEA 4: periodic corridor at a set density */
+	RT_SCENE_BOTTLENECK,    /* a room emptying through an opening */
+	RT_SCENE_CORNER,        /* RiMEA 6: men turning a left corner */
+	RT_SCENE_CROWD,         /* a dense crowd walking through a wide corridor (bench) */
+	RT_SCENE_COUNT
+} rt_scene_kind;
+
+typedef struct rt_scene_def {
+	rt_scene_kind kind;
+	int agents;               /* number of men (crowd, bottleneck, corner) */
+	double density_per_m2;    /* periodic, crowd */
+	double width_m;           /* opening width (bottleneck), corridor width (periodic, crowd) */
+	double length_m;          /* corridor length (periodic, corridor) */
+	double free_speed_mps;    /* 0 = kind default */
+	uint64_t seed;
+	int threads;
+	int max_period_level;
+	rt_locomotion_params locomotion;
+	rt_allocator allocator;
+	uint32_t cookie;
+} rt_scene_def;
+
+rt_scene_def rt_scene_def_default(rt_scene_kind kind);
+const char *rt_scene_name(rt_scene_kind kind);
+/* Returns RT_SCENE_COUNT when the name is unknown. */
+rt_scene_kind rt_scene_from_name(const char *name);
+rt_world *rt_scene_create(const rt_scene_def *def, rt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,170 @@
+/* The neighbour grid: every step, active agents are counting-sorted by bucket and their
+ * positions copied into contiguous arrays, so the decide phase reads neighbours from a
+ * few short runs of memory. Buckets tile the world (see world.h); a row of neighbouring
+ * cells is one contiguous run unless it wraps. The sort is stable (by slot), so the
+ * order - and every result - is the same at any thread count. */
+#include "world.h"
+
+#include <math.h>
+
+#define MIN_TILE 8 /* buckets per axis at least, so a search never visits a bucket twice */
+
+rt_status rt__grid_init(rt_world *w, rt_error *err)
+{
+	rt_grid *g = &w->grid;
+	const rt_world_def *d = &w->def;
+	double cell = d->cell_size_m;
+	if (cell <= 0.0) {
+		/* a default man (r 0.2 m, v0 1.34 m/s) is influenced up to 2r + max(v0 T, 8 D)
+		 * (locomotion.c): one ring of cells then covers him */
+		cell = 0.4 + fmax(1.34 * d->locomotion.time_gap_s, 8.0 * d->locomotion.neighbor_range_m) + 0.01;
+	}
+	double width = d->bounds_max.x - d->bounds_min.x;
+	double height = d->bounds_max.y - d->bounds_min.y;
+	long long hx, hy;
+	if (d->periodic_x) {
+		hx = (long long)floor(width / cell);
+		if (hx < 3)
+			return rt__fail(err, RT_ERR_INVALID,
+					"periodic world is %g m wide; it must span at least 3 neighbour cells (%g m)",
+					width, 3.0 * cell);
+		cell = width / (double)hx; /* the period is a whole number of cells */
+	} else {
+		hx = (long long)ceil(width / cell) + 1;
+	}
+	hy = (long long)ceil(height / cell) + 1;
+	long long cap = 1ll << 22; /* 4 Mi buckets: 16 MiB of counts; larger worlds are tiled */
+	if (hx * hy > cap) {
+		if (d->periodic_x) {
+			hy = cap / hx;
+			if (hy < MIN_TILE)
+				return rt__fail(err, RT_ERR_CAPACITY, "periodic world is too wide for the neighbour grid");
+		} else {
+			long long side = (long long)sqrt((double)cap);
+			if (hx > side && hy > side) hx = hy = side;
+			else if (hx > side) hx = cap / hy;
+			else hy = cap / hx;
+		}
+	}
+	if (!d->periodic_x && hx < MIN_TILE) hx = MIN_TILE;
+	if (hy < MIN_TILE) hy = MIN_TILE;
+	g->origin_x = d->bounds_min.x;
+	g->origin_y = d->bounds_min.y;
+	g->cell = cell;
+	g->inv_cell = 1.0 / cell;
+	g->hx = (int)hx;
+	g->hy = (int)hy;
+	g->buckets = (int)(hx * hy);
+	g->start = rt__calloc(&w->allocator, (size_t)g->buckets + 1, sizeof(int));
+	g->fill = rt__calloc(&w->allocator, (size_t)g->buckets, sizeof(int));
+	if (!g->start || !g->fill)
+		return rt__fail(err, RT_ERR_NOMEM, "cannot allocate a neighbour grid of %d buckets", g->buckets);
+	return RT_OK;
+}
+
+rt_status rt__grid_reserve(rt_world *w, int capacity)
+{
+	rt_grid *g = &w->grid;
+	if (capacity <= g->capacity) return RT_OK;
+	size_t cap = (size_t)capacity;
+	int *order = rt__alloc(&w->allocator, cap * sizeof(int));
+	int *bucket_of = rt__alloc(&w->allocator, cap * sizeof(int));
+	double *sx = rt__alloc(&w->allocator, cap * sizeof(double));
+	double *sy = rt__alloc(&w->allocator, cap * sizeof(double));
+	float *sr = rt__alloc(&w->allocator, cap * sizeof(float));
+	uint8_t *sside = rt__alloc(&w->allocator, cap * sizeof(uint8_t));
+	if (!order || !bucket_of || !sx || !sy || !sr || !sside) {
+		rt__free(&w->allocator, order, cap * sizeof(int));
+		rt__free(&w->allocator, bucket_of, cap * sizeof(int));
+		rt__free(&w->allocator, sx, cap * sizeof(double));
+		rt__free(&w->allocator, sy, cap * sizeof(double));
+		rt__free(&w->allocator, sr, cap * sizeof(float));
+		rt__free(&w->allocator, sside, cap * sizeof(uint8_t));
+		return RT_ERR_NOMEM;
+	}
+	size_t old = (size_t)g->capacity;
+	rt__free(&w->allocator, g->order, old * sizeof(int));
+	rt__free(&w->allocator, g->bucket_of, old * sizeof(int));
+	rt__free(&w->allocator, g->sx, old * sizeof(double));
+	rt__free(&w->allocator, g->sy, old * sizeof(double));
+	rt__free(&w->allocator, g->sr, old * sizeof(float));
+	rt__free(&w->allocator, g->sside, old * sizeof(uint8_t));
+	g->order = order;
+	g->bucket_of = bucket_of;
+	g->sx = sx;
+	g->sy = sy;
+	g->sr = sr;
+	g->sside = sside;
+	g->capacity = capacity;
+	g->count = 0; /* contents are rebuilt at the next step */
+	return RT_OK;
+}
+
+void rt__grid_free(rt_world *w)
+{
+	rt_grid *g = &w->grid;
+	rt__free(&w->allocator, g->start, (size_t)g->buckets * sizeof(int) + sizeof(int));
+	rt__free(&w->allocator, g->fill, (size_t)g->buckets * sizeof(int));
+	g->start = g->fill = NULL;
+	g->buckets = 0;
+	size_t cap = (size_t)g->capacity;
+	rt__free(&w->allocator, g->order, cap * sizeof(int));
+	rt__free(&w->allocator, g->bucket_of, cap * sizeof(int));
+	rt__free(&w->allocator, g->sx, cap * sizeof(double));
+	rt__free(&w->allocator, g->sy, cap * sizeof(double));
+	rt__free(&w->allocator, g->sr, cap * sizeof(float));
+	rt__free(&w->allocator, g->sside, cap * sizeof(uint8_t));
+	g->capacity = 0;
+}
+
+void rt__grid_build(rt_world *w)
+{
+	rt_grid *g = &w->grid;
+	const rt_agents *a = &w->agents;
+	int n = a->count;
+	int *fill = g->fill;
+	memset(fill, 0, (size_t)g->buckets * sizeof(int));
+
+	/* bucket of every slot: parallel, each writes its own entry */
+	int *bucket_of = g->bucket_of;
+	const int hx = g->hx, hy = g->hy;
+	const double ox = g->origin_x, oy = g->origin_y, inv = g->inv_cell;
+#pragma omp parallel for schedule(static) num_threads(w->threads) if (n > 20000)
+	for (int s = 0; s < n; ++s) {
+		if (!rt__active(a->state[s])) {
+			bucket_of[s] = -1;
+			continue;
+		}
+		int cx = (int)floor((a->x[s] - ox) * inv);
+		int cy = (int)floor((a->y[s] - oy) * inv);
+		bucket_of[s] = rt__grid_wrap(cy, hy) * hx + rt__grid_wrap(cx, hx);
+	}
+
+	for (int s = 0; s < n; ++s)
+		if (bucket_of[s] >= 0) fill[bucket_of[s]]++;
+	int total = 0;
+	for (int b = 0; b < g->buckets; ++b) {
+		g->start[b] = total;
+		total += fill[b];
+		fill[b] = g->start[b];
+	}
+	g->start[g->buckets] = total;
+	g->count = total;
+	for (int s = 0; s < n; ++s) {
+		int b = bucket_of[s];
+		if (b >= 0) g->order[fill[b]++] = s;
+	}
+
+	int *order = g->order;
+	double *sx = g->sx, *sy = g->sy;
+	float *sr = g->sr;
+	uint8_t *sside = g->sside;
+#pragma omp parallel for schedule(static) num_threads(w->threads) if (total > 20000)
+	for (int k = 0; k < total; ++k) {
+		int s = order[k];
+		sx[k] = a->x[s];
+		sy[k] = a->y[s];
+		sr[k] = a->radius[s];
+		sside[k] = a->side[s];
+	}
+}

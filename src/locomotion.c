@@ -1,0 +1,325 @@
+/* Crowd locomotion: the collision-free speed model (Tordeux, Chraibi & Seyfried 2016).
+ *
+ * decide (parallel over agents in grid order, each writes only its own slot):
+ *   e_i = normalise(e0_i + sum_j a exp((l_ij - d_ij) / D) (x_i - x_j) / d_ij
+ *                        + sum_walls a_w exp((r_i - d_iw) / D_w) n_iw)
+ *   s_i = min over neighbours ahead (e_i . (x_j - x_i) > 0, lateral offset <= l_ij) of
+ *         d_ij - l_ij, and over walls ahead of d_iw - r_i
+ *   v_i = e_i * clamp(s_i / T, 0, v0_i)
+ * e0 comes from the agent's goal (flow field) or fixed heading. l_ij = r_i + r_j.
+ * The agent's next update period is chosen here too (multi-rate stepping).
+ *
+ * move (parallel over slots): x += v dt, under a hard wall constraint: a move whose
+ * path would bring the centre nearer a wall than clearance = factor * r slides along the
+ * wall, or is dropped, so nobody ever stands inside a wall. Arrivals are resolved here. */
+#include "world.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#define MAX_CACHED 128 /* neighbours remembered between the direction and spacing passes */
+#define MAX_WALLS 16   /* walls remembered likewise */
+#define BLOCKED_SPACING_M 0.02 /* below this free distance a man counts as blocked */
+
+typedef struct neighbour {
+	double dx, dy, dist, l;
+} neighbour;
+
+static inline double wrap_dx(double dx, bool periodic, double period, double inv_period)
+{
+	if (periodic) dx -= period * nearbyint(dx * inv_period);
+	return dx;
+}
+
+/* Free distance along direction (ex, ey): the nearest neighbour ahead whose body
+ * overlaps the path (lateral offset <= l_ij), and likewise the walls' nearest points. */
+static double spacing_along(double ex, double ey, double ri, const neighbour *cache, int cached, const double *wall_px,
+			    const double *wall_py, const double *wall_d, int wall_cached)
+{
+	double spacing = INFINITY;
+	for (int m = 0; m < cached; ++m) {
+		const neighbour *nb = &cache[m];
+		const double ahead = ex * nb->dx + ey * nb->dy;
+		if (ahead <= 0.0) continue;
+		const double lateral = fabs(ex * nb->dy - ey * nb->dx);
+		if (lateral > nb->l) continue;
+		const double sp = nb->dist - nb->l;
+		if (sp < spacing) spacing = sp;
+	}
+	for (int m = 0; m < wall_cached; ++m) {
+		const double ahead = ex * wall_px[m] + ey * wall_py[m];
+		if (ahead <= 0.0) continue;
+		const double lateral = fabs(ex * wall_py[m] - ey * wall_px[m]);
+		if (lateral > ri) continue;
+		const double sp = wall_d[m] - ri;
+		if (sp < spacing) spacing = sp;
+	}
+	return spacing;
+}
+
+void rt__locomotion_decide(rt_world *w)
+{
+	rt_agents *a = &w->agents;
+	const rt_grid *g = &w->grid;
+	const rt_geometry *geo = &w->geometry;
+	const rt_locomotion_params *p = &w->def.locomotion;
+	const int count = g->count;
+	const int64_t step = w->step;
+	const bool periodic = w->def.periodic_x;
+	const double period = w->def.bounds_max.x - w->def.bounds_min.x, inv_period = 1.0 / period;
+	const double T = p->time_gap_s, inv_T = 1.0 / T;
+	const double A = p->neighbor_strength, inv_D = 1.0 / p->neighbor_range_m;
+	const double rep_range = 8.0 * p->neighbor_range_m; /* beyond, exp(-8) is negligible */
+	const double Aw = p->wall_strength, inv_Dw = 1.0 / p->wall_range_m;
+	const double wall_rep_range = 8.0 * p->wall_range_m;
+	const double dt = w->def.dt_s;
+	const int max_level = w->def.max_period_level;
+	const double max_speed = w->max_speed, max_radius = w->max_radius;
+	const int hx = g->hx, hy = g->hy;
+	/* never search a bucket twice, never more than the run buffers hold */
+	int rc_limit = ((hx < hy ? hx : hy) - 1) / 2;
+	rc_limit = rc_limit < 1 ? 1 : (rc_limit > 8 ? 8 : rc_limit);
+	int64_t updates = 0;
+
+#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : updates)
+	for (int k = 0; k < count; ++k) {
+		const int s = g->order[k];
+		const int level = a->level[s];
+		if (level > 0 && (step & ((1ll << level) - 1)) != 0) continue; /* not due */
+		updates++;
+		const double xi = g->sx[k], yi = g->sy[k], ri = g->sr[k];
+		const double v0 = a->free_speed[s];
+
+		/* desired direction e0 */
+		double e0x = 0.0, e0y = 0.0;
+		int32_t goal = a->goal[s];
+		if (goal >= 0) {
+			if (!rt__goal_direction(&w->goals[goal], xi, yi, &e0x, &e0y)) e0x = e0y = 0.0;
+		} else {
+			e0x = a->heading_x[s];
+			e0y = a->heading_y[s];
+		}
+		const bool wants_to_move = (e0x != 0.0 || e0y != 0.0) && v0 > 0.0;
+
+		/* neighbours within the interaction range: repulsion, and cache for spacing */
+		const double cutoff = ri + max_radius + fmax(v0 * T, rep_range);
+		const double cut2 = cutoff * cutoff;
+		int rc = (int)ceil(cutoff * g->inv_cell - 1e-9);
+		if (rc > rc_limit) rc = rc_limit;
+		const int cx = rt__grid_cell_x(g, xi), cy = rt__grid_cell_y(g, yi);
+		neighbour cache[MAX_CACHED];
+		int cached = 0;
+		double rx = 0.0, ry = 0.0, nearest_gap = cutoff;
+		for (int dyc = -rc; dyc <= rc; ++dyc) {
+			const int row = rt__grid_wrap(cy + dyc, hy) * hx;
+			int c0 = cx - rc, c1 = cx + rc;
+			/* one contiguous run when the row does not wrap, else cell by cell */
+			int pieces = 1, lo[2 * 8 + 3], hi[2 * 8 + 3];
+			if (c0 >= 0 && c1 < hx) {
+				lo[0] = g->start[row + c0];
+				hi[0] = g->start[row + c1 + 1];
+			} else {
+				pieces = 0;
+				for (int c = c0; c <= c1; ++c) {
+					int b = row + rt__grid_wrap(c, hx);
+					lo[pieces] = g->start[b];
+					hi[pieces] = g->start[b + 1];
+					pieces++;
+				}
+			}
+			for (int piece = 0; piece < pieces; ++piece) {
+				for (int j = lo[piece]; j < hi[piece]; ++j) {
+					const double dx = wrap_dx(g->sx[j] - xi, periodic, period, inv_period);
+					const double dy = g->sy[j] - yi;
+					const double d2 = dx * dx + dy * dy;
+					if (d2 >= cut2 || j == k) continue;
+					const double dist = fmax(sqrt(d2), 1e-9);
+					const double l = ri + g->sr[j];
+					const double gap = dist - l;
+					nearest_gap = gap < nearest_gap ? gap : nearest_gap;
+					const double f = gap < rep_range ? A * (double)expf((float)(-gap * inv_D)) / dist : 0.0;
+					rx -= f * dx;
+					ry -= f * dy;
+					if (cached < MAX_CACHED) cache[cached++] = (neighbour){ dx, dy, dist, l };
+				}
+			}
+		}
+
+		/* walls: repulsion now, spacing below */
+		int wall_n = 0;
+		const int *walls = rt__geometry_near(geo, xi, yi, &wall_n);
+		double wall_px[MAX_WALLS], wall_py[MAX_WALLS], wall_d[MAX_WALLS];
+		int wall_cached = 0;
+		for (int m = 0; m < wall_n; ++m) {
+			double nx, ny;
+			const rt_segment *seg = &geo->walls[walls[m]];
+			double px = xi, py = yi;
+			if (periodic) {
+				/* measure to the wall's nearest periodic image */
+				double mid = 0.5 * (seg->ax + seg->bx);
+				px = mid + wrap_dx(xi - mid, true, period, inv_period);
+				if (fabs(seg->bx - seg->ax) >= 0.5 * period) px = xi;
+			}
+			const double dist = rt__segment_point_distance(seg, px, py, &nx, &ny);
+			const double gap = dist - ri;
+			if (gap < nearest_gap) nearest_gap = gap;
+			if (gap < wall_rep_range) {
+				const double f = Aw * exp(-gap * inv_Dw);
+				rx += f * nx;
+				ry += f * ny;
+			}
+			if (wall_cached < MAX_WALLS && dist < cutoff) {
+				wall_px[wall_cached] = -nx * dist; /* vector from agent to the wall's nearest point */
+				wall_py[wall_cached] = -ny * dist;
+				wall_d[wall_cached] = dist;
+				wall_cached++;
+			}
+		}
+
+		double vx = 0.0, vy = 0.0;
+		if (wants_to_move) {
+			double ex = e0x + rx, ey = e0y + ry;
+			double en = sqrt(ex * ex + ey * ey);
+			if (en > 1e-9) {
+				ex /= en;
+				ey /= en;
+			} else {
+				ex = e0x;
+				ey = e0y;
+			}
+			/* a wall in contact is hard: a crowd pressing a man against it turns him along
+			 * the wall, never into it (else he would stand, spacing zero, for good) */
+			for (int m = 0; m < wall_cached; ++m) {
+				if (wall_d[m] - ri > wall_rep_range) continue;
+				const double wnx = wall_px[m] / wall_d[m], wny = wall_py[m] / wall_d[m];
+				const double into = ex * wnx + ey * wny;
+				if (into <= 0.0) continue;
+				double tx = ex - into * wnx, ty = ey - into * wny;
+				double tn = sqrt(tx * tx + ty * ty);
+				if (tn > 1e-9) {
+					ex = tx / tn;
+					ey = ty / tn;
+				}
+			}
+			double spacing = spacing_along(ex, ey, ri, cache, cached, wall_px, wall_py, wall_d, wall_cached);
+			if (spacing < BLOCKED_SPACING_M) {
+				/* blocked: a man held fast in a crowd shuffles aside; try one direction
+				 * turned by a random angle (20-90 degrees, either side) and take it if it
+				 * is free. This breaks the standing deadlocks of first-order models at
+				 * narrow openings. */
+				rt_random4 r = rt_random_bits(w->def.seed, a->id[s], (uint64_t)step, RT_STREAM_SHUFFLE);
+				double angle = (0.35 + 1.22 * (double)(r.v[0] >> 8) * (1.0 / 16777216.0)) * ((r.v[1] & 1u) ? 1.0 : -1.0);
+				double c = cos(angle), sn = sin(angle);
+				double tx = c * ex - sn * ey, ty = sn * ex + c * ey;
+				double sp = spacing_along(tx, ty, ri, cache, cached, wall_px, wall_py, wall_d, wall_cached);
+#ifdef DEBUG_AGENT
+				if (a->id[s] == DEBUG_AGENT && step % 50 == 0) fprintf(stderr, "blocked e %.3f %.3f try %.3f %.3f sp %.3f\n", ex, ey, tx, ty, sp);
+#endif
+				if (sp > spacing) {
+					ex = tx;
+					ey = ty;
+					spacing = sp;
+				}
+			}
+			double speed = spacing * inv_T;
+			speed = speed < 0.0 ? 0.0 : (speed > v0 ? v0 : speed);
+			vx = ex * speed;
+			vy = ey * speed;
+		}
+		a->vx[s] = vx;
+		a->vy[s] = vy;
+#ifdef DEBUG_AGENT
+		if (a->id[s] == DEBUG_AGENT && step % 50 == 0) fprintf(stderr, "step %ld x %.3f %.3f e0 %.3f %.3f rep %.3f %.3f v %.3f %.3f cached %d walls %d\n", (long)step, xi, yi, e0x, e0y, rx, ry, vx, vy, cached, wall_cached);
+#endif
+
+		/* next update period: an agent that stands still with room around it, or moves
+		 * with a wide margin to everything it can see, may decide less often */
+		int next = 0;
+		if (max_level > 0) {
+			double speed = sqrt(vx * vx + vy * vy);
+			double margin = nearest_gap - 2.0 * p->neighbor_range_m;
+			if (margin > 0.0) {
+				double allowed = !wants_to_move && speed == 0.0 ? INFINITY : 0.5 * margin / (speed + max_speed);
+				next = level + 1 > max_level ? max_level : level + 1;
+				while (next > 0 && dt * (double)(1 << next) > allowed) next--;
+			}
+		}
+		a->level[s] = (uint8_t)next;
+	}
+	w->agent_updates += updates;
+}
+
+void rt__locomotion_move(rt_world *w)
+{
+	rt_agents *a = &w->agents;
+	const rt_geometry *geo = &w->geometry;
+	const int n = a->count;
+	const double dt = w->def.dt_s;
+	const double factor = w->def.locomotion.wall_clearance_factor;
+	const bool periodic = w->def.periodic_x;
+	const double x_min = w->def.bounds_min.x, period = w->def.bounds_max.x - w->def.bounds_min.x;
+	int64_t clamps = 0;
+
+#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : clamps)
+	for (int s = 0; s < n; ++s) {
+		if (!rt__active(a->state[s])) continue;
+		double vx = a->vx[s], vy = a->vy[s];
+		if (vx == 0.0 && vy == 0.0) continue;
+		const double x = a->x[s], y = a->y[s];
+		const double clearance = factor * a->radius[s];
+		int wall_n = 0;
+		const int *walls = rt__geometry_near(geo, x, y, &wall_n);
+		double nx = x + vx * dt, ny = y + vy * dt;
+		for (int attempt = 0; attempt < 3 && wall_n > 0; ++attempt) {
+			int hit = -1;
+			double hit_nx = 0.0, hit_ny = 0.0;
+			for (int m = 0; m < wall_n; ++m) {
+				const rt_segment *seg = &geo->walls[walls[m]];
+				rt_segment local = *seg;
+				if (periodic && fabs(seg->bx - seg->ax) < 0.5 * period) {
+					double shift = period * nearbyint((x - 0.5 * (seg->ax + seg->bx)) / period);
+					local.ax += shift;
+					local.bx += shift;
+				}
+				if (rt__segment_segment_distance(&local, x, y, nx, ny) < clearance) {
+					hit = walls[m];
+					rt__segment_point_distance(&local, x, y, &hit_nx, &hit_ny);
+					break;
+				}
+			}
+			if (hit < 0) break;
+			clamps++;
+			if (attempt == 2) {
+				nx = x; /* no safe move this step */
+				ny = y;
+				vx = vy = 0.0;
+				break;
+			}
+			/* slide: drop the part of the velocity that goes into the wall */
+			const double into = vx * hit_nx + vy * hit_ny;
+			if (into < 0.0) {
+				vx -= into * hit_nx;
+				vy -= into * hit_ny;
+			}
+			nx = x + vx * dt;
+			ny = y + vy * dt;
+			if (into >= 0.0) { /* moving away yet too near: stay */
+				nx = x;
+				ny = y;
+				vx = vy = 0.0;
+				break;
+			}
+		}
+		if (periodic) nx = x_min + (nx - x_min) - period * floor((nx - x_min) / period);
+		a->x[s] = nx;
+		a->y[s] = ny;
+		a->vx[s] = vx;
+		a->vy[s] = vy;
+		int32_t goal = a->goal[s];
+		if (goal >= 0 && w->goals[goal].def.arrival == RT_ARRIVAL_LEAVE && rt__goal_reached(&w->goals[goal], nx, ny)) {
+			a->state[s] = RT_STATE_ESCAPED;
+			a->vx[s] = a->vy[s] = 0.0;
+		}
+	}
+	w->wall_clamps += clamps;
+}

@@ -1,0 +1,274 @@
+/* Goals and flow fields. A goal is a target rectangle; its flow field is the travel
+ * distance to the target computed by first-order fast marching (Sethian 1996) on a
+ * raster of the world, where cells within a body radius of a wall are blocked and cells
+ * near walls cost more, so paths keep off corners. Each free cell stores the unit
+ * direction of steepest descent; an agent blends the four cells around it. The field is
+ * built once per goal and shared by every agent going there. */
+#include "world.h"
+
+#include <math.h>
+
+#define RT_MAX_FIELD_CELLS (64ll << 20)
+#define WALL_MARGIN_M 0.2      /* cells whose centre is nearer a wall than this are blocked */
+#define WALL_COST_RANGE_M 0.8  /* within this of a wall, travel costs up to ... */
+#define WALL_COST_EXTRA 0.0    /* ... this much more (1 = twice) */
+
+rt_goal_def rt_goal_def_default(void)
+{
+	rt_goal_def d;
+	memset(&d, 0, sizeof d);
+	d.arrival = RT_ARRIVAL_STOP;
+	d.cookie = RT_COOKIE;
+	return d;
+}
+
+bool rt__goal_reached(const rt_goal *goal, double x, double y)
+{
+	const rt_goal_def *d = &goal->def;
+	return x >= d->target_min.x && x <= d->target_max.x && y >= d->target_min.y && y <= d->target_max.y;
+}
+
+typedef struct heap {
+	int *cell;
+	float *key;
+	int count;
+} heap;
+
+static void heap_push(heap *h, int c, float k)
+{
+	int i = h->count++;
+	while (i > 0) {
+		int p = (i - 1) / 2;
+		if (h->key[p] <= k) break;
+		h->cell[i] = h->cell[p];
+		h->key[i] = h->key[p];
+		i = p;
+	}
+	h->cell[i] = c;
+	h->key[i] = k;
+}
+
+static int heap_pop(heap *h)
+{
+	int top = h->cell[0];
+	int c = h->cell[--h->count];
+	float k = h->key[h->count];
+	int i = 0;
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		float km = k;
+		if (l < h->count && h->key[l] < km) { m = l; km = h->key[l]; }
+		if (r < h->count && h->key[r] < km) { m = r; }
+		if (m == i) break;
+		h->cell[i] = h->cell[m];
+		h->key[i] = h->key[m];
+		i = m;
+	}
+	if (h->count > 0) {
+		h->cell[i] = c;
+		h->key[i] = k;
+	}
+	return top;
+}
+
+/* Solves the eikonal update at cell (x, y) from accepted neighbours. */
+static float eikonal(const float *t, const uint8_t *state, int nx, int ny, int x, int y, float h_cost)
+{
+	float a = INFINITY, b = INFINITY;
+	if (x > 0 && state[y * nx + x - 1] == 2) a = t[y * nx + x - 1];
+	if (x < nx - 1 && state[y * nx + x + 1] == 2) a = fminf(a, t[y * nx + x + 1]);
+	if (y > 0 && state[(y - 1) * nx + x] == 2) b = t[(y - 1) * nx + x];
+	if (y < ny - 1 && state[(y + 1) * nx + x] == 2) b = fminf(b, t[(y + 1) * nx + x]);
+	if (a > b) { float s = a; a = b; b = s; }
+	if (!isfinite(b) || b - a >= h_cost) return a + h_cost;
+	float d = 2.0f * h_cost * h_cost - (b - a) * (b - a);
+	return 0.5f * (a + b + sqrtf(d));
+}
+
+rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
+{
+	const rt_goal_def *d = &goal->def;
+	if (d->straight) {
+		goal->built = true;
+		return RT_OK;
+	}
+	const rt_world_def *wd = &w->def;
+	double cell = d->field_cell_m > 0.0 ? d->field_cell_m : 0.25;
+	double width = wd->bounds_max.x - wd->bounds_min.x, height = wd->bounds_max.y - wd->bounds_min.y;
+	long long nx = (long long)ceil(width / cell), ny = (long long)ceil(height / cell);
+	if (nx * ny > RT_MAX_FIELD_CELLS)
+		return rt__fail(err, RT_ERR_CAPACITY,
+				"flow field of %lld x %lld cells (%.0f MiB) exceeds the limit of %lld cells; use a coarser field_cell_m",
+				nx, ny, (double)(nx * ny) * 17.0 / 1048576.0, RT_MAX_FIELD_CELLS);
+	size_t n = (size_t)(nx * ny);
+	goal->nx = (int)nx;
+	goal->ny = (int)ny;
+	goal->origin_x = wd->bounds_min.x;
+	goal->origin_y = wd->bounds_min.y;
+	goal->cell = cell;
+	goal->inv_cell = 1.0 / cell;
+	goal->dir_x = rt__alloc(&w->allocator, n * sizeof(float));
+	goal->dir_y = rt__alloc(&w->allocator, n * sizeof(float));
+	goal->arrival_time = rt__alloc(&w->allocator, n * sizeof(float));
+	float *cost = rt__alloc(&w->allocator, n * sizeof(float));
+	uint8_t *state = rt__calloc(&w->allocator, n, 1); /* 0 far, 1 trial, 2 accepted, 3 blocked */
+	heap h = { rt__alloc(&w->allocator, n * sizeof(int)), rt__alloc(&w->allocator, n * sizeof(float)), 0 };
+	rt_status status = RT_OK;
+	if (!goal->dir_x || !goal->dir_y || !goal->arrival_time || !cost || !state || !h.cell || !h.key) {
+		status = rt__fail(err, RT_ERR_NOMEM, "cannot allocate a flow field of %zu cells", n);
+		goto done;
+	}
+	float *t = goal->arrival_time;
+	/* wall distance per cell, from each wall outwards over the cells it can affect */
+	for (size_t i = 0; i < n; ++i) cost[i] = INFINITY; /* holds the wall distance first */
+	const rt_geometry *geo = &w->geometry;
+	double range = WALL_COST_RANGE_M + cell;
+	for (int i = 0; i < geo->wall_count; ++i) {
+		const rt_segment *s = &geo->walls[i];
+		int x0 = (int)floor((fmin(s->ax, s->bx) - range - goal->origin_x) * goal->inv_cell);
+		int x1 = (int)floor((fmax(s->ax, s->bx) + range - goal->origin_x) * goal->inv_cell);
+		int y0 = (int)floor((fmin(s->ay, s->by) - range - goal->origin_y) * goal->inv_cell);
+		int y1 = (int)floor((fmax(s->ay, s->by) + range - goal->origin_y) * goal->inv_cell);
+		x0 = x0 < 0 ? 0 : x0; y0 = y0 < 0 ? 0 : y0;
+		x1 = x1 >= nx ? (int)nx - 1 : x1; y1 = y1 >= ny ? (int)ny - 1 : y1;
+		for (int y = y0; y <= y1; ++y)
+			for (int x = x0; x <= x1; ++x) {
+				double px = goal->origin_x + (x + 0.5) * cell, py = goal->origin_y + (y + 0.5) * cell;
+				float dist = (float)rt__segment_point_distance(s, px, py, NULL, NULL);
+				size_t c = (size_t)y * (size_t)nx + (size_t)x;
+				if (dist < cost[c]) cost[c] = dist;
+			}
+	}
+	for (long long y = 0; y < ny; ++y)
+		for (long long x = 0; x < nx; ++x) {
+			size_t c = (size_t)(y * nx + x);
+			double px = goal->origin_x + ((double)x + 0.5) * cell, py = goal->origin_y + ((double)y + 0.5) * cell;
+			float dist = cost[c];
+			t[c] = INFINITY;
+			if (dist < WALL_MARGIN_M || (geo->obstacle_count > 0 && rt__inside_obstacle(w, px, py))) {
+				state[c] = 3;
+				cost[c] = INFINITY;
+				continue;
+			}
+			float extra = dist < WALL_COST_RANGE_M ? (float)WALL_COST_EXTRA * (1.0f - dist / (float)WALL_COST_RANGE_M) : 0.0f;
+			cost[c] = (float)cell * (1.0f + extra);
+			if (rt__goal_reached(goal, px, py)) {
+				t[c] = 0.0f;
+				state[c] = 2;
+			}
+		}
+	/* seed the front: far neighbours of accepted target cells */
+	for (long long y = 0; y < ny; ++y)
+		for (long long x = 0; x < nx; ++x) {
+			size_t c = (size_t)(y * nx + x);
+			if (state[c] != 0) continue;
+			bool touches = (x > 0 && state[c - 1] == 2) || (x < nx - 1 && state[c + 1] == 2) ||
+				       (y > 0 && state[c - (size_t)nx] == 2) || (y < ny - 1 && state[c + (size_t)nx] == 2);
+			if (!touches) continue;
+			t[c] = eikonal(t, state, (int)nx, (int)ny, (int)x, (int)y, cost[c]);
+			state[c] = 1;
+			heap_push(&h, (int)c, t[c]);
+		}
+	int found_target = 0;
+	for (size_t c = 0; c < n; ++c) found_target |= t[c] == 0.0f;
+	if (!found_target) {
+		status = rt__fail(err, RT_ERR_INVALID, "goal target (%g, %g)-(%g, %g) covers no free cell of the world",
+				  d->target_min.x, d->target_min.y, d->target_max.x, d->target_max.y);
+		goto done;
+	}
+	while (h.count > 0) {
+		int c = heap_pop(&h);
+		if (state[c] == 2) continue; /* a stale duplicate */
+		state[c] = 2;
+		int x = c % (int)nx, y = c / (int)nx;
+		const int nbx[4] = { x - 1, x + 1, x, x };
+		const int nby[4] = { y, y, y - 1, y + 1 };
+		for (int k = 0; k < 4; ++k) {
+			if (nbx[k] < 0 || nbx[k] >= nx || nby[k] < 0 || nby[k] >= ny) continue;
+			int m = nby[k] * (int)nx + nbx[k];
+			if (state[m] >= 2) continue;
+			float tm = eikonal(t, state, (int)nx, (int)ny, nbx[k], nby[k], cost[m]);
+			if (tm < t[m]) {
+				t[m] = tm;
+				state[m] = 1;
+				if ((size_t)h.count >= n) { status = rt__fail(err, RT_ERR_CAPACITY, "fast marching heap overflow"); goto done; }
+				heap_push(&h, m, tm);
+			}
+		}
+	}
+	/* steepest descent per cell, one-sided where a neighbour is blocked or unreachable */
+	for (long long y = 0; y < ny; ++y)
+		for (long long x = 0; x < nx; ++x) {
+			size_t c = (size_t)(y * nx + x);
+			goal->dir_x[c] = goal->dir_y[c] = 0.0f;
+			if (!isfinite(t[c]) || t[c] == 0.0f) continue;
+			float l = x > 0 ? t[c - 1] : INFINITY, r = x < nx - 1 ? t[c + 1] : INFINITY;
+			float b = y > 0 ? t[c - (size_t)nx] : INFINITY, u = y < ny - 1 ? t[c + (size_t)nx] : INFINITY;
+			float gx, gy;
+			if (isfinite(l) && isfinite(r)) gx = 0.5f * (r - l);
+			else if (isfinite(r)) gx = fminf(r - t[c], 0.0f);
+			else if (isfinite(l)) gx = fmaxf(t[c] - l, 0.0f);
+			else gx = 0.0f;
+			if (isfinite(b) && isfinite(u)) gy = 0.5f * (u - b);
+			else if (isfinite(u)) gy = fminf(u - t[c], 0.0f);
+			else if (isfinite(b)) gy = fmaxf(t[c] - b, 0.0f);
+			else gy = 0.0f;
+			float norm = sqrtf(gx * gx + gy * gy);
+			if (norm > 0.0f) {
+				goal->dir_x[c] = -gx / norm;
+				goal->dir_y[c] = -gy / norm;
+			}
+		}
+	goal->built = true;
+done:
+	rt__free(&w->allocator, cost, n * sizeof(float));
+	rt__free(&w->allocator, state, n);
+	rt__free(&w->allocator, h.cell, n * sizeof(int));
+	rt__free(&w->allocator, h.key, n * sizeof(float));
+	return status;
+}
+
+void rt__goal_free(rt_world *w, rt_goal *goal)
+{
+	size_t n = (size_t)goal->nx * (size_t)goal->ny;
+	rt__free(&w->allocator, goal->dir_x, n * sizeof(float));
+	rt__free(&w->allocator, goal->dir_y, n * sizeof(float));
+	rt__free(&w->allocator, goal->arrival_time, n * sizeof(float));
+	goal->dir_x = goal->dir_y = goal->arrival_time = NULL;
+}
+
+bool rt__goal_direction(const rt_goal *goal, double x, double y, double *dx, double *dy)
+{
+	const rt_goal_def *d = &goal->def;
+	if (rt__goal_reached(goal, x, y)) return false;
+	if (!d->straight) {
+		/* bilinear blend of the four cell directions around (x, y) */
+		double fx = (x - goal->origin_x) * goal->inv_cell - 0.5, fy = (y - goal->origin_y) * goal->inv_cell - 0.5;
+		int x0 = (int)floor(fx), y0 = (int)floor(fy);
+		double tx = fx - x0, ty = fy - y0;
+		double sx = 0.0, sy = 0.0;
+		for (int k = 0; k < 4; ++k) {
+			int xi = x0 + (k & 1), yi = y0 + (k >> 1);
+			if (xi < 0 || yi < 0 || xi >= goal->nx || yi >= goal->ny) continue;
+			double wgt = ((k & 1) ? tx : 1.0 - tx) * ((k >> 1) ? ty : 1.0 - ty);
+			size_t c = (size_t)yi * (size_t)goal->nx + (size_t)xi;
+			sx += wgt * goal->dir_x[c];
+			sy += wgt * goal->dir_y[c];
+		}
+		double norm = sqrt(sx * sx + sy * sy);
+		if (norm > 1e-6) {
+			*dx = sx / norm;
+			*dy = sy / norm;
+			return true;
+		}
+	}
+	/* straight goals, and the rare point where the field cancels: head for the nearest
+	 * point of the target */
+	double ex = rt__clamp(x, d->target_min.x, d->target_max.x) - x;
+	double ey = rt__clamp(y, d->target_min.y, d->target_max.y) - y;
+	double norm = sqrt(ex * ex + ey * ey);
+	if (norm <= 0.0) return false;
+	*dx = ex / norm;
+	*dy = ey / norm;
+	return true;
+}

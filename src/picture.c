@@ -1,0 +1,110 @@
+/* Pictures of a world with cairo: walls, and every active man as a dot coloured by side
+ * and shaded by state. Written to a temporary name and renamed, so a PNG that exists is
+ * whole. Maps with terrain, names and legends build on this in the viewer layer. */
+#include "world.h"
+
+#include <cairo.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+
+rt_picture_def rt_picture_def_default(void)
+{
+	rt_picture_def d;
+	memset(&d, 0, sizeof d);
+	d.width_px = 1200;
+	d.cookie = RT_COOKIE;
+	return d;
+}
+
+/* Side colours (Ming red, Qing blue, then others) and a shade per state. */
+static void agent_colour(uint8_t side, uint8_t state, double *r, double *g, double *b)
+{
+	static const double base[4][3] = { { 0.80, 0.15, 0.12 }, { 0.13, 0.30, 0.75 }, { 0.15, 0.55, 0.20 }, { 0.55, 0.35, 0.10 } };
+	const double *c = base[side % 4];
+	double k = 1.0;
+	switch ((rt_state)state) {
+	case RT_STATE_ROUTING: k = 0.55; break;    /* lighter: broken men */
+	case RT_STATE_SURRENDERED: k = 0.3; break;
+	case RT_STATE_DESPERATE: k = 1.3; break;
+	default: break;
+	}
+	*r = fmin(1.0, k <= 1.0 ? c[0] + (1.0 - c[0]) * (1.0 - k) : c[0] / k);
+	*g = fmin(1.0, k <= 1.0 ? c[1] + (1.0 - c[1]) * (1.0 - k) : c[1] / k);
+	*b = fmin(1.0, k <= 1.0 ? c[2] + (1.0 - c[2]) * (1.0 - k) : c[2] / k);
+}
+
+rt_status rt_world_draw_png(const rt_world *w, const rt_picture_def *def, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!w || !def || def->cookie != RT_COOKIE || !def->path)
+		return rt__fail(err, RT_ERR_INVALID, "picture definition was not made by rt_picture_def_default() or has no path");
+	if (def->width_px < 16 || def->width_px > 16384)
+		return rt__fail(err, RT_ERR_INVALID, "picture width %d px; expected 16..16384", def->width_px);
+	const rt_world_def *d = &w->def;
+	double ww = d->bounds_max.x - d->bounds_min.x, wh = d->bounds_max.y - d->bounds_min.y;
+	double scale = (double)def->width_px / ww;
+	int height = (int)ceil(wh * scale);
+	if (height > 16384) {
+		scale = 16384.0 / wh;
+		height = 16384;
+	}
+	int width = (int)ceil(ww * scale);
+	int title_px = def->title ? 28 : 0;
+	cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height + title_px);
+	if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
+		cairo_surface_destroy(surface);
+		return rt__fail(err, RT_ERR_NOMEM, "cannot create a %d x %d picture", width, height + title_px);
+	}
+	cairo_t *cr = cairo_create(surface);
+	cairo_set_source_rgb(cr, 0.96, 0.94, 0.88);
+	cairo_paint(cr);
+	if (def->title) {
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+		cairo_set_font_size(cr, 16.0);
+		cairo_move_to(cr, 8.0, 20.0);
+		cairo_show_text(cr, def->title);
+	}
+	/* world to picture: y up in the world, down in the picture */
+	cairo_translate(cr, 0.0, title_px + height);
+	cairo_scale(cr, scale, -scale);
+	cairo_translate(cr, -d->bounds_min.x, -d->bounds_min.y);
+
+	cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	cairo_set_line_width(cr, fmax(0.15, 2.0 / scale));
+	for (int i = 0; i < w->geometry.wall_count; ++i) {
+		const rt_segment *s = &w->geometry.walls[i];
+		cairo_move_to(cr, s->ax, s->ay);
+		cairo_line_to(cr, s->bx, s->by);
+	}
+	cairo_stroke(cr);
+
+	const rt_agents *a = &w->agents;
+	double min_r = 0.8 / scale; /* at least a pixel and a half across */
+	for (int s = 0; s < a->count; ++s) {
+		if (!rt__active(a->state[s])) continue;
+		double r, g, b;
+		agent_colour(a->side[s], a->state[s], &r, &g, &b);
+		cairo_set_source_rgb(cr, r, g, b);
+		cairo_arc(cr, a->x[s], a->y[s], fmax(a->radius[s], min_r), 0.0, 6.283185307179586);
+		cairo_fill(cr);
+	}
+	cairo_destroy(cr);
+
+	char temp[1024];
+	int n = snprintf(temp, sizeof temp, "%s.tmp", def->path);
+	rt_status status = RT_OK;
+	if (n < 0 || (size_t)n >= sizeof temp) {
+		status = rt__fail(err, RT_ERR_INVALID, "picture path is too long");
+	} else if (cairo_surface_write_to_png(surface, temp) != CAIRO_STATUS_SUCCESS) {
+		status = rt__fail_at(err, RT_ERR_IO, def->path, 0, 0, NULL, "cannot write the picture");
+		remove(temp);
+	} else if (rename(temp, def->path) != 0) {
+		status = rt__fail_at(err, RT_ERR_IO, def->path, 0, 0, NULL, "cannot rename the picture into place: %s", strerror(errno));
+		remove(temp);
+	}
+	cairo_surface_destroy(surface);
+	return status;
+}

@@ -1,0 +1,281 @@
+/* The trace: positions and states every k steps, for viewers and replays.
+ * Layout (little-endian, docs/trace-format.md):
+ *   header  "RTTRACE1" | u32 version | u32 every_steps | f64 dt_s | f64 origin_x | f64 origin_y
+ *   frame   u32 "FRM1" | i64 step | f64 time_s | u32 count | f32 x[count] | f32 y[count]
+ *           | u8 state[count] | u8 side[count] | u32 checksum (FNV-1a of the frame so far)
+ * x and y are metres from the origin (the world's lower-left bound). The file is written
+ * under a temporary name and renamed on close, so a trace that exists is whole. */
+#include "world.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+#define TRACE_VERSION 1u
+#define FRAME_MAGIC 0x314d5246u /* "FRM1" */
+#define TRACE_MAX_AGENTS (1u << 28)
+
+struct rt_trace_writer {
+	rt_allocator allocator;
+	FILE *file;
+	char *path, *temp_path;
+	size_t path_size;
+	int every;
+	double origin_x, origin_y;
+	float *buffer; /* count floats */
+	size_t buffer_count;
+};
+
+static uint32_t fnv32(uint32_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < n; ++i) {
+		h ^= p[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static char *copy_string(const rt_allocator *a, const char *s, const char *suffix, size_t *size)
+{
+	size_t n = strlen(s) + strlen(suffix) + 1;
+	char *p = rt__alloc(a, n);
+	if (p) snprintf(p, n, "%s%s", s, suffix);
+	if (size) *size = n;
+	return p;
+}
+
+static void writer_free(rt_trace_writer *t)
+{
+	rt__free(&t->allocator, t->path, t->path_size);
+	rt__free(&t->allocator, t->temp_path, t->path_size + 4);
+	rt__free(&t->allocator, t->buffer, t->buffer_count * sizeof(float));
+	rt_allocator a = t->allocator;
+	rt__free(&a, t, sizeof *t);
+}
+
+rt_trace_writer *rt_trace_open(const rt_world *w, const char *path, int every, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!w || !path || every < 1) {
+		rt__fail(err, RT_ERR_INVALID, "trace needs a world, a path and every_steps >= 1");
+		return NULL;
+	}
+	rt_trace_writer *t = rt__calloc(&w->allocator, 1, sizeof *t);
+	if (!t) {
+		rt__fail(err, RT_ERR_NOMEM, "cannot allocate the trace writer");
+		return NULL;
+	}
+	t->allocator = w->allocator;
+	t->every = every;
+	t->origin_x = w->def.bounds_min.x;
+	t->origin_y = w->def.bounds_min.y;
+	t->path = copy_string(&t->allocator, path, "", &t->path_size);
+	t->temp_path = copy_string(&t->allocator, path, ".tmp", NULL);
+	if (!t->path || !t->temp_path) {
+		rt__fail(err, RT_ERR_NOMEM, "cannot allocate the trace path");
+		writer_free(t);
+		return NULL;
+	}
+	t->file = fopen(t->temp_path, "wb");
+	if (!t->file) {
+		rt__fail_at(err, RT_ERR_IO, path, 0, 0, NULL, "cannot create the trace: %s", strerror(errno));
+		writer_free(t);
+		return NULL;
+	}
+	uint32_t version = TRACE_VERSION, e = (uint32_t)every;
+	double dt = w->def.dt_s;
+	bool ok = fwrite("RTTRACE1", 1, 8, t->file) == 8 && fwrite(&version, 4, 1, t->file) == 1 &&
+		  fwrite(&e, 4, 1, t->file) == 1 && fwrite(&dt, 8, 1, t->file) == 1 &&
+		  fwrite(&t->origin_x, 8, 1, t->file) == 1 && fwrite(&t->origin_y, 8, 1, t->file) == 1;
+	if (!ok) {
+		rt__fail_at(err, RT_ERR_IO, path, 0, 0, NULL, "cannot write the trace header");
+		rt_trace_abort(t);
+		return NULL;
+	}
+	return t;
+}
+
+rt_status rt_trace_record(rt_trace_writer *t, const rt_world *w, rt_error *err)
+{
+	rt__error_clear(err);
+	if (w->step % t->every != 0) return RT_OK;
+	const rt_agents *a = &w->agents;
+	size_t n = (size_t)a->count;
+	if (t->buffer_count < n) {
+		float *b = rt__alloc(&t->allocator, n * sizeof(float));
+		if (!b) return rt__fail(err, RT_ERR_NOMEM, "cannot grow the trace buffer");
+		rt__free(&t->allocator, t->buffer, t->buffer_count * sizeof(float));
+		t->buffer = b;
+		t->buffer_count = n;
+	}
+	uint32_t magic = FRAME_MAGIC, count = (uint32_t)n;
+	int64_t step = w->step;
+	double time = w->time_s;
+	uint32_t h = 2166136261u;
+	bool ok = true;
+#define PUT(ptr, size, num) do { h = fnv32(h, (ptr), (size_t)(size) * (num)); \
+	ok = ok && fwrite((ptr), (size), (num), t->file) == (size_t)(num); } while (0)
+	PUT(&magic, 4, 1);
+	PUT(&step, 8, 1);
+	PUT(&time, 8, 1);
+	PUT(&count, 4, 1);
+	for (size_t id = 0; id < n; ++id) t->buffer[id] = (float)(a->x[w->slot_of_id[id]] - t->origin_x);
+	PUT(t->buffer, sizeof(float), n);
+	for (size_t id = 0; id < n; ++id) t->buffer[id] = (float)(a->y[w->slot_of_id[id]] - t->origin_y);
+	PUT(t->buffer, sizeof(float), n);
+	uint8_t *bytes = (uint8_t *)t->buffer; /* n floats hold 4n bytes */
+	for (size_t id = 0; id < n; ++id) bytes[id] = a->state[w->slot_of_id[id]];
+	PUT(bytes, 1, n);
+	for (size_t id = 0; id < n; ++id) bytes[id] = a->side[w->slot_of_id[id]];
+	PUT(bytes, 1, n);
+#undef PUT
+	ok = ok && fwrite(&h, 4, 1, t->file) == 1;
+	if (!ok) return rt__fail_at(err, RT_ERR_IO, t->path, 0, 0, NULL, "cannot write a trace frame");
+	return RT_OK;
+}
+
+rt_status rt_trace_close(rt_trace_writer *t, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!t) return RT_OK;
+	bool ok = fflush(t->file) == 0;
+	ok = fclose(t->file) == 0 && ok;
+	t->file = NULL;
+	rt_status s = RT_OK;
+	if (!ok || rename(t->temp_path, t->path) != 0) {
+		s = rt__fail_at(err, RT_ERR_IO, t->path, 0, 0, NULL, "cannot finish the trace: %s", strerror(errno));
+		remove(t->temp_path);
+	}
+	writer_free(t);
+	return s;
+}
+
+void rt_trace_abort(rt_trace_writer *t)
+{
+	if (!t) return;
+	if (t->file) fclose(t->file);
+	remove(t->temp_path);
+	writer_free(t);
+}
+
+/* ---- reader ---- */
+struct rt_trace_reader {
+	rt_allocator allocator;
+	FILE *file;
+	char path[256];
+	double dt, origin_x, origin_y;
+	float *x, *y;
+	uint8_t *state, *side;
+	size_t capacity;
+	long frame_index;
+};
+
+static void reader_buffers_free(rt_trace_reader *r)
+{
+	rt__free(&r->allocator, r->x, r->capacity * sizeof(float));
+	rt__free(&r->allocator, r->y, r->capacity * sizeof(float));
+	rt__free(&r->allocator, r->state, r->capacity);
+	rt__free(&r->allocator, r->side, r->capacity);
+	r->x = r->y = NULL;
+	r->state = r->side = NULL;
+	r->capacity = 0;
+}
+
+rt_trace_reader *rt_trace_reader_open(const char *path, const rt_allocator *allocator, rt_error *err)
+{
+	rt__error_clear(err);
+	rt_allocator a = allocator ? *allocator : rt_allocator_default();
+	rt_trace_reader *r = rt__calloc(&a, 1, sizeof *r);
+	if (!r) {
+		rt__fail(err, RT_ERR_NOMEM, "cannot allocate the trace reader");
+		return NULL;
+	}
+	r->allocator = a;
+	snprintf(r->path, sizeof r->path, "%s", path);
+	r->file = fopen(path, "rb");
+	if (!r->file) {
+		rt__fail_at(err, RT_ERR_IO, path, 0, 0, NULL, "cannot open the trace: %s", strerror(errno));
+		rt__free(&a, r, sizeof *r);
+		return NULL;
+	}
+	char magic[8];
+	uint32_t version, every;
+	if (fread(magic, 1, 8, r->file) != 8 || memcmp(magic, "RTTRACE1", 8) != 0 ||
+	    fread(&version, 4, 1, r->file) != 1 || fread(&every, 4, 1, r->file) != 1 ||
+	    fread(&r->dt, 8, 1, r->file) != 1 || fread(&r->origin_x, 8, 1, r->file) != 1 ||
+	    fread(&r->origin_y, 8, 1, r->file) != 1) {
+		rt__fail_at(err, RT_ERR_PARSE, path, 0, 0, "header", "not a rout trace (expected the RTTRACE1 header)");
+		rt_trace_reader_close(r);
+		return NULL;
+	}
+	if (version != TRACE_VERSION) {
+		rt__fail_at(err, RT_ERR_PARSE, path, 0, 0, "version", "trace version %u; this build reads version %u", version, TRACE_VERSION);
+		rt_trace_reader_close(r);
+		return NULL;
+	}
+	return r;
+}
+
+rt_status rt_trace_reader_next(rt_trace_reader *r, rt_trace_frame *f, rt_error *err)
+{
+	rt__error_clear(err);
+	uint32_t magic, count, sum;
+	int64_t step;
+	double time;
+	size_t got = fread(&magic, 4, 1, r->file);
+	if (got == 0 && feof(r->file)) return RT_ERR_STATE; /* clean end */
+	long index = r->frame_index;
+	if (got != 1 || magic != FRAME_MAGIC || fread(&step, 8, 1, r->file) != 1 || fread(&time, 8, 1, r->file) != 1 ||
+	    fread(&count, 4, 1, r->file) != 1)
+		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "frame", "frame %ld: damaged frame header", index);
+	if (count > TRACE_MAX_AGENTS)
+		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "count", "frame %ld: %u agents exceeds the limit %u", index, count, TRACE_MAX_AGENTS);
+	if (count > r->capacity) {
+		reader_buffers_free(r);
+		size_t c = count;
+		r->x = rt__alloc(&r->allocator, c * sizeof(float));
+		r->y = rt__alloc(&r->allocator, c * sizeof(float));
+		r->state = rt__alloc(&r->allocator, c);
+		r->side = rt__alloc(&r->allocator, c);
+		r->capacity = c;
+		if (!r->x || !r->y || !r->state || !r->side) {
+			reader_buffers_free(r);
+			return rt__fail(err, RT_ERR_NOMEM, "cannot allocate a trace frame of %u agents", count);
+		}
+	}
+	if (fread(r->x, sizeof(float), count, r->file) != count || fread(r->y, sizeof(float), count, r->file) != count ||
+	    fread(r->state, 1, count, r->file) != count || fread(r->side, 1, count, r->file) != count ||
+	    fread(&sum, 4, 1, r->file) != 1)
+		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "frame", "frame %ld is truncated", index);
+	uint32_t h = 2166136261u;
+	h = fnv32(h, &magic, 4);
+	h = fnv32(h, &step, 8);
+	h = fnv32(h, &time, 8);
+	h = fnv32(h, &count, 4);
+	h = fnv32(h, r->x, count * sizeof(float));
+	h = fnv32(h, r->y, count * sizeof(float));
+	h = fnv32(h, r->state, count);
+	h = fnv32(h, r->side, count);
+	if (h != sum) return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "checksum", "frame %ld fails its checksum", index);
+	for (uint32_t i = 0; i < count; ++i)
+		if (r->state[i] >= RT_STATE_COUNT)
+			return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "state", "frame %ld: agent %u has unknown state %u", index, i, r->state[i]);
+	r->frame_index++;
+	f->step = step;
+	f->time_s = time;
+	f->count = (int)count;
+	f->x = r->x;
+	f->y = r->y;
+	f->state = r->state;
+	f->side = r->side;
+	return RT_OK;
+}
+
+void rt_trace_reader_close(rt_trace_reader *r)
+{
+	if (!r) return;
+	if (r->file) fclose(r->file);
+	reader_buffers_free(r);
+	rt_allocator a = r->allocator;
+	rt__free(&a, r, sizeof *r);
+}

@@ -1,0 +1,523 @@
+/* The world: creation from a definition, the agent store, the fixed order of phases in
+ * a step, and what callers read back (views, statistics, the state hash).
+ *
+ * A step runs the phases of DESIGN.md in order. Parallel phases read step t and write
+ * only their own agent's slot, so the result does not depend on the thread count.
+ * Multi-rate stepping: an agent decides every 2^level steps (level in its slot) and
+ * moves every step with the velocity it chose, so sparse or resting agents cost little. */
+#include "world.h"
+
+#include <math.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define RT_MAX_AGENTS (1 << 28)
+
+double rt__now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+bool rt_state_is_active(rt_state s)
+{
+	return s <= RT_STATE_SURRENDERED;
+}
+
+const char *rt_state_name(rt_state s)
+{
+	static const char *names[RT_STATE_COUNT] = {
+		"formed", "marching", "engaged", "routing", "desperate", "surrendered", "captured",
+		"sheltered", "escaped", "dead_combat", "dead_trampled", "dead_drowned"
+	};
+	return (unsigned)s < RT_STATE_COUNT ? names[s] : "unknown";
+}
+
+const char *rt_kind_name(rt_kind k)
+{
+	static const char *names[RT_KIND_COUNT] = {
+		"foot", "archer", "gunner", "crew", "horse", "horse_archer", "commander", "guard"
+	};
+	return (unsigned)k < RT_KIND_COUNT ? names[k] : "unknown";
+}
+
+const char *rt_phase_name(int phase)
+{
+	static const char *names[RT_PHASE_COUNT] = {
+		"env", "grid", "sense", "command", "morale", "decide", "move", "fight", "resolve", "record"
+	};
+	return phase >= 0 && phase < RT_PHASE_COUNT ? names[phase] : "unknown";
+}
+
+rt_locomotion_params rt_locomotion_params_default(void)
+{
+	/* Tordeux, Chraibi & Seyfried 2016; JuPedSim's defaults for the repulsion terms;
+	 * docs/model.md gives the sources and the calibration against Weidmann. */
+	rt_locomotion_params p;
+	p.time_gap_s = 0.55;
+	p.neighbor_strength = 8.0;
+	p.neighbor_range_m = 0.1;
+	p.wall_strength = 5.0;
+	p.wall_range_m = 0.02;
+	p.wall_clearance_factor = 0.5;
+	return p;
+}
+
+rt_kind_params rt_kind_params_default(rt_kind kind)
+{
+	rt_kind_params p = { 0.2, 1.34 }; /* Weidmann 1993 free speed; JuPedSim radius */
+	switch (kind) {
+	case RT_KIND_HORSE:
+	case RT_KIND_HORSE_ARCHER:
+		p.radius_m = 0.6;        /* a horse seen from above, as a disc: ~2.4 m x 0.8 m */
+		p.free_speed_mps = 3.5;  /* an army horse at a sustained trot */
+		break;
+	case RT_KIND_CREW:
+		p.radius_m = 0.25;       /* men hauling wagon or gun */
+		p.free_speed_mps = 1.0;
+		break;
+	default:
+		break;
+	}
+	return p;
+}
+
+rt_world_def rt_world_def_default(void)
+{
+	rt_world_def d;
+	memset(&d, 0, sizeof d);
+	d.seed = 1;
+	d.dt_s = 0.1;
+	d.max_period_level = 0;
+	d.threads = 0;
+	d.bounds_min = (rt_vec2){ 0.0, 0.0 };
+	d.bounds_max = (rt_vec2){ 100.0, 100.0 };
+	d.cell_size_m = 0.0;
+	d.reorder_every_steps = 32;
+	d.agent_capacity = 1024;
+	d.locomotion = rt_locomotion_params_default();
+	d.allocator = rt_allocator_default();
+	d.cookie = RT_COOKIE;
+	return d;
+}
+
+rt_agent_def rt_agent_def_default(void)
+{
+	rt_agent_def d;
+	memset(&d, 0, sizeof d);
+	d.kind = RT_KIND_FOOT;
+	d.state = RT_STATE_FORMED;
+	d.goal = RT_NO_GOAL;
+	d.health = 1.0f;
+	d.morale = 1.0f;
+	d.equipment = RT_EQUIP_WEAPON | RT_EQUIP_ARMOUR;
+	d.cookie = RT_COOKIE;
+	return d;
+}
+
+static rt_status validate_def(const rt_world_def *d, rt_error *err)
+{
+	if (d->cookie != RT_COOKIE)
+		return rt__fail(err, RT_ERR_INVALID, "world definition was not made by rt_world_def_default()");
+	if (!(d->dt_s > 0.0 && d->dt_s <= 1.0))
+		return rt__fail(err, RT_ERR_INVALID, "dt_s is %g; expected 0 < dt_s <= 1 s", d->dt_s);
+	if (d->max_period_level < 0 || d->max_period_level > 7)
+		return rt__fail(err, RT_ERR_INVALID, "max_period_level is %d; expected 0..7", d->max_period_level);
+	if (d->threads < 0 || d->threads > 1024)
+		return rt__fail(err, RT_ERR_INVALID, "threads is %d; expected 0..1024", d->threads);
+	if (!(isfinite(d->bounds_min.x) && isfinite(d->bounds_min.y) && isfinite(d->bounds_max.x) &&
+	      isfinite(d->bounds_max.y) && d->bounds_max.x > d->bounds_min.x && d->bounds_max.y > d->bounds_min.y))
+		return rt__fail(err, RT_ERR_INVALID, "bounds must be finite with max > min");
+	if (d->bounds_max.x - d->bounds_min.x > 1e6 || d->bounds_max.y - d->bounds_min.y > 1e6)
+		return rt__fail(err, RT_ERR_CAPACITY, "bounds span more than 1000 km");
+	if (d->cell_size_m < 0.0 || d->cell_size_m > 100.0 || !isfinite(d->cell_size_m))
+		return rt__fail(err, RT_ERR_INVALID, "cell_size_m is %g; expected 0 (auto) or up to 100 m", d->cell_size_m);
+	if (d->reorder_every_steps < 0)
+		return rt__fail(err, RT_ERR_INVALID, "reorder_every_steps must be >= 0");
+	if (d->agent_capacity < 0 || d->agent_capacity > RT_MAX_AGENTS)
+		return rt__fail(err, RT_ERR_CAPACITY, "agent_capacity is %d; the limit is %d", d->agent_capacity, RT_MAX_AGENTS);
+	const rt_locomotion_params *l = &d->locomotion;
+	if (!(l->time_gap_s > 0.0 && l->time_gap_s < 10.0))
+		return rt__fail(err, RT_ERR_INVALID, "locomotion.time_gap_s is %g; expected 0 < T < 10 s", l->time_gap_s);
+	if (!(l->neighbor_strength >= 0.0 && l->neighbor_range_m > 0.0 && l->neighbor_range_m < 5.0 &&
+	      l->wall_strength >= 0.0 && l->wall_range_m > 0.0 && l->wall_range_m < 5.0))
+		return rt__fail(err, RT_ERR_INVALID, "locomotion repulsion strengths must be >= 0 and ranges in (0, 5) m");
+	if (!(l->wall_clearance_factor > 0.0 && l->wall_clearance_factor <= 1.0))
+		return rt__fail(err, RT_ERR_INVALID, "locomotion.wall_clearance_factor is %g; expected (0, 1]", l->wall_clearance_factor);
+	if (!d->allocator.alloc || !d->allocator.free)
+		return rt__fail(err, RT_ERR_INVALID, "allocator needs both alloc and free");
+	return RT_OK;
+}
+
+#define AGENT_FIELDS(X) \
+	X(x, double) X(y, double) X(vx, double) X(vy, double) \
+	X(heading_x, float) X(heading_y, float) X(radius, float) X(free_speed, float) \
+	X(health, float) X(morale, float) X(fatigue, float) X(horse_fatigue, float) \
+	X(id, uint32_t) X(unit, uint32_t) X(goal, int32_t) \
+	X(side, uint8_t) X(kind, uint8_t) X(state, uint8_t) X(equipment, uint8_t) X(level, uint8_t)
+
+static void agents_free(rt_world *w)
+{
+	rt_agents *a = &w->agents;
+	size_t cap = (size_t)a->capacity;
+#define X(name, type) rt__free(&w->allocator, a->name, cap * sizeof(type)); a->name = NULL;
+	AGENT_FIELDS(X)
+#undef X
+	rt__free(&w->allocator, w->slot_of_id, cap * sizeof(uint32_t));
+	w->slot_of_id = NULL;
+	a->capacity = 0;
+}
+
+/* Grows every agent array to `capacity`. All or nothing: on failure nothing changed. */
+static rt_status agents_reserve(rt_world *w, int capacity)
+{
+	rt_agents *a = &w->agents;
+	if (capacity <= a->capacity) return RT_OK;
+	size_t old = (size_t)a->capacity, cap = (size_t)capacity;
+	rt_agents fresh = *a;
+	uint32_t *slot_of_id = NULL;
+	bool ok = true;
+#define X(name, type) fresh.name = NULL;
+	AGENT_FIELDS(X)
+#undef X
+#define X(name, type) if (ok) { fresh.name = rt__alloc(&w->allocator, cap * sizeof(type)); ok = fresh.name != NULL; }
+	AGENT_FIELDS(X)
+#undef X
+	if (ok) {
+		slot_of_id = rt__alloc(&w->allocator, cap * sizeof(uint32_t));
+		ok = slot_of_id != NULL;
+	}
+	if (ok && rt__grid_reserve(w, capacity) != RT_OK) ok = false;
+	if (!ok) {
+#define X(name, type) rt__free(&w->allocator, fresh.name, cap * sizeof(type));
+		AGENT_FIELDS(X)
+#undef X
+		rt__free(&w->allocator, slot_of_id, cap * sizeof(uint32_t));
+		return RT_ERR_NOMEM;
+	}
+#define X(name, type) if (old) memcpy(fresh.name, a->name, old * sizeof(type)); \
+	rt__free(&w->allocator, a->name, old * sizeof(type));
+	AGENT_FIELDS(X)
+#undef X
+	if (old) memcpy(slot_of_id, w->slot_of_id, old * sizeof(uint32_t));
+	rt__free(&w->allocator, w->slot_of_id, old * sizeof(uint32_t));
+	fresh.capacity = capacity;
+	*a = fresh;
+	w->slot_of_id = slot_of_id;
+	return RT_OK;
+}
+
+rt_world *rt_world_create(const rt_world_def *def, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!def) {
+		rt__fail(err, RT_ERR_INVALID, "no world definition");
+		return NULL;
+	}
+	if (validate_def(def, err) != RT_OK) return NULL;
+	rt_world *w = rt__calloc(&def->allocator, 1, sizeof *w);
+	if (!w) {
+		rt__fail(err, RT_ERR_NOMEM, "cannot allocate the world");
+		return NULL;
+	}
+	w->def = *def;
+	w->allocator = def->allocator;
+	w->cookie = RT_COOKIE;
+	w->max_radius = 0.2;
+	w->max_speed = 1.34;
+#ifdef _OPENMP
+	w->threads = def->threads > 0 ? def->threads : omp_get_num_procs();
+#else
+	w->threads = 1;
+#endif
+	if (rt__grid_init(w, err) != RT_OK) goto error;
+	if (agents_reserve(w, def->agent_capacity > 0 ? def->agent_capacity : 64) != RT_OK) {
+		rt__fail(err, RT_ERR_NOMEM, "cannot allocate storage for %d agents", def->agent_capacity);
+		goto error;
+	}
+	return w;
+error:
+	rt_world_destroy(w);
+	return NULL;
+}
+
+void rt_world_destroy(rt_world *w)
+{
+	if (!w) return;
+	rt_allocator a = w->allocator;
+	agents_free(w);
+	rt__grid_free(w);
+	rt__geometry_free(w);
+	for (int i = 0; i < w->goal_count; ++i) rt__goal_free(w, &w->goals[i]);
+	rt__free(&a, w->goals, (size_t)w->goal_capacity * sizeof(rt_goal));
+	rt__arena_release(&w->arena, &a);
+	rt__free(&a, w, sizeof *w);
+}
+
+rt_status rt_world_add_goal(rt_world *w, const rt_goal_def *def, rt_goal_id *out, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!w || !def || def->cookie != RT_COOKIE)
+		return rt__fail(err, RT_ERR_INVALID, "goal definition was not made by rt_goal_def_default()");
+	if (!(def->target_max.x > def->target_min.x && def->target_max.y > def->target_min.y) ||
+	    !isfinite(def->target_min.x + def->target_min.y + def->target_max.x + def->target_max.y))
+		return rt__fail(err, RT_ERR_INVALID, "goal target must be a finite rectangle with max > min");
+	if (def->field_cell_m < 0.0 || def->field_cell_m > 50.0 || !isfinite(def->field_cell_m))
+		return rt__fail(err, RT_ERR_INVALID, "goal field_cell_m is %g; expected 0 (default) to 50 m", def->field_cell_m);
+	if (w->goal_count == w->goal_capacity) {
+		int cap = w->goal_capacity ? 2 * w->goal_capacity : 4;
+		rt_goal *g = rt__realloc(&w->allocator, w->goals, (size_t)w->goal_capacity * sizeof(rt_goal),
+					 (size_t)cap * sizeof(rt_goal));
+		if (!g) return rt__fail(err, RT_ERR_NOMEM, "cannot grow the goal table");
+		w->goals = g;
+		w->goal_capacity = cap;
+	}
+	rt_goal *goal = &w->goals[w->goal_count];
+	memset(goal, 0, sizeof *goal);
+	goal->def = *def;
+	rt_status s = rt__goal_build(w, goal, err);
+	if (s != RT_OK) {
+		rt__goal_free(w, goal);
+		return s;
+	}
+	if (out) *out = (rt_goal_id)w->goal_count;
+	w->goal_count++;
+	return RT_OK;
+}
+
+rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *out, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!w || !d || d->cookie != RT_COOKIE)
+		return rt__fail(err, RT_ERR_INVALID, "agent definition was not made by rt_agent_def_default()");
+	if ((unsigned)d->kind >= RT_KIND_COUNT) return rt__fail(err, RT_ERR_INVALID, "agent kind %d is unknown", (int)d->kind);
+	if ((unsigned)d->state >= RT_STATE_COUNT) return rt__fail(err, RT_ERR_INVALID, "agent state %d is unknown", (int)d->state);
+	if (!isfinite(d->position.x) || !isfinite(d->position.y) || d->position.x < w->def.bounds_min.x ||
+	    d->position.y < w->def.bounds_min.y || d->position.x > w->def.bounds_max.x || d->position.y > w->def.bounds_max.y)
+		return rt__fail(err, RT_ERR_INVALID, "agent position (%g, %g) is outside the world bounds", d->position.x, d->position.y);
+	if (d->goal != RT_NO_GOAL && (d->goal < 0 || d->goal >= w->goal_count))
+		return rt__fail(err, RT_ERR_INVALID, "agent goal %d does not exist", (int)d->goal);
+	rt_kind_params kp = rt_kind_params_default(d->kind);
+	double radius = d->radius_m > 0.0 ? d->radius_m : kp.radius_m;
+	double speed = d->free_speed_mps > 0.0 ? d->free_speed_mps : kp.free_speed_mps;
+	if (!(radius <= 2.0) || !(speed <= 20.0) || d->radius_m < 0.0 || d->free_speed_mps < 0.0)
+		return rt__fail(err, RT_ERR_INVALID, "agent radius %g m or free speed %g m/s out of range (0..2 m, 0..20 m/s)", radius, speed);
+	if (!isfinite(d->velocity.x) || !isfinite(d->velocity.y) || !isfinite(d->heading.x) || !isfinite(d->heading.y))
+		return rt__fail(err, RT_ERR_INVALID, "agent velocity and heading must be finite");
+	rt_agents *a = &w->agents;
+	if (a->count >= RT_MAX_AGENTS) return rt__fail(err, RT_ERR_CAPACITY, "more than %d agents", RT_MAX_AGENTS);
+	if (a->count == a->capacity) {
+		int cap = a->capacity < RT_MAX_AGENTS / 2 ? 2 * a->capacity : RT_MAX_AGENTS;
+		if (agents_reserve(w, cap) != RT_OK)
+			return rt__fail(err, RT_ERR_NOMEM, "cannot grow agent storage to %d", cap);
+	}
+	int slot = a->count++;
+	uint32_t id = (uint32_t)slot; /* ids are dense: the n-th agent added has id n */
+	a->x[slot] = d->position.x;
+	a->y[slot] = d->position.y;
+	a->vx[slot] = d->velocity.x;
+	a->vy[slot] = d->velocity.y;
+	double hn = hypot(d->heading.x, d->heading.y);
+	a->heading_x[slot] = hn > 0.0 ? (float)(d->heading.x / hn) : 0.0f;
+	a->heading_y[slot] = hn > 0.0 ? (float)(d->heading.y / hn) : 0.0f;
+	a->radius[slot] = (float)radius;
+	a->free_speed[slot] = (float)speed;
+	a->health[slot] = d->health;
+	a->morale[slot] = d->morale;
+	a->fatigue[slot] = d->fatigue;
+	a->horse_fatigue[slot] = d->horse_fatigue;
+	a->id[slot] = id;
+	a->unit[slot] = d->unit;
+	a->goal[slot] = d->goal;
+	a->side[slot] = d->side;
+	a->kind[slot] = (uint8_t)d->kind;
+	a->state[slot] = (uint8_t)d->state;
+	a->equipment[slot] = d->equipment;
+	a->level[slot] = 0;
+	w->slot_of_id[id] = (uint32_t)slot;
+	if (radius > w->max_radius) w->max_radius = radius;
+	if (speed > w->max_speed) w->max_speed = speed;
+	if (out) *out = id;
+	return RT_OK;
+}
+
+/* Permutes agent storage into grid order so neighbours sit near each other in memory.
+ * Uses the order of the last grid build; inactive agents go to the end in slot order. */
+static rt_status reorder_storage(rt_world *w)
+{
+	rt_agents *a = &w->agents;
+	rt_grid *g = &w->grid;
+	const int n = a->count;
+	if (n <= 0) return RT_OK;
+	const size_t bytes_n = (size_t)(unsigned)n;
+	int *perm = rt__arena_push(&w->arena, bytes_n * sizeof(int));
+	void *tmp = rt__arena_push(&w->arena, bytes_n * sizeof(double));
+	if (!perm || !tmp) return RT_ERR_NOMEM;
+	int k = 0;
+	for (int i = 0; i < g->count; ++i) perm[k++] = g->order[i];
+	for (int s = 0; s < n; ++s)
+		if (g->bucket_of[s] < 0) perm[k++] = s;
+	RT_ASSERT(k == n);
+#define X(name, type) { type *t = tmp; for (int i = 0; i < n; ++i) t[i] = a->name[perm[i]]; \
+	memcpy(a->name, t, bytes_n * sizeof(type)); }
+	AGENT_FIELDS(X)
+#undef X
+	for (int s = 0; s < n; ++s) w->slot_of_id[a->id[s]] = (uint32_t)s;
+	rt__grid_build(w); /* slots moved: bin again (the order is now the identity) */
+	return RT_OK;
+}
+
+static rt_status reserve_scratch(rt_world *w, rt_error *err)
+{
+	size_t need = (size_t)w->agents.capacity * (sizeof(int) + sizeof(double)) + 4096;
+	if (w->arena.capacity >= need) return RT_OK;
+	if (rt__arena_reserve(&w->arena, &w->allocator, need + need / 2) != RT_OK)
+		return rt__fail(err, RT_ERR_NOMEM, "cannot reserve %zu bytes of step scratch", need);
+	return RT_OK;
+}
+
+rt_status rt_world_step(rt_world *w, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!w || w->cookie != RT_COOKIE) return rt__fail(err, RT_ERR_INVALID, "not a world");
+	rt_status s;
+	if (!w->geometry.built && (s = rt__geometry_build(w, err)) != RT_OK) return s;
+	if ((s = reserve_scratch(w, err)) != RT_OK) return s;
+	rt__arena_reset(&w->arena);
+	double t0 = rt__now_seconds(), t1;
+
+	/* 1 env: clock; light, tide and weather arrive with the terrain layer */
+	w->time_s = (double)(w->step + 1) * w->def.dt_s;
+	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_ENV] += t1 - t0; t0 = t1;
+
+	/* 2 grid */
+	rt__grid_build(w);
+	if (w->def.reorder_every_steps > 0 && w->step % w->def.reorder_every_steps == 0) {
+		if (reorder_storage(w) != RT_OK) return rt__fail(err, RT_ERR_NOMEM, "step scratch exhausted");
+	}
+	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_GRID] += t1 - t0; t0 = t1;
+
+	/* 3 sense, 4 command, 5 morale: filled by the men-at-war layer */
+	/* 6 decide: desired direction and speed (collision-free speed model) */
+	rt__locomotion_decide(w);
+	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_DECIDE] += t1 - t0; t0 = t1;
+
+	/* 7 move */
+	rt__locomotion_move(w);
+	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_MOVE] += t1 - t0; t0 = t1;
+
+	/* 8 fight, 9 resolve, 10 record: arrivals are resolved in the move phase for now */
+	w->step++;
+	return RT_OK;
+}
+
+int rt_world_agent_count(const rt_world *w) { return w ? w->agents.count : 0; }
+
+bool rt_world_get_agent(const rt_world *w, rt_agent_id id, rt_agent_view *o)
+{
+	if (!w || id >= (uint32_t)w->agents.count) return false;
+	const rt_agents *a = &w->agents;
+	int s = (int)w->slot_of_id[id];
+	o->id = id;
+	o->position = (rt_vec2){ a->x[s], a->y[s] };
+	o->velocity = (rt_vec2){ a->vx[s], a->vy[s] };
+	o->kind = (rt_kind)a->kind[s];
+	o->state = (rt_state)a->state[s];
+	o->side = a->side[s];
+	o->unit = a->unit[s];
+	o->goal = a->goal[s];
+	o->radius_m = a->radius[s];
+	o->free_speed_mps = a->free_speed[s];
+	o->health = a->health[s];
+	o->morale = a->morale[s];
+	o->fatigue = a->fatigue[s];
+	o->horse_fatigue = a->horse_fatigue[s];
+	o->equipment = a->equipment[s];
+	o->period_level = a->level[s];
+	return true;
+}
+
+rt_status rt_world_set_agent_goal(rt_world *w, rt_agent_id id, rt_goal_id goal, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!w || id >= (uint32_t)w->agents.count) return rt__fail(err, RT_ERR_INVALID, "agent %u does not exist", id);
+	if (goal != RT_NO_GOAL && (goal < 0 || goal >= w->goal_count))
+		return rt__fail(err, RT_ERR_INVALID, "goal %d does not exist", (int)goal);
+	int s = (int)w->slot_of_id[id];
+	w->agents.goal[s] = goal;
+	w->agents.level[s] = 0; /* a new order is decided on at once */
+	return RT_OK;
+}
+
+rt_status rt_world_set_agent_state(rt_world *w, rt_agent_id id, rt_state state, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!w || id >= (uint32_t)w->agents.count) return rt__fail(err, RT_ERR_INVALID, "agent %u does not exist", id);
+	if ((unsigned)state >= RT_STATE_COUNT) return rt__fail(err, RT_ERR_INVALID, "state %d is unknown", (int)state);
+	int s = (int)w->slot_of_id[id];
+	w->agents.state[s] = (uint8_t)state;
+	w->agents.level[s] = 0;
+	if (!rt_state_is_active(state)) w->agents.vx[s] = w->agents.vy[s] = 0.0;
+	return RT_OK;
+}
+
+void rt_world_get_stats(const rt_world *w, rt_world_stats *o)
+{
+	memset(o, 0, sizeof *o);
+	if (!w) return;
+	o->step = w->step;
+	o->time_s = w->time_s;
+	o->agents = w->agents.count;
+	for (int s = 0; s < w->agents.count; ++s) {
+		uint8_t st = w->agents.state[s];
+		o->by_state[st]++;
+		if (rt__active(st)) o->active++;
+	}
+	o->agent_updates = w->agent_updates;
+	o->wall_clamps = w->wall_clamps;
+	memcpy(o->phase_seconds, w->phase_seconds, sizeof o->phase_seconds);
+	o->threads = w->threads;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	/* FNV-1a over the 8 bytes of v */
+	for (int i = 0; i < 8; ++i) {
+		h ^= (v >> (8 * i)) & 0xffu;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static uint64_t bits_of(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, sizeof u);
+	return u;
+}
+
+uint64_t rt_world_hash(const rt_world *w)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	if (!w) return h;
+	const rt_agents *a = &w->agents;
+	h = mix(h, (uint64_t)w->step);
+	for (int id = 0; id < a->count; ++id) {
+		int s = (int)w->slot_of_id[id];
+		h = mix(h, bits_of(a->x[s]));
+		h = mix(h, bits_of(a->y[s]));
+		h = mix(h, bits_of(a->vx[s]));
+		h = mix(h, bits_of(a->vy[s]));
+		h = mix(h, ((uint64_t)a->state[s] << 8) | a->level[s]);
+	}
+	return h;
+}
+
+void rt_world_get_bounds(const rt_world *w, rt_vec2 *mn, rt_vec2 *mx)
+{
+	*mn = w->def.bounds_min;
+	*mx = w->def.bounds_max;
+}

@@ -1,0 +1,158 @@
+/* The world's internal layout. Hot per-agent data is a structure of arrays indexed by
+ * storage slot; slots are re-sorted by grid cell now and then for locality, so stable
+ * agent ids map to slots through slot_of_id. Cold data (geometry, goals, statistics)
+ * lives beside it. Only src/ sees this header. */
+#ifndef RT_WORLD_H
+#define RT_WORLD_H
+
+#include "core.h"
+
+#include <math.h>
+
+/* ---- agents (hot, structure of arrays) ---- */
+typedef struct rt_agents {
+	int count, capacity;
+	double *x, *y;         /* position, m */
+	double *vx, *vy;       /* velocity chosen at the agent's last update, m/s */
+	float *heading_x, *heading_y; /* fixed heading when the agent has no goal */
+	float *radius;         /* body radius, m */
+	float *free_speed;     /* v0, m/s */
+	float *health, *morale, *fatigue, *horse_fatigue;
+	uint32_t *id;          /* stable id of the agent in this slot */
+	uint32_t *unit;
+	int32_t *goal;
+	uint8_t *side, *kind, *state, *equipment;
+	uint8_t *level;        /* update period is dt * 2^level */
+} rt_agents;
+
+/* ---- neighbour grid ----
+ * Cells of side `cell`; a cell (cx, cy) maps to bucket ((cy mod hy) * hx + (cx mod hx)).
+ * When the world fits, hx * hy covers it and buckets are cells; a larger world is
+ * tiled, and agents of far tiles that share a bucket are filtered by distance. With
+ * periodic_x, hx is exactly the period in cells, so the wrap is the tiling. Agents are
+ * counting-sorted by bucket each step into contiguous copies (sx, sy, sr). */
+typedef struct rt_grid {
+	double origin_x, origin_y, cell, inv_cell;
+	int hx, hy, buckets;
+	int *start;      /* buckets + 1 */
+	int *fill;       /* buckets, scratch for the sort */
+	int capacity;    /* agent arrays below */
+	int count;       /* agents binned this step */
+	int *order;      /* sorted position -> slot */
+	int *bucket_of;  /* slot -> bucket (-1: not binned) */
+	double *sx, *sy; /* sorted copies */
+	float *sr;
+	uint8_t *sside;
+} rt_grid;
+
+/* ---- static geometry ---- */
+typedef struct rt_segment {
+	double ax, ay, bx, by;
+} rt_segment;
+
+typedef struct rt_polygon {
+	int first, count; /* into rt_geometry.points */
+} rt_polygon;
+
+typedef struct rt_geometry {
+	rt_segment *walls;
+	int wall_count, wall_capacity;
+	rt_vec2 *points;          /* obstacle outlines */
+	int point_count, point_capacity;
+	rt_polygon *obstacles;
+	int obstacle_count, obstacle_capacity;
+	/* wall lookup grid, built lazily before the first step (same tiling as rt_grid) */
+	bool built;
+	double origin_x, origin_y, cell, inv_cell, reach;
+	int hx, hy, buckets;
+	int cells_x, cells_y; /* cells spanning the bounds */
+	int *start;   /* buckets + 1 */
+	int *items;   /* wall indices */
+	int item_count;
+} rt_geometry;
+
+/* ---- goals and flow fields ---- */
+typedef struct rt_goal {
+	rt_goal_def def;
+	/* flow field over the world bounds; empty when def.straight */
+	int nx, ny;
+	double origin_x, origin_y, cell, inv_cell;
+	float *dir_x, *dir_y; /* unit direction per cell, zero where blocked or inside target */
+	float *arrival_time;  /* fast-marching travel distance, m (INFINITY where blocked) */
+	bool built;
+} rt_goal;
+
+struct rt_world {
+	rt_world_def def;
+	rt_allocator allocator;
+	uint32_t cookie;
+
+	rt_agents agents;
+	uint32_t *slot_of_id; /* capacity entries */
+
+	rt_grid grid;
+	rt_geometry geometry;
+	rt_goal *goals;
+	int goal_count, goal_capacity;
+
+	rt_arena arena;
+
+	int64_t step;
+	double time_s;
+	int threads;
+	int64_t agent_updates;
+	int64_t wall_clamps;
+	double phase_seconds[RT_PHASE_COUNT];
+	double max_radius; /* largest body radius so far */
+	double max_speed;  /* largest free speed so far */
+};
+
+/* grid.c */
+rt_status rt__grid_init(rt_world *w, rt_error *err);
+rt_status rt__grid_reserve(rt_world *w, int capacity);
+void rt__grid_free(rt_world *w);
+void rt__grid_build(rt_world *w);
+static inline int rt__grid_wrap(int v, int n)
+{
+	int r = v % n;
+	return r < 0 ? r + n : r;
+}
+static inline int rt__grid_cell_x(const rt_grid *g, double x) { return (int)floor((x - g->origin_x) * g->inv_cell); }
+static inline int rt__grid_cell_y(const rt_grid *g, double y) { return (int)floor((y - g->origin_y) * g->inv_cell); }
+
+/* geometry.c */
+rt_status rt__geometry_build(rt_world *w, rt_error *err);
+void rt__geometry_free(rt_world *w);
+double rt__segment_point_distance(const rt_segment *s, double px, double py, double *nx, double *ny);
+double rt__segment_segment_distance(const rt_segment *s, double ax, double ay, double bx, double by);
+bool rt__inside_obstacle(const rt_world *w, double px, double py);
+/* The walls registered near point (x, y): indices [*first, *first + *count) of items. */
+static inline const int *rt__geometry_near(const rt_geometry *g, double x, double y, int *count)
+{
+	if (g->item_count == 0) { *count = 0; return NULL; }
+	int cx = (int)floor((x - g->origin_x) * g->inv_cell);
+	int cy = (int)floor((y - g->origin_y) * g->inv_cell);
+	int b = rt__grid_wrap(cy, g->hy) * g->hx + rt__grid_wrap(cx, g->hx);
+	*count = g->start[b + 1] - g->start[b];
+	return g->items + g->start[b];
+}
+
+/* nav.c */
+rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err);
+void rt__goal_free(rt_world *w, rt_goal *goal);
+/* Desired unit direction toward the goal at (x, y); false when inside the target. */
+bool rt__goal_direction(const rt_goal *goal, double x, double y, double *dx, double *dy);
+bool rt__goal_reached(const rt_goal *goal, double x, double y);
+
+/* Random streams: one per use, so draws never collide (rt_random_bits' last argument). */
+enum { RT_STREAM_SHUFFLE = 1 };
+
+/* locomotion.c */
+void rt__locomotion_decide(rt_world *w);
+void rt__locomotion_move(rt_world *w);
+
+/* world.c */
+double rt__now_seconds(void);
+static inline bool rt__active(uint8_t state) { return rt_state_is_active((rt_state)state); }
+
+#endif

@@ -1,0 +1,67 @@
+/* A small test harness: one binary, one function per behaviour, registered at load
+ * time, run by name filter. Every test runs with a counting allocator; the harness
+ * fails a test that ends with bytes still held. The last line is "N passed, N failed". */
+#ifndef RT_TEST_H
+#define RT_TEST_H
+
+#include "rout/rout.h"
+
+#include <math.h>
+#include <stdio.h>
+
+typedef void rt_test_fn(void);
+void rt_test_register(const char *name, rt_test_fn *fn);
+void rt_test_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void rt_test_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The counting allocator every test should hand to the library. */
+rt_allocator rt_test_allocator(void);
+size_t rt_test_bytes_held(void);
+/* Makes the k-th allocation from now fail (k >= 0); -1 turns failure off. */
+void rt_test_fail_allocation(long k);
+long rt_test_allocations_made(void);
+
+#define TEST(name)                                                              \
+	static void test_##name(void);                                          \
+	__attribute__((constructor)) static void register_##name(void)          \
+	{                                                                       \
+		rt_test_register(#name, test_##name);                           \
+	}                                                                       \
+	static void test_##name(void)
+
+#define CHECK(cond)                                                                        \
+	do {                                                                               \
+		if (!(cond)) {                                                             \
+			rt_test_fail(__FILE__, __LINE__, "%s", #cond);                     \
+			return;                                                            \
+		}                                                                          \
+	} while (0)
+
+#define CHECK_MSG(cond, ...)                                                               \
+	do {                                                                               \
+		if (!(cond)) {                                                             \
+			rt_test_fail(__FILE__, __LINE__, __VA_ARGS__);                     \
+			return;                                                            \
+		}                                                                          \
+	} while (0)
+
+#define CHECK_OK(expr, err)                                                                \
+	do {                                                                               \
+		rt_status s_ = (expr);                                                     \
+		if (s_ != RT_OK) {                                                         \
+			rt_test_fail(__FILE__, __LINE__, "%s: %s", #expr, (err).message);  \
+			return;                                                            \
+		}                                                                          \
+	} while (0)
+
+#define CHECK_NEAR(value, expected, tolerance)                                             \
+	do {                                                                               \
+		double v_ = (value), e_ = (expected), t_ = (tolerance);                    \
+		if (!(fabs(v_ - e_) <= t_)) {                                              \
+			rt_test_fail(__FILE__, __LINE__, "%s = %g, expected %g +- %g", #value, \
+				     v_, e_, t_);                                          \
+			return;                                                            \
+		}                                                                          \
+	} while (0)
+
+#endif

@@ -1,0 +1,256 @@
+/* The world as a user of the library meets it: determinism at any thread count, memory
+ * that all comes back, out-of-memory handled everywhere, errors that say what was wrong,
+ * random numbers that are a pure function, a trace that reads back, multi-rate stepping
+ * that saves work without changing the outcome. */
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The state hash of the 5,000-man crowd after 500 steps (seed 7). It changes only when
+ * the model changes on purpose; then update it here and say why in the commit. */
+#define CROWD_5000_HASH 0x199bb750be605670ull
+
+static uint64_t crowd_hash(int threads)
+{
+	rt_scene_def sd = rt_scene_def_default(RT_SCENE_CROWD);
+	sd.agents = 5000;
+	sd.seed = 7;
+	sd.threads = threads;
+	sd.allocator = rt_test_allocator();
+	rt_error err;
+	rt_world *w = rt_scene_create(&sd, &err);
+	if (!w) return 0;
+	for (int i = 0; i < 500; ++i)
+		if (rt_world_step(w, &err) != RT_OK) {
+			rt_world_destroy(w);
+			return 0;
+		}
+	uint64_t h = rt_world_hash(w);
+	rt_world_destroy(w);
+	return h;
+}
+
+TEST(determinism_across_threads_and_runs)
+{
+	uint64_t one = crowd_hash(1), two = crowd_hash(2), again = crowd_hash(2);
+	rt_test_note("hash at 1 thread %016llx, at 2 threads %016llx, repeated %016llx", (unsigned long long)one,
+		     (unsigned long long)two, (unsigned long long)again);
+	CHECK(one != 0);
+	CHECK(one == two);
+	CHECK(two == again);
+	CHECK_MSG(one == CROWD_5000_HASH, "hash %016llx differs from the committed %016llx", (unsigned long long)one,
+		  (unsigned long long)CROWD_5000_HASH);
+}
+
+/* Builds and runs a small scene with a trace; returns the status of the first failure. */
+static rt_status small_run(const char *trace_path)
+{
+	rt_scene_def sd = rt_scene_def_default(RT_SCENE_BOTTLENECK);
+	sd.agents = 40;
+	sd.allocator = rt_test_allocator();
+	rt_error err;
+	rt_world *w = rt_scene_create(&sd, &err);
+	if (!w) return err.code;
+	rt_trace_writer *t = rt_trace_open(w, trace_path, 2, &err);
+	if (!t) {
+		rt_world_destroy(w);
+		return err.code;
+	}
+	rt_status s = RT_OK;
+	for (int i = 0; i < 6 && s == RT_OK; ++i) {
+		s = rt_world_step(w, &err);
+		if (s == RT_OK) s = rt_trace_record(t, w, &err);
+	}
+	if (s == RT_OK) s = rt_trace_close(t, &err);
+	else rt_trace_abort(t);
+	rt_world_destroy(w);
+	return s;
+}
+
+TEST(out_of_memory_sweep)
+{
+	char path[] = "/tmp/rout-oom-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	rt_test_fail_allocation(-1);
+	CHECK(small_run(path) == RT_OK);
+	long needed = rt_test_allocations_made();
+	int failures = 0;
+	for (long k = 0; k < needed; ++k) {
+		rt_test_fail_allocation(k);
+		rt_status s = small_run(path);
+		rt_test_fail_allocation(-1);
+		CHECK_MSG(s != RT_OK, "allocation %ld failed, yet the run reported success", k);
+		CHECK_MSG(rt_test_bytes_held() == 0, "allocation %ld failed: %zu bytes leaked", k, rt_test_bytes_held());
+		failures++;
+	}
+	remove(path);
+	rt_test_note("%ld allocations in a small run; failing each in turn gave %d clean errors", needed, failures);
+	CHECK(failures == needed && needed > 10);
+}
+
+TEST(errors_name_the_problem)
+{
+	rt_error err;
+	rt_world_def bad;
+	memset(&bad, 0, sizeof bad);
+	CHECK(rt_world_create(&bad, &err) == NULL);
+	CHECK(err.code == RT_ERR_INVALID && strstr(err.message, "rt_world_def_default"));
+
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.dt_s = -1.0;
+	CHECK(rt_world_create(&d, &err) == NULL);
+	CHECK(strstr(err.message, "dt_s"));
+
+	d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.periodic_x = true;
+	d.bounds_max.x = 2.0;
+	CHECK(rt_world_create(&d, &err) == NULL);
+	CHECK(strstr(err.message, "periodic"));
+
+	d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	rt_world *w = rt_world_create(&d, &err);
+	CHECK(w);
+	rt_agent_def ad = rt_agent_def_default();
+	ad.position = (rt_vec2){ 500.0, 5.0 };
+	CHECK(rt_world_add_agent(w, &ad, NULL, &err) == RT_ERR_INVALID);
+	CHECK(strstr(err.message, "outside the world bounds"));
+	ad.position = (rt_vec2){ 5.0, 5.0 };
+	ad.goal = 3;
+	CHECK(rt_world_add_agent(w, &ad, NULL, &err) == RT_ERR_INVALID);
+	CHECK(strstr(err.message, "goal 3 does not exist"));
+	rt_vec2 bow[4] = { { 0, 0 }, { 4, 2 }, { 4, 0 }, { 0, 3 } }; /* a bow tie */
+	CHECK(rt_world_add_obstacle(w, bow, 4, &err) == RT_ERR_INVALID);
+	CHECK(strstr(err.message, "intersect"));
+	rt_vec2 flat[3] = { { 0, 0 }, { 1, 1 }, { 2, 2 } };
+	CHECK(rt_world_add_obstacle(w, flat, 3, &err) == RT_ERR_INVALID);
+	CHECK(strstr(err.message, "zero area"));
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ 10, 10 };
+	gd.target_max = (rt_vec2){ 5, 5 };
+	CHECK(rt_world_add_goal(w, &gd, NULL, &err) == RT_ERR_INVALID);
+	CHECK(rt_world_step(w, &err) == RT_OK);
+	CHECK(rt_world_add_wall(w, (rt_vec2){ 0, 0 }, (rt_vec2){ 1, 0 }, &err) == RT_ERR_STATE);
+	rt_world_destroy(w);
+}
+
+TEST(random_is_a_pure_function)
+{
+	CHECK(rt_random_uniform(5, 17, 1000, 3) == rt_random_uniform(5, 17, 1000, 3));
+	CHECK(rt_random_uniform(5, 17, 1000, 3) != rt_random_uniform(5, 17, 1000, 4));
+	CHECK(rt_random_uniform(5, 17, 1000, 3) != rt_random_uniform(6, 17, 1000, 3));
+	/* uniform on [0, 1): mean 0.5 and variance 1/12 within 5 standard errors */
+	const int n = 200000;
+	double sum = 0.0, sum2 = 0.0;
+	for (int i = 0; i < n; ++i) {
+		double u = rt_random_uniform(1, (uint32_t)i, 7, 0);
+		CHECK(u >= 0.0 && u < 1.0);
+		sum += u;
+		sum2 += u * u;
+	}
+	double mean = sum / n, var = sum2 / n - mean * mean;
+	CHECK_NEAR(mean, 0.5, 5.0 * sqrt(1.0 / 12.0 / n));
+	CHECK_NEAR(var, 1.0 / 12.0, 0.002);
+}
+
+TEST(trace_reads_back_and_refuses_damage)
+{
+	char path[] = "/tmp/rout-trace-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(small_run(path) == RT_OK);
+	rt_allocator a = rt_test_allocator();
+	rt_error err;
+	rt_trace_reader *r = rt_trace_reader_open(path, &a, &err);
+	CHECK(r);
+	rt_trace_frame f;
+	int frames = 0;
+	rt_status s;
+	while ((s = rt_trace_reader_next(r, &f, &err)) == RT_OK) {
+		CHECK(f.count == 40);
+		CHECK(f.step % 2 == 0);
+		for (int i = 0; i < f.count; ++i) CHECK(f.x[i] > 0.0f && f.x[i] < 17.0f && f.state[i] < RT_STATE_COUNT);
+		frames++;
+	}
+	rt_trace_reader_close(r);
+	CHECK(s == RT_ERR_STATE);
+	CHECK(frames == 3);
+	/* flip one byte inside the first frame's positions */
+	FILE *file = fopen(path, "r+b");
+	CHECK(file);
+	fseek(file, 40 + 24 + 10, SEEK_SET);
+	int c = fgetc(file);
+	fseek(file, 40 + 24 + 10, SEEK_SET);
+	fputc(c ^ 0x5a, file);
+	fclose(file);
+	r = rt_trace_reader_open(path, &a, &err);
+	CHECK(r);
+	s = rt_trace_reader_next(r, &f, &err);
+	rt_trace_reader_close(r);
+	remove(path);
+	CHECK(s == RT_ERR_PARSE);
+	CHECK(strstr(err.message, "checksum"));
+}
+
+/* A camp of resting men that a column walks past: with multi-rate stepping the resting
+ * men sleep, the column still arrives when it did, and far fewer decisions are made. */
+static double camp_run(int max_level, int64_t *updates)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.max_period_level = max_level;
+	d.bounds_min = (rt_vec2){ 0, 0 };
+	d.bounds_max = (rt_vec2){ 120, 40 };
+	d.threads = 2;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return -1.0;
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ 110, 0 };
+	gd.target_max = (rt_vec2){ 120, 40 };
+	gd.arrival = RT_ARRIVAL_LEAVE;
+	gd.straight = true;
+	rt_goal_id goal;
+	if (rt_world_add_goal(w, &gd, &goal, &err) != RT_OK) return -1.0;
+	rt_agent_def ad = rt_agent_def_default();
+	for (int i = 0; i < 800; ++i) { /* the camp: 800 men, 2 m apart, north of the road */
+		ad.position = (rt_vec2){ 10.0 + 2.0 * (i % 40), 22.0 + 2.0 * (i / 40) * 0.45 };
+		rt_world_add_agent(w, &ad, NULL, &err);
+	}
+	ad.goal = goal;
+	for (int i = 0; i < 100; ++i) { /* the column on the road */
+		ad.position = (rt_vec2){ 1.0 + 0.8 * (i / 5), 8.0 + 0.8 * (i % 5) };
+		rt_world_add_agent(w, &ad, NULL, &err);
+	}
+	double arrival = -1.0;
+	rt_world_stats st;
+	for (int step = 0; step < 3000; ++step) {
+		if (rt_world_step(w, &err) != RT_OK) break;
+		rt_world_get_stats(w, &st);
+		if (st.by_state[RT_STATE_ESCAPED] == 100) {
+			arrival = st.time_s;
+			break;
+		}
+	}
+	*updates = st.agent_updates;
+	rt_world_destroy(w);
+	return arrival;
+}
+
+TEST(multirate_saves_work_keeps_outcome)
+{
+	int64_t fine_updates = 0, multi_updates = 0;
+	double fine = camp_run(0, &fine_updates), multi = camp_run(5, &multi_updates);
+	rt_test_note("column through: %.1f s at dt 0.1 s only, %.1f s multi-rate; decisions %lld vs %lld", fine, multi,
+		     (long long)fine_updates, (long long)multi_updates);
+	CHECK(fine > 0.0 && multi > 0.0);
+	CHECK_NEAR(multi, fine, 0.02 * fine);
+	CHECK(multi_updates < fine_updates / 2);
+}

@@ -15,7 +15,6 @@
 #include "world.h"
 
 #include <math.h>
-#include <stdio.h>
 
 #define MAX_CACHED 128 /* neighbours remembered between the direction and spacing passes */
 #define MAX_WALLS 16   /* walls remembered likewise */
@@ -72,6 +71,7 @@ void rt__locomotion_decide(rt_world *w)
 	const double rep_range = 8.0 * p->neighbor_range_m; /* beyond, exp(-8) is negligible */
 	const double Aw = p->wall_strength, inv_Dw = 1.0 / p->wall_range_m;
 	const double wall_rep_range = 8.0 * p->wall_range_m;
+	const double push_gain = p->push_gain, push_max = p->push_max_factor;
 	const double dt = w->def.dt_s;
 	const int max_level = w->def.max_period_level;
 	const double max_speed = w->max_speed, max_radius = w->max_radius;
@@ -212,25 +212,26 @@ void rt__locomotion_decide(rt_world *w)
 				double c = cos(angle), sn = sin(angle);
 				double tx = c * ex - sn * ey, ty = sn * ex + c * ey;
 				double sp = spacing_along(tx, ty, ri, cache, cached, wall_px, wall_py, wall_d, wall_cached);
-#ifdef DEBUG_AGENT
-				if (a->id[s] == DEBUG_AGENT && step % 50 == 0) fprintf(stderr, "blocked e %.3f %.3f try %.3f %.3f sp %.3f\n", ex, ey, tx, ty, sp);
-#endif
 				if (sp > spacing) {
 					ex = tx;
 					ey = ty;
 					spacing = sp;
 				}
 			}
-			double speed = spacing * inv_T;
+			/* pushed from behind, a man closes up on the man ahead: the net push along his
+			 * desired direction shortens his time gap, T / (1 + k push), at most by
+			 * push_max_factor. This is what lets a pressing crowd zip through an opening
+			 * faster than the corridor's capacity (Seyfried et al. 2009). */
+			const double push = rx * e0x + ry * e0y;
+			double factor = push > 0.0 ? 1.0 + push_gain * push : 1.0;
+			factor = factor > push_max ? push_max : factor;
+			double speed = spacing * inv_T * factor;
 			speed = speed < 0.0 ? 0.0 : (speed > v0 ? v0 : speed);
 			vx = ex * speed;
 			vy = ey * speed;
 		}
 		a->vx[s] = vx;
 		a->vy[s] = vy;
-#ifdef DEBUG_AGENT
-		if (a->id[s] == DEBUG_AGENT && step % 50 == 0) fprintf(stderr, "step %ld x %.3f %.3f e0 %.3f %.3f rep %.3f %.3f v %.3f %.3f cached %d walls %d\n", (long)step, xi, yi, e0x, e0y, rx, ry, vx, vy, cached, wall_cached);
-#endif
 
 		/* next update period: an agent that stands still with room around it, or moves
 		 * with a wide margin to everything it can see, may decide less often */

@@ -63,6 +63,8 @@ rt_locomotion_params rt_locomotion_params_default(void)
 	p.wall_strength = 5.0;
 	p.wall_range_m = 0.02;
 	p.wall_clearance_factor = 0.5;
+	p.push_gain = 0.5;
+	p.push_max_factor = 3.0;
 	return p;
 }
 
@@ -145,6 +147,8 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	if (!(l->neighbor_strength >= 0.0 && l->neighbor_range_m > 0.0 && l->neighbor_range_m < 5.0 &&
 	      l->wall_strength >= 0.0 && l->wall_range_m > 0.0 && l->wall_range_m < 5.0))
 		return rt__fail(err, RT_ERR_INVALID, "locomotion repulsion strengths must be >= 0 and ranges in (0, 5) m");
+	if (!(l->push_gain >= 0.0 && l->push_gain <= 100.0 && l->push_max_factor >= 1.0 && l->push_max_factor <= 10.0))
+		return rt__fail(err, RT_ERR_INVALID, "locomotion.push_gain must be 0..100 and push_max_factor 1..10");
 	if (!(l->wall_clearance_factor > 0.0 && l->wall_clearance_factor <= 1.0))
 		return rt__fail(err, RT_ERR_INVALID, "locomotion.wall_clearance_factor is %g; expected (0, 1]", l->wall_clearance_factor);
 	if (!d->allocator.alloc || !d->allocator.free)

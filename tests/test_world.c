@@ -10,7 +10,7 @@
 
 /* The state hash of the 5,000-man crowd after 500 steps (seed 7). It changes only when
  * the model changes on purpose; then update it here and say why in the commit. */
-#define CROWD_5000_HASH 0x199bb750be605670ull
+#define CROWD_5000_HASH 0x5a715f3c3e001157ull
 
 static uint64_t crowd_hash(int threads)
 {

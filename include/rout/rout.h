@@ -113,6 +113,8 @@ typedef struct rt_locomotion_params {
 	double wall_strength;         /* a_w */
 	double wall_range_m;          /* D_w */
 	double wall_clearance_factor; /* a centre never comes nearer a wall than this x radius */
+	double push_gain;             /* k: time gap T / (1 + k push) when pushed from behind */
+	double push_max_factor;       /* the time gap shrinks by at most this factor */
 } rt_locomotion_params;
 
 rt_locomotion_params rt_locomotion_params_default(void);

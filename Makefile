@@ -5,7 +5,7 @@ PKGS    := cairo jansson
 CSTD    := -std=c17 -D_POSIX_C_SOURCE=200809L
 WARN    := -Wall -Wextra -Wpedantic -Wmissing-prototypes -Wshadow -Werror
 CFLAGS  ?= -O2 -g
-FLAGS   := $(CSTD) $(WARN) -fopenmp -ffp-contract=off -Iinclude -Isrc $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FLAGS   := $(CSTD) $(WARN) -fopenmp -ffp-contract=off -fno-math-errno -Iinclude -Isrc $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -fopenmp
 B       ?= build
 

@@ -50,4 +50,5 @@ static inline void rt__arena_reset(rt_arena *arena) { arena->used = 0; }
 
 static inline double rt__clamp(double v, double lo, double hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
+
 #endif

@@ -107,14 +107,13 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 	goal->origin_y = wd->bounds_min.y;
 	goal->cell = cell;
 	goal->inv_cell = 1.0 / cell;
-	goal->dir_x = rt__alloc(&w->allocator, n * sizeof(float));
-	goal->dir_y = rt__alloc(&w->allocator, n * sizeof(float));
+	goal->dir = rt__alloc(&w->allocator, 2 * n * sizeof(float));
 	goal->arrival_time = rt__alloc(&w->allocator, n * sizeof(float));
 	float *cost = rt__alloc(&w->allocator, n * sizeof(float));
 	uint8_t *state = rt__calloc(&w->allocator, n, 1); /* 0 far, 1 trial, 2 accepted, 3 blocked */
 	heap h = { rt__alloc(&w->allocator, n * sizeof(int)), rt__alloc(&w->allocator, n * sizeof(float)), 0 };
 	rt_status status = RT_OK;
-	if (!goal->dir_x || !goal->dir_y || !goal->arrival_time || !cost || !state || !h.cell || !h.key) {
+	if (!goal->dir || !goal->arrival_time || !cost || !state || !h.cell || !h.key) {
 		status = rt__fail(err, RT_ERR_NOMEM, "cannot allocate a flow field of %zu cells", n);
 		goto done;
 	}
@@ -200,7 +199,7 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 	for (long long y = 0; y < ny; ++y)
 		for (long long x = 0; x < nx; ++x) {
 			size_t c = (size_t)(y * nx + x);
-			goal->dir_x[c] = goal->dir_y[c] = 0.0f;
+			goal->dir[2 * c] = goal->dir[2 * c + 1] = 0.0f;
 			if (!isfinite(t[c]) || t[c] == 0.0f) continue;
 			float l = x > 0 ? t[c - 1] : INFINITY, r = x < nx - 1 ? t[c + 1] : INFINITY;
 			float b = y > 0 ? t[c - (size_t)nx] : INFINITY, u = y < ny - 1 ? t[c + (size_t)nx] : INFINITY;
@@ -215,8 +214,8 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 			else gy = 0.0f;
 			float norm = sqrtf(gx * gx + gy * gy);
 			if (norm > 0.0f) {
-				goal->dir_x[c] = -gx / norm;
-				goal->dir_y[c] = -gy / norm;
+				goal->dir[2 * c] = -gx / norm;
+				goal->dir[2 * c + 1] = -gy / norm;
 			}
 		}
 	goal->built = true;
@@ -231,10 +230,9 @@ done:
 void rt__goal_free(rt_world *w, rt_goal *goal)
 {
 	size_t n = (size_t)goal->nx * (size_t)goal->ny;
-	rt__free(&w->allocator, goal->dir_x, n * sizeof(float));
-	rt__free(&w->allocator, goal->dir_y, n * sizeof(float));
+	rt__free(&w->allocator, goal->dir, 2 * n * sizeof(float));
 	rt__free(&w->allocator, goal->arrival_time, n * sizeof(float));
-	goal->dir_x = goal->dir_y = goal->arrival_time = NULL;
+	goal->dir = goal->arrival_time = NULL;
 }
 
 bool rt__goal_direction(const rt_goal *goal, double x, double y, double *dx, double *dy)
@@ -242,18 +240,26 @@ bool rt__goal_direction(const rt_goal *goal, double x, double y, double *dx, dou
 	const rt_goal_def *d = &goal->def;
 	if (rt__goal_reached(goal, x, y)) return false;
 	if (!d->straight) {
-		/* bilinear blend of the four cell directions around (x, y) */
+		/* bilinear blend of the four cell directions around (x, y); cells beyond the
+		 * field's edge count as blocked (zero) */
 		double fx = (x - goal->origin_x) * goal->inv_cell - 0.5, fy = (y - goal->origin_y) * goal->inv_cell - 0.5;
-		int x0 = (int)floor(fx), y0 = (int)floor(fy);
-		double tx = fx - x0, ty = fy - y0;
+		fx = rt__clamp(fx, -1.0, (double)goal->nx);
+		fy = rt__clamp(fy, -1.0, (double)goal->ny);
+		const int x0 = (int)(fx + 1.0) - 1, y0 = (int)(fy + 1.0) - 1; /* floor, for fx >= -1 */
+		const double tx = fx - x0, ty = fy - y0;
+		const double wx[2] = { 1.0 - tx, tx }, wy[2] = { 1.0 - ty, ty };
 		double sx = 0.0, sy = 0.0;
-		for (int k = 0; k < 4; ++k) {
-			int xi = x0 + (k & 1), yi = y0 + (k >> 1);
-			if (xi < 0 || yi < 0 || xi >= goal->nx || yi >= goal->ny) continue;
-			double wgt = ((k & 1) ? tx : 1.0 - tx) * ((k >> 1) ? ty : 1.0 - ty);
-			size_t c = (size_t)yi * (size_t)goal->nx + (size_t)xi;
-			sx += wgt * goal->dir_x[c];
-			sy += wgt * goal->dir_y[c];
+		for (int j = 0; j < 2; ++j) {
+			const int yi = y0 + j;
+			if (yi < 0 || yi >= goal->ny) continue;
+			const float *row = goal->dir + 2 * (size_t)yi * (size_t)goal->nx;
+			for (int i = 0; i < 2; ++i) {
+				const int xi = x0 + i;
+				if (xi < 0 || xi >= goal->nx) continue;
+				const double wgt = wx[i] * wy[j];
+				sx += wgt * row[2 * xi];
+				sy += wgt * row[2 * xi + 1];
+			}
 		}
 		double norm = sqrt(sx * sx + sy * sy);
 		if (norm > 1e-6) {

@@ -77,7 +77,7 @@ typedef struct rt_goal {
 	/* flow field over the world bounds; empty when def.straight */
 	int nx, ny;
 	double origin_x, origin_y, cell, inv_cell;
-	float *dir_x, *dir_y; /* unit direction per cell, zero where blocked or inside target */
+	float *dir;           /* unit direction per cell (x, y interleaved), zero where blocked or inside target */
 	float *arrival_time;  /* fast-marching travel distance, m (INFINITY where blocked) */
 	bool built;
 } rt_goal;
@@ -114,11 +114,18 @@ void rt__grid_free(rt_world *w);
 void rt__grid_build(rt_world *w);
 static inline int rt__grid_wrap(int v, int n)
 {
+	if ((unsigned)v < (unsigned)n) return v; /* the common case, without a division */
 	int r = v % n;
 	return r < 0 ? r + n : r;
 }
-static inline int rt__grid_cell_x(const rt_grid *g, double x) { return (int)floor((x - g->origin_x) * g->inv_cell); }
-static inline int rt__grid_cell_y(const rt_grid *g, double y) { return (int)floor((y - g->origin_y) * g->inv_cell); }
+/* floor for cell indices: without SSE4.1, floor() is a library call in the hot loops */
+static inline int rt__floor_int(double v)
+{
+	int i = (int)v;
+	return i - (v < (double)i);
+}
+static inline int rt__grid_cell_x(const rt_grid *g, double x) { return rt__floor_int((x - g->origin_x) * g->inv_cell); }
+static inline int rt__grid_cell_y(const rt_grid *g, double y) { return rt__floor_int((y - g->origin_y) * g->inv_cell); }
 
 /* geometry.c */
 rt_status rt__geometry_build(rt_world *w, rt_error *err);
@@ -130,8 +137,8 @@ bool rt__inside_obstacle(const rt_world *w, double px, double py);
 static inline const int *rt__geometry_near(const rt_geometry *g, double x, double y, int *count)
 {
 	if (g->item_count == 0) { *count = 0; return NULL; }
-	int cx = (int)floor((x - g->origin_x) * g->inv_cell);
-	int cy = (int)floor((y - g->origin_y) * g->inv_cell);
+	int cx = rt__floor_int((x - g->origin_x) * g->inv_cell);
+	int cy = rt__floor_int((y - g->origin_y) * g->inv_cell);
 	int b = rt__grid_wrap(cy, g->hy) * g->hx + rt__grid_wrap(cx, g->hx);
 	*count = g->start[b + 1] - g->start[b];
 	return g->items + g->start[b];

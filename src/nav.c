@@ -1,7 +1,7 @@
 /* Goals and flow fields. A goal is a target rectangle; its flow field is the travel
  * distance to the target computed by first-order fast marching (Sethian 1996) on a
- * raster of the world, where cells within a body radius of a wall are blocked and cells
- * near walls cost more, so paths keep off corners. Each free cell stores the unit
+ * raster of the world, where cells within a body radius of a wall are blocked, so paths
+ * keep a body's width off corners. Each free cell stores the unit
  * direction of steepest descent; an agent blends the four cells around it. The field is
  * built once per goal and shared by every agent going there. */
 #include "world.h"
@@ -10,8 +10,6 @@
 
 #define RT_MAX_FIELD_CELLS (64ll << 20)
 #define WALL_MARGIN_M 0.2      /* cells whose centre is nearer a wall than this are blocked */
-#define WALL_COST_RANGE_M 0.8  /* within this of a wall, travel costs up to ... */
-#define WALL_COST_EXTRA 0.0    /* ... this much more (1 = twice) */
 
 rt_goal_def rt_goal_def_default(void)
 {
@@ -22,11 +20,6 @@ rt_goal_def rt_goal_def_default(void)
 	return d;
 }
 
-bool rt__goal_reached(const rt_goal *goal, double x, double y)
-{
-	const rt_goal_def *d = &goal->def;
-	return x >= d->target_min.x && x <= d->target_max.x && y >= d->target_min.y && y <= d->target_max.y;
-}
 
 typedef struct heap {
 	int *cell;
@@ -121,7 +114,7 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 	/* wall distance per cell, from each wall outwards over the cells it can affect */
 	for (size_t i = 0; i < n; ++i) cost[i] = INFINITY; /* holds the wall distance first */
 	const rt_geometry *geo = &w->geometry;
-	double range = WALL_COST_RANGE_M + cell;
+	double range = WALL_MARGIN_M + cell;
 	for (int i = 0; i < geo->wall_count; ++i) {
 		const rt_segment *s = &geo->walls[i];
 		int x0 = (int)floor((fmin(s->ax, s->bx) - range - goal->origin_x) * goal->inv_cell);
@@ -149,8 +142,7 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 				cost[c] = INFINITY;
 				continue;
 			}
-			float extra = dist < WALL_COST_RANGE_M ? (float)WALL_COST_EXTRA * (1.0f - dist / (float)WALL_COST_RANGE_M) : 0.0f;
-			cost[c] = (float)cell * (1.0f + extra);
+			cost[c] = (float)cell; /* uniform ground; the terrain layer brings speed factors */
 			if (rt__goal_reached(goal, px, py)) {
 				t[c] = 0.0f;
 				state[c] = 2;
@@ -235,46 +227,3 @@ void rt__goal_free(rt_world *w, rt_goal *goal)
 	goal->dir = goal->arrival_time = NULL;
 }
 
-bool rt__goal_direction(const rt_goal *goal, double x, double y, double *dx, double *dy)
-{
-	const rt_goal_def *d = &goal->def;
-	if (rt__goal_reached(goal, x, y)) return false;
-	if (!d->straight) {
-		/* bilinear blend of the four cell directions around (x, y); cells beyond the
-		 * field's edge count as blocked (zero) */
-		double fx = (x - goal->origin_x) * goal->inv_cell - 0.5, fy = (y - goal->origin_y) * goal->inv_cell - 0.5;
-		fx = rt__clamp(fx, -1.0, (double)goal->nx);
-		fy = rt__clamp(fy, -1.0, (double)goal->ny);
-		const int x0 = (int)(fx + 1.0) - 1, y0 = (int)(fy + 1.0) - 1; /* floor, for fx >= -1 */
-		const double tx = fx - x0, ty = fy - y0;
-		const double wx[2] = { 1.0 - tx, tx }, wy[2] = { 1.0 - ty, ty };
-		double sx = 0.0, sy = 0.0;
-		for (int j = 0; j < 2; ++j) {
-			const int yi = y0 + j;
-			if (yi < 0 || yi >= goal->ny) continue;
-			const float *row = goal->dir + 2 * (size_t)yi * (size_t)goal->nx;
-			for (int i = 0; i < 2; ++i) {
-				const int xi = x0 + i;
-				if (xi < 0 || xi >= goal->nx) continue;
-				const double wgt = wx[i] * wy[j];
-				sx += wgt * row[2 * xi];
-				sy += wgt * row[2 * xi + 1];
-			}
-		}
-		double norm = sqrt(sx * sx + sy * sy);
-		if (norm > 1e-6) {
-			*dx = sx / norm;
-			*dy = sy / norm;
-			return true;
-		}
-	}
-	/* straight goals, and the rare point where the field cancels: head for the nearest
-	 * point of the target */
-	double ex = rt__clamp(x, d->target_min.x, d->target_max.x) - x;
-	double ey = rt__clamp(y, d->target_min.y, d->target_max.y) - y;
-	double norm = sqrt(ex * ex + ey * ey);
-	if (norm <= 0.0) return false;
-	*dx = ex / norm;
-	*dy = ey / norm;
-	return true;
-}

@@ -147,9 +147,59 @@ static inline const int *rt__geometry_near(const rt_geometry *g, double x, doubl
 /* nav.c */
 rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err);
 void rt__goal_free(rt_world *w, rt_goal *goal);
-/* Desired unit direction toward the goal at (x, y); false when inside the target. */
-bool rt__goal_direction(const rt_goal *goal, double x, double y, double *dx, double *dy);
-bool rt__goal_reached(const rt_goal *goal, double x, double y);
+static inline bool rt__goal_reached(const rt_goal *goal, double x, double y)
+{
+	const rt_goal_def *d = &goal->def;
+	return x >= d->target_min.x && x <= d->target_max.x && y >= d->target_min.y && y <= d->target_max.y;
+}
+
+/* Desired unit direction toward the goal at (x, y); false when inside the target.
+ * Inline: it runs once per agent decision. */
+static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, double *dx, double *dy)
+{
+	const rt_goal_def *d = &goal->def;
+	if (rt__goal_reached(goal, x, y)) return false;
+	if (!d->straight) {
+		/* bilinear blend of the four cell directions around (x, y); cells beyond the
+		 * field's edge count as blocked (zero) */
+		double fx = (x - goal->origin_x) * goal->inv_cell - 0.5, fy = (y - goal->origin_y) * goal->inv_cell - 0.5;
+		fx = rt__clamp(fx, -1.0, (double)goal->nx);
+		fy = rt__clamp(fy, -1.0, (double)goal->ny);
+		const int x0 = (int)(fx + 1.0) - 1, y0 = (int)(fy + 1.0) - 1; /* floor, for fx >= -1 */
+		const double tx = fx - x0, ty = fy - y0;
+		const double wx[2] = { 1.0 - tx, tx }, wy[2] = { 1.0 - ty, ty };
+		double sx = 0.0, sy = 0.0;
+		for (int j = 0; j < 2; ++j) {
+			const int yi = y0 + j;
+			if (yi < 0 || yi >= goal->ny) continue;
+			const float *row = goal->dir + 2 * (size_t)yi * (size_t)goal->nx;
+			for (int i = 0; i < 2; ++i) {
+				const int xi = x0 + i;
+				if (xi < 0 || xi >= goal->nx) continue;
+				const double wgt = wx[i] * wy[j];
+				sx += wgt * row[2 * xi];
+				sy += wgt * row[2 * xi + 1];
+			}
+		}
+		const double norm2 = sx * sx + sy * sy;
+		if (norm2 > 1e-12) {
+			const double inv = 1.0 / sqrt(norm2);
+			*dx = sx * inv;
+			*dy = sy * inv;
+			return true;
+		}
+	}
+	/* straight goals, and the rare point where the field cancels: head for the nearest
+	 * point of the target */
+	double ex = rt__clamp(x, d->target_min.x, d->target_max.x) - x;
+	double ey = rt__clamp(y, d->target_min.y, d->target_max.y) - y;
+	double norm = sqrt(ex * ex + ey * ey);
+	if (norm <= 0.0) return false;
+	*dx = ex / norm;
+	*dy = ey / norm;
+	return true;
+}
+
 
 /* Random streams: one per use, so draws never collide (rt_random_bits' last argument). */
 enum { RT_STREAM_SHUFFLE = 1 };

@@ -72,6 +72,7 @@ void rt__locomotion_decide(rt_world *w)
 	const double Aw = p->wall_strength, inv_Dw = 1.0 / p->wall_range_m;
 	const double wall_rep_range = 8.0 * p->wall_range_m;
 	const double push_gain = p->push_gain, push_max = p->push_max_factor;
+	const double advance_range = w->def.combat.advance_range_m;
 	const double dt = w->def.dt_s;
 	const int max_level = w->def.max_period_level;
 	const double max_speed = w->max_speed, max_radius = w->max_radius;
@@ -93,7 +94,17 @@ void rt__locomotion_decide(rt_world *w)
 		/* desired direction e0 */
 		double e0x = 0.0, e0y = 0.0;
 		int32_t goal = a->goal[s];
-		if (goal >= 0) {
+		const int32_t enemy = a->enemy[s];
+		if (a->stance[s] == RT_STANCE_ADVANCE && enemy >= 0 && a->enemy_dist[s] < advance_range) {
+			/* close with the nearest enemy */
+			const int t = (int)w->slot_of_id[enemy];
+			const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
+			const double en = sqrt(ex * ex + ey * ey);
+			if (en > 1e-9) {
+				e0x = ex / en;
+				e0y = ey / en;
+			}
+		} else if (goal >= 0) {
 			if (!rt__goal_direction(&w->goals[goal], xi, yi, &e0x, &e0y)) e0x = e0y = 0.0;
 		} else {
 			e0x = a->heading_x[s];

@@ -70,21 +70,57 @@ rt_locomotion_params rt_locomotion_params_default(void)
 
 rt_kind_params rt_kind_params_default(rt_kind kind)
 {
-	rt_kind_params p = { 0.2, 1.34 }; /* Weidmann 1993 free speed; JuPedSim radius */
+	/* body: JuPedSim radius, Weidmann 1993 free speed. Weapons: estimates (grade E in
+	 * docs/model.md), to be varied in sweeps and calibrated against the record. */
+	rt_kind_params p;
+	memset(&p, 0, sizeof p);
+	p.radius_m = 0.2;
+	p.free_speed_mps = 1.34;
+	p.melee_reach_m = 0.8;     /* sword or short spear */
+	p.melee_rate_per_s = 0.5;
+	p.melee_hit_prob = 0.10;
 	switch (kind) {
-	case RT_KIND_HORSE:
-	case RT_KIND_HORSE_ARCHER:
-		p.radius_m = 0.6;        /* a horse seen from above, as a disc: ~2.4 m x 0.8 m */
-		p.free_speed_mps = 3.5;  /* an army horse at a sustained trot */
+	case RT_KIND_ARCHER:
+		p.melee_reach_m = 0.5; p.melee_rate_per_s = 0.3; p.melee_hit_prob = 0.05;
+		p.missile_range_m = 120.0; p.missile_rate_per_s = 0.2; p.missile_hit_prob = 0.10; p.ammunition = 30;
+		break;
+	case RT_KIND_GUNNER:
+		p.melee_reach_m = 0.5; p.melee_rate_per_s = 0.3; p.melee_hit_prob = 0.05;
+		p.missile_range_m = 80.0; p.missile_rate_per_s = 1.0 / 30.0; p.missile_hit_prob = 0.15; p.ammunition = 20;
 		break;
 	case RT_KIND_CREW:
 		p.radius_m = 0.25;       /* men hauling wagon or gun */
 		p.free_speed_mps = 1.0;
+		p.melee_rate_per_s = 0.3; p.melee_hit_prob = 0.05;
+		break;
+	case RT_KIND_HORSE:
+		p.radius_m = 0.6;        /* a horse seen from above, as a disc: ~2.4 m x 0.8 m */
+		p.free_speed_mps = 3.5;  /* an army horse at a sustained trot */
+		p.melee_reach_m = 1.0; p.melee_rate_per_s = 0.6; p.melee_hit_prob = 0.12;
+		break;
+	case RT_KIND_HORSE_ARCHER:
+		p.radius_m = 0.6;
+		p.free_speed_mps = 3.5;
+		p.melee_reach_m = 1.0; p.melee_rate_per_s = 0.5; p.melee_hit_prob = 0.10;
+		p.missile_range_m = 60.0; p.missile_rate_per_s = 0.15; p.missile_hit_prob = 0.08; p.ammunition = 30;
+		break;
+	case RT_KIND_GUARD:
+		p.melee_rate_per_s = 0.7; p.melee_hit_prob = 0.15; /* picked, paid, armoured men */
 		break;
 	default:
 		break;
 	}
 	return p;
+}
+
+rt_combat_params rt_combat_params_default(void)
+{
+	rt_combat_params c;
+	c.sense_range_m = 300.0;     /* a man seen and known for an enemy by day (estimate) */
+	c.sense_cell_m = 10.0;
+	c.armour_protection = 0.3;   /* estimate: lamellar and brigandine turn a third of blows */
+	c.advance_range_m = 300.0;
+	return c;
 }
 
 rt_world_def rt_world_def_default(void)
@@ -101,6 +137,8 @@ rt_world_def rt_world_def_default(void)
 	d.reorder_every_steps = 32;
 	d.agent_capacity = 1024;
 	d.locomotion = rt_locomotion_params_default();
+	d.combat = rt_combat_params_default();
+	for (int k = 0; k < RT_KIND_COUNT; ++k) d.kinds[k] = rt_kind_params_default((rt_kind)k);
 	d.allocator = rt_allocator_default();
 	d.cookie = RT_COOKIE;
 	return d;
@@ -116,6 +154,8 @@ rt_agent_def rt_agent_def_default(void)
 	d.health = 1.0f;
 	d.morale = 1.0f;
 	d.equipment = RT_EQUIP_WEAPON | RT_EQUIP_ARMOUR;
+	d.stance = RT_STANCE_HOLD;
+	d.ammunition = -1;
 	d.cookie = RT_COOKIE;
 	return d;
 }
@@ -151,6 +191,22 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 		return rt__fail(err, RT_ERR_INVALID, "locomotion.push_gain must be 0..100 and push_max_factor 1..10");
 	if (!(l->wall_clearance_factor > 0.0 && l->wall_clearance_factor <= 1.0))
 		return rt__fail(err, RT_ERR_INVALID, "locomotion.wall_clearance_factor is %g; expected (0, 1]", l->wall_clearance_factor);
+	const rt_combat_params *c = &d->combat;
+	if (!(c->sense_range_m >= 0.0 && c->sense_range_m <= 20000.0 && c->sense_cell_m >= 1.0 && c->sense_cell_m <= 1000.0 &&
+	      c->armour_protection >= 0.0 && c->armour_protection <= 1.0 && c->advance_range_m >= 0.0 && c->advance_range_m <= 20000.0))
+		return rt__fail(err, RT_ERR_INVALID, "combat: sense_range_m 0..20000, sense_cell_m 1..1000, armour_protection 0..1, advance_range_m 0..20000");
+	for (int k = 0; k < RT_KIND_COUNT; ++k) {
+		const rt_kind_params *kp = &d->kinds[k];
+		if (!(kp->radius_m > 0.0 && kp->radius_m <= 2.0 && kp->free_speed_mps >= 0.0 && kp->free_speed_mps <= 20.0 &&
+		      kp->melee_reach_m >= 0.0 && kp->melee_reach_m <= 10.0 && kp->melee_rate_per_s >= 0.0 &&
+		      kp->melee_rate_per_s <= 10.0 && kp->melee_hit_prob >= 0.0 && kp->melee_hit_prob <= 1.0 &&
+		      kp->missile_range_m >= 0.0 && kp->missile_range_m <= 5000.0 && kp->missile_rate_per_s >= 0.0 &&
+		      kp->missile_rate_per_s <= 10.0 && kp->missile_hit_prob >= 0.0 && kp->missile_hit_prob <= 1.0 &&
+		      kp->ammunition >= 0 && kp->ammunition <= 100000))
+			return rt__fail(err, RT_ERR_INVALID,
+					"kinds[%s]: radius 0..2 m, speed 0..20 m/s, reach 0..10 m, rates 0..10 /s, probabilities 0..1, missile range 0..5000 m, ammunition 0..100000",
+					rt_kind_name((rt_kind)k));
+	}
 	if (!d->allocator.alloc || !d->allocator.free)
 		return rt__fail(err, RT_ERR_INVALID, "allocator needs both alloc and free");
 	return RT_OK;
@@ -161,7 +217,8 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	X(heading_x, float) X(heading_y, float) X(radius, float) X(free_speed, float) \
 	X(health, float) X(morale, float) X(fatigue, float) X(horse_fatigue, float) \
 	X(id, uint32_t) X(unit, uint32_t) X(goal, int32_t) \
-	X(side, uint8_t) X(kind, uint8_t) X(state, uint8_t) X(equipment, uint8_t) X(level, uint8_t)
+	X(side, uint8_t) X(kind, uint8_t) X(state, uint8_t) X(equipment, uint8_t) X(level, uint8_t) \
+	X(stance, uint8_t) X(ammunition, int32_t) X(enemy, int32_t) X(enemy_dist, float) X(victim, int32_t)
 
 static void agents_free(rt_world *w)
 {
@@ -254,6 +311,7 @@ void rt_world_destroy(rt_world *w)
 	rt_allocator a = w->allocator;
 	agents_free(w);
 	rt__grid_free(w);
+	rt__sense_free(w);
 	rt__geometry_free(w);
 	for (int i = 0; i < w->goal_count; ++i) rt__goal_free(w, &w->goals[i]);
 	rt__free(&a, w->goals, (size_t)w->goal_capacity * sizeof(rt_goal));
@@ -304,13 +362,19 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 		return rt__fail(err, RT_ERR_INVALID, "agent position (%g, %g) is outside the world bounds", d->position.x, d->position.y);
 	if (d->goal != RT_NO_GOAL && (d->goal < 0 || d->goal >= w->goal_count))
 		return rt__fail(err, RT_ERR_INVALID, "agent goal %d does not exist", (int)d->goal);
-	rt_kind_params kp = rt_kind_params_default(d->kind);
+	const rt_kind_params kp = w->def.kinds[d->kind];
 	double radius = d->radius_m > 0.0 ? d->radius_m : kp.radius_m;
 	double speed = d->free_speed_mps > 0.0 ? d->free_speed_mps : kp.free_speed_mps;
 	if (!(radius <= 2.0) || !(speed <= 20.0) || d->radius_m < 0.0 || d->free_speed_mps < 0.0)
 		return rt__fail(err, RT_ERR_INVALID, "agent radius %g m or free speed %g m/s out of range (0..2 m, 0..20 m/s)", radius, speed);
 	if (!isfinite(d->velocity.x) || !isfinite(d->velocity.y) || !isfinite(d->heading.x) || !isfinite(d->heading.y))
 		return rt__fail(err, RT_ERR_INVALID, "agent velocity and heading must be finite");
+	if (d->side >= RT_MAX_SIDES) return rt__fail(err, RT_ERR_INVALID, "agent side %d; sides are 0..%d", d->side, RT_MAX_SIDES - 1);
+	if ((unsigned)d->stance > RT_STANCE_ADVANCE) return rt__fail(err, RT_ERR_INVALID, "agent stance %d is unknown", (int)d->stance);
+	if (d->ammunition < -1 || d->ammunition > 100000) return rt__fail(err, RT_ERR_INVALID, "agent ammunition %d; expected -1 (default) or 0..100000", d->ammunition);
+	if (!(d->health >= 0.0f && d->health <= 1.0f && d->morale >= 0.0f && d->morale <= 1.0f && d->fatigue >= 0.0f &&
+	      d->fatigue <= 1.0f && d->horse_fatigue >= 0.0f && d->horse_fatigue <= 1.0f))
+		return rt__fail(err, RT_ERR_INVALID, "agent health, morale, fatigue and horse_fatigue must be within 0..1");
 	rt_agents *a = &w->agents;
 	if (a->count >= RT_MAX_AGENTS) return rt__fail(err, RT_ERR_CAPACITY, "more than %d agents", RT_MAX_AGENTS);
 	if (a->count == a->capacity) {
@@ -341,6 +405,11 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	a->state[slot] = (uint8_t)d->state;
 	a->equipment[slot] = d->equipment;
 	a->level[slot] = 0;
+	a->stance[slot] = (uint8_t)d->stance;
+	a->ammunition[slot] = d->ammunition >= 0 ? d->ammunition : kp.ammunition;
+	a->enemy[slot] = -1;
+	a->enemy_dist[slot] = INFINITY;
+	a->victim[slot] = -1;
 	w->slot_of_id[id] = (uint32_t)slot;
 	if (radius > w->max_radius) w->max_radius = radius;
 	if (speed > w->max_speed) w->max_speed = speed;
@@ -404,7 +473,11 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	}
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_GRID] += t1 - t0; t0 = t1;
 
-	/* 3 sense, 4 command, 5 morale: filled by the men-at-war layer */
+	/* 3 sense: the nearest enemy of every man who decides this step */
+	if ((s = rt__sense(w, err)) != RT_OK) return s;
+	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_SENSE] += t1 - t0; t0 = t1;
+
+	/* 4 command, 5 morale: filled by the men-at-war layer */
 	/* 6 decide: desired direction and speed (collision-free speed model) */
 	rt__locomotion_decide(w);
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_DECIDE] += t1 - t0; t0 = t1;
@@ -413,7 +486,15 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	rt__locomotion_move(w);
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_MOVE] += t1 - t0; t0 = t1;
 
-	/* 8 fight, 9 resolve, 10 record: arrivals are resolved in the move phase for now */
+	/* 8 fight: each man chooses his blow or shot, written in his own slot */
+	rt__fight(w);
+	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_FIGHT] += t1 - t0; t0 = t1;
+
+	/* 9 resolve: damage gathered per victim in a fixed order, deaths */
+	rt__resolve(w);
+	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_RESOLVE] += t1 - t0; t0 = t1;
+
+	/* 10 record: the caller pulls results after the step (trace, stats) */
 	w->step++;
 	return RT_OK;
 }
@@ -441,6 +522,10 @@ bool rt_world_get_agent(const rt_world *w, rt_agent_id id, rt_agent_view *o)
 	o->horse_fatigue = a->horse_fatigue[s];
 	o->equipment = a->equipment[s];
 	o->period_level = a->level[s];
+	o->stance = (rt_stance)a->stance[s];
+	o->ammunition = a->ammunition[s];
+	o->enemy = a->enemy[s];
+	o->enemy_distance_m = a->enemy_dist[s];
 	return true;
 }
 
@@ -482,6 +567,8 @@ void rt_world_get_stats(const rt_world *w, rt_world_stats *o)
 	}
 	o->agent_updates = w->agent_updates;
 	o->wall_clamps = w->wall_clamps;
+	o->hits = w->hits;
+	o->shots = w->shots;
 	memcpy(o->phase_seconds, w->phase_seconds, sizeof o->phase_seconds);
 	o->threads = w->threads;
 }

@@ -23,7 +23,27 @@ typedef struct rt_agents {
 	int32_t *goal;
 	uint8_t *side, *kind, *state, *equipment;
 	uint8_t *level;        /* update period is dt * 2^level */
+	uint8_t *stance;       /* rt_stance */
+	int32_t *ammunition;
+	int32_t *enemy;        /* sense: id of the nearest enemy, -1 none */
+	float *enemy_dist;     /* sense: distance to him, m */
+	int32_t *victim;       /* fight: id of the man this one disabled this step, -1 none */
 } rt_agents;
+
+/* ---- sense grid ----
+ * A coarse grid per side (cell sense_cell_m, 10 m by default) of the men who can be
+ * seen and fought; each man's nearest enemy is found by searching rings of cells
+ * outwards until no nearer enemy can exist. Built in the sense phase. */
+#define RT_MAX_SIDES 8
+
+typedef struct rt_sense_grid {
+	double origin_x, origin_y, cell, inv_cell;
+	int nx, ny, cells;     /* per side */
+	int sides;             /* 1 + the largest side present */
+	int *start;            /* sides * cells + 1 */
+	int *order;            /* sorted -> slot */
+	int capacity;
+} rt_sense_grid;
 
 /* ---- neighbour grid ----
  * Cells of side `cell`; a cell (cx, cy) maps to bucket ((cy mod hy) * hx + (cx mod hx)).
@@ -91,6 +111,7 @@ struct rt_world {
 	uint32_t *slot_of_id; /* capacity entries */
 
 	rt_grid grid;
+	rt_sense_grid sense;
 	rt_geometry geometry;
 	rt_goal *goals;
 	int goal_count, goal_capacity;
@@ -102,6 +123,7 @@ struct rt_world {
 	int threads;
 	int64_t agent_updates;
 	int64_t wall_clamps;
+	int64_t hits, shots;
 	double phase_seconds[RT_PHASE_COUNT];
 	double max_radius; /* largest body radius so far */
 	double max_speed;  /* largest free speed so far */
@@ -202,7 +224,18 @@ static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, d
 
 
 /* Random streams: one per use, so draws never collide (rt_random_bits' last argument). */
-enum { RT_STREAM_SHUFFLE = 1 };
+enum { RT_STREAM_SHUFFLE = 1, RT_STREAM_FIGHT = 2 };
+
+/* combat.c */
+rt_status rt__sense(rt_world *w, rt_error *err);
+void rt__fight(rt_world *w);
+void rt__resolve(rt_world *w);
+void rt__sense_free(rt_world *w);
+static inline bool rt__agent_due(const rt_world *w, int slot)
+{
+	const int level = w->agents.level[slot];
+	return level == 0 || (w->step & ((1ll << level) - 1)) == 0;
+}
 
 /* locomotion.c */
 void rt__locomotion_decide(rt_world *w);

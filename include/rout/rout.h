@@ -119,14 +119,31 @@ typedef struct rt_locomotion_params {
 
 rt_locomotion_params rt_locomotion_params_default(void);
 
-/* Body radius (m) and free walking speed (m/s) of each kind, used by
- * rt_agent_def_default_for. */
+/* What a man of each kind is like unless his definition says otherwise: body, speed,
+ * weapons. Sources in docs/model.md. */
 typedef struct rt_kind_params {
 	double radius_m;
 	double free_speed_mps;
+	double melee_reach_m;       /* how far past body contact he can strike */
+	double melee_rate_per_s;    /* blows a second that could tell */
+	double melee_hit_prob;      /* chance a blow disables an unarmoured man */
+	double missile_range_m;     /* 0: no missile weapon */
+	double missile_rate_per_s;  /* aimed shots a second */
+	double missile_hit_prob;    /* chance an aimed shot disables an unarmoured man */
+	int ammunition;             /* shots carried */
 } rt_kind_params;
 
 rt_kind_params rt_kind_params_default(rt_kind kind);
+
+/* Sensing and fighting, world-wide (docs/model.md). */
+typedef struct rt_combat_params {
+	double sense_range_m;       /* how far a man looks for the nearest enemy (daylight) */
+	double sense_cell_m;        /* cell of the coarse grid used to find enemies */
+	double armour_protection;   /* armour turns this share of otherwise disabling hits */
+	double advance_range_m;     /* an advancing man closes with enemies nearer than this */
+} rt_combat_params;
+
+rt_combat_params rt_combat_params_default(void);
 
 /* ---- world ------------------------------------------------------------------------- */
 typedef struct rt_world rt_world;
@@ -142,6 +159,8 @@ typedef struct rt_world_def {
 	int reorder_every_steps;  /* re-sort agent storage by cell this often; 0 = never */
 	int agent_capacity;       /* initial capacity; grows as agents are added */
 	rt_locomotion_params locomotion;
+	rt_combat_params combat;
+	rt_kind_params kinds[RT_KIND_COUNT]; /* per kind: body, speed, weapons */
 	rt_allocator allocator;
 	uint32_t cookie;          /* set by rt_world_def_default; detects a def not built by it */
 } rt_world_def;
@@ -175,6 +194,13 @@ rt_goal_def rt_goal_def_default(void);
 rt_status rt_world_add_goal(rt_world *world, const rt_goal_def *def, rt_goal_id *out, rt_error *err);
 
 /* Agents. */
+/* What a man does about the enemy while no order says otherwise (the command layer
+ * sets stances from orders). */
+typedef enum rt_stance {
+	RT_STANCE_HOLD = 0, /* keep his place; strike whoever comes in reach, shoot whoever is in range */
+	RT_STANCE_ADVANCE   /* close with the nearest enemy he senses and fight */
+} rt_stance;
+
 typedef struct rt_agent_def {
 	rt_vec2 position;
 	rt_vec2 velocity;
@@ -191,6 +217,8 @@ typedef struct rt_agent_def {
 	float fatigue;          /* 0..1 */
 	float horse_fatigue;    /* 0..1 */
 	uint8_t equipment;      /* RT_EQUIP_* bits */
+	rt_stance stance;
+	int ammunition;         /* -1 = the kind's default */
 	uint32_t cookie;
 } rt_agent_def;
 
@@ -214,6 +242,10 @@ typedef struct rt_agent_view {
 	float health, morale, fatigue, horse_fatigue;
 	uint8_t equipment;
 	int period_level;
+	rt_stance stance;
+	int ammunition;
+	int32_t enemy;          /* id of the nearest enemy sensed at the last step, -1 none */
+	double enemy_distance_m;
 } rt_agent_view;
 
 int rt_world_agent_count(const rt_world *world);
@@ -236,6 +268,8 @@ typedef struct rt_world_stats {
 	int active;                    /* agents still taking part */
 	int by_state[RT_STATE_COUNT];
 	int64_t agent_updates;         /* agent decisions made so far (multi-rate aware) */
+	int64_t hits;                  /* disabling blows and shots so far */
+	int64_t shots;                 /* missiles loosed so far */
 	int64_t wall_clamps;           /* moves cut short by the hard wall constraint */
 	double phase_seconds[RT_PHASE_COUNT];
 	int threads;

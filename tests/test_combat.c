@@ -1,0 +1,251 @@
+/* Men at war, first mechanisms: sensing the nearest enemy, aimed fire and melee. The
+ * two laws of Lanchester (1916) are the benchmarks (issue 4, acceptance 1 and 2): aimed
+ * fire in which every man can shoot makes losses go with the enemy's number (square
+ * law); melee limited by a frontage makes them go with the frontage (linear law). */
+#include "test.h"
+
+#include <string.h>
+
+typedef struct battle {
+	int survivors[2];
+	int initial[2];
+	int by_state[2][RT_STATE_COUNT];
+	double seconds;
+} battle;
+
+static void count(rt_world *w, battle *b)
+{
+	memset(b->by_state, 0, sizeof b->by_state);
+	b->survivors[0] = b->survivors[1] = 0;
+	int n = rt_world_agent_count(w);
+	for (int id = 0; id < n; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		b->by_state[v.side][v.state]++;
+		if (rt_state_is_active(v.state)) b->survivors[v.side]++;
+	}
+}
+
+static bool run_until_one_side_left(rt_world *w, battle *b, int max_steps)
+{
+	rt_error err;
+	for (int step = 0; step < max_steps; ++step) {
+		if (rt_world_step(w, &err) != RT_OK) return false;
+		count(w, b);
+		if (b->survivors[0] == 0 || b->survivors[1] == 0) {
+			rt_world_stats st;
+			rt_world_get_stats(w, &st);
+			b->seconds = st.time_s;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Two lines of archers 50 m apart, 1,000 against 800, equal weapons, all in range. */
+static bool fire_fight(uint64_t seed, battle *b)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = seed;
+	d.bounds_min = (rt_vec2){ 0, 0 };
+	d.bounds_max = (rt_vec2){ 1020, 80 };
+	d.combat.sense_range_m = 1200.0;
+	d.combat.sense_cell_m = 25.0;
+	rt_kind_params *k = &d.kinds[RT_KIND_ARCHER];
+	k->missile_range_m = 1200.0;
+	k->missile_rate_per_s = 0.5;
+	k->missile_hit_prob = 0.1;
+	k->ammunition = 100000;
+	k->melee_rate_per_s = 0.0;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return false;
+	rt_agent_def ad = rt_agent_def_default();
+	ad.kind = RT_KIND_ARCHER;
+	ad.equipment = RT_EQUIP_WEAPON | RT_EQUIP_MISSILE; /* no armour */
+	const int sizes[2] = { 1000, 800 };
+	for (int side = 0; side < 2; ++side) {
+		ad.side = (uint8_t)side;
+		for (int i = 0; i < sizes[side]; ++i) {
+			ad.position = (rt_vec2){ 10.0 + 1000.0 * (i + 0.5) / sizes[side], side == 0 ? 15.0 : 65.0 };
+			if (rt_world_add_agent(w, &ad, NULL, &err) != RT_OK) {
+				rt_world_destroy(w);
+				return false;
+			}
+		}
+		b->initial[side] = sizes[side];
+	}
+	bool ok = run_until_one_side_left(w, b, 5000);
+	rt_world_destroy(w);
+	return ok;
+}
+
+/* Two columns of foot in a corridor 20 m wide close and fight hand to hand. */
+static bool melee_fight(uint64_t seed, battle *b)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = seed;
+	d.bounds_min = (rt_vec2){ -1, -1 };
+	d.bounds_max = (rt_vec2){ 120, 21 };
+	rt_kind_params *k = &d.kinds[RT_KIND_FOOT];
+	k->melee_rate_per_s = 1.0;
+	k->melee_hit_prob = 0.5;
+	/* swords: 0.3 m past body contact, so only the front rank fights - the frontage limit.
+	 * With the default 0.8 m the second rank strikes past the first, and the deeper side,
+	 * pressed closer, ends with 221 +- 6 instead of 200. */
+	k->melee_reach_m = 0.3;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return false;
+	rt_world_add_wall(w, (rt_vec2){ -1, 0 }, (rt_vec2){ 120, 0 }, &err);
+	rt_world_add_wall(w, (rt_vec2){ -1, 20 }, (rt_vec2){ 120, 20 }, &err);
+	rt_agent_def ad = rt_agent_def_default();
+	ad.kind = RT_KIND_FOOT;
+	ad.stance = RT_STANCE_ADVANCE;
+	ad.equipment = RT_EQUIP_WEAPON;
+	const int sizes[2] = { 1000, 800 };
+	for (int side = 0; side < 2; ++side) {
+		ad.side = (uint8_t)side;
+		/* ranks of 28 men, 0.7 m apart, facing each other across 4 m */
+		for (int i = 0; i < sizes[side]; ++i) {
+			int rank = i / 28, file = i % 28;
+			double x = side == 0 ? 58.0 - 0.7 * rank : 62.0 + 0.7 * rank;
+			ad.position = (rt_vec2){ x, 0.55 + 0.7 * file };
+			if (rt_world_add_agent(w, &ad, NULL, &err) != RT_OK) {
+				rt_world_destroy(w);
+				return false;
+			}
+		}
+		b->initial[side] = sizes[side];
+	}
+	bool ok = run_until_one_side_left(w, b, 6000);
+	rt_world_destroy(w);
+	return ok;
+}
+
+/* Runs `seeds` battles; checks conservation in each; returns mean and standard error of
+ * the larger side's survivors. */
+static bool survivors(bool (*fight)(uint64_t, battle *), int seeds, double *mean, double *se, double *seconds)
+{
+	double sum = 0.0, sum2 = 0.0, time = 0.0;
+	for (int s = 1; s <= seeds; ++s) {
+		battle b;
+		memset(&b, 0, sizeof b);
+		if (!fight((uint64_t)s, &b)) return false;
+		for (int side = 0; side < 2; ++side) { /* conservation: every man is in some state */
+			int total = 0;
+			for (int st = 0; st < RT_STATE_COUNT; ++st) total += b.by_state[side][st];
+			if (total != b.initial[side]) return false;
+		}
+		sum += b.survivors[0];
+		sum2 += (double)b.survivors[0] * b.survivors[0];
+		time += b.seconds;
+	}
+	*mean = sum / seeds;
+	double var = (sum2 - sum * sum / seeds) / (seeds - 1);
+	*se = sqrt(var / seeds);
+	*seconds = time / seeds;
+	return true;
+}
+
+TEST(combat_lanchester_square_law_aimed_fire)
+{
+	double mean, se, seconds;
+	CHECK(survivors(fire_fight, 50, &mean, &se, &seconds));
+	rt_test_note("1,000 v 800 archers: the larger side ends with %.1f +- %.1f (SE, 50 seeds) after %.0f s; square law 600",
+		     mean, se, seconds);
+	CHECK_NEAR(mean, 600.0, 3.0 * se);
+}
+
+TEST(combat_lanchester_linear_law_frontage_melee)
+{
+	double mean, se, seconds;
+	CHECK(survivors(melee_fight, 50, &mean, &se, &seconds));
+	rt_test_note("1,000 v 800 in a 20 m front: the larger side ends with %.1f +- %.1f (SE, 50 seeds) after %.0f s; linear law 200",
+		     mean, se, seconds);
+	CHECK_NEAR(mean, 200.0, 3.0 * se);
+}
+
+TEST(combat_kneeling_men_are_not_targets)
+{
+	/* a man who surrenders is passed over: nobody senses him as an enemy (C5) */
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	CHECK(w);
+	rt_agent_def ad = rt_agent_def_default();
+	ad.side = 0;
+	ad.position = (rt_vec2){ 10, 10 };
+	rt_agent_id hunter;
+	CHECK_OK(rt_world_add_agent(w, &ad, &hunter, &err), err);
+	ad.side = 1;
+	ad.state = RT_STATE_SURRENDERED;
+	ad.position = (rt_vec2){ 12, 10 };
+	CHECK_OK(rt_world_add_agent(w, &ad, NULL, &err), err);
+	ad.state = RT_STATE_ROUTING;
+	ad.position = (rt_vec2){ 30, 10 };
+	rt_agent_id runner;
+	CHECK_OK(rt_world_add_agent(w, &ad, &runner, &err), err);
+	CHECK_OK(rt_world_step(w, &err), err);
+	rt_agent_view v;
+	rt_world_get_agent(w, hunter, &v);
+	rt_world_destroy(w);
+	CHECK_MSG(v.enemy == (int32_t)runner, "the hunter senses %d, expected the runner %u", v.enemy, runner);
+	CHECK_NEAR(v.enemy_distance_m, 20.0, 1e-4);
+}
+
+/* A small battle with every phase at work, for determinism and out-of-memory checks. */
+static rt_status skirmish(int threads, int steps, uint64_t *hash)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = 99;
+	d.threads = threads;
+	d.bounds_min = (rt_vec2){ 0, 0 };
+	d.bounds_max = (rt_vec2){ 60, 40 };
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return err.code;
+	rt_status s = RT_OK;
+	rt_agent_def ad = rt_agent_def_default();
+	ad.stance = RT_STANCE_ADVANCE;
+	for (int i = 0; i < 600 && s == RT_OK; ++i) {
+		ad.side = (uint8_t)(i % 2);
+		ad.kind = i % 6 == 0 ? RT_KIND_ARCHER : (i % 6 == 3 ? RT_KIND_HORSE : RT_KIND_FOOT);
+		double r = ad.kind == RT_KIND_HORSE ? 1.4 : 0.8;
+		ad.position = (rt_vec2){ (ad.side ? 35.0 : 5.0) + r * ((i / 2) % 15), 2.0 + r * ((i / 2) / 15) * 0.9 };
+		if (ad.position.y > 39.0) ad.position.y = 39.0 - (i % 7);
+		s = rt_world_add_agent(w, &ad, NULL, &err);
+	}
+	for (int i = 0; i < steps && s == RT_OK; ++i) s = rt_world_step(w, &err);
+	if (hash) *hash = rt_world_hash(w);
+	rt_world_destroy(w);
+	return s;
+}
+
+TEST(combat_determinism_all_phases)
+{
+	uint64_t one = 0, two = 0;
+	CHECK(skirmish(1, 400, &one) == RT_OK);
+	CHECK(skirmish(2, 400, &two) == RT_OK);
+	rt_test_note("skirmish of 600 after 400 steps: %016llx at 1 thread, %016llx at 2", (unsigned long long)one,
+		     (unsigned long long)two);
+	CHECK(one == two);
+}
+
+TEST(combat_out_of_memory_sweep)
+{
+	rt_test_fail_allocation(-1);
+	CHECK(skirmish(2, 3, NULL) == RT_OK);
+	long needed = rt_test_allocations_made();
+	for (long k = 0; k < needed; ++k) {
+		rt_test_fail_allocation(k);
+		rt_status s = skirmish(2, 3, NULL);
+		rt_test_fail_allocation(-1);
+		CHECK_MSG(s != RT_OK, "allocation %ld failed, yet the run reported success", k);
+		CHECK_MSG(rt_test_bytes_held() == 0, "allocation %ld failed: %zu bytes leaked", k, rt_test_bytes_held());
+	}
+}

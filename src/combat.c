@@ -109,7 +109,8 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	for (int b = buckets; b > 0; --b) start[b] = start[b - 1];
 	start[0] = 0;
 
-	const double range = w->def.combat.sense_range_m;
+	/* a man sees no farther than the light allows (E1) */
+	const double range = fmin(w->def.combat.sense_range_m, w->env.detection_range_m);
 	const int max_ring = (int)ceil(range * g->inv_cell) + 1;
 	const int nx = g->nx, ny = g->ny;
 	const double cell = g->cell;

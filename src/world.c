@@ -312,6 +312,7 @@ void rt_world_destroy(rt_world *w)
 	agents_free(w);
 	rt__grid_free(w);
 	rt__sense_free(w);
+	rt__env_free(w);
 	rt__geometry_free(w);
 	for (int i = 0; i < w->goal_count; ++i) rt__goal_free(w, &w->goals[i]);
 	rt__free(&a, w->goals, (size_t)w->goal_capacity * sizeof(rt_goal));
@@ -462,8 +463,9 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	rt__arena_reset(&w->arena);
 	double t0 = rt__now_seconds(), t1;
 
-	/* 1 env: clock; light, tide and weather arrive with the terrain layer */
+	/* 1 env: clock, sky, light and sight, sea level */
 	w->time_s = (double)(w->step + 1) * w->def.dt_s;
+	rt__env_phase(w);
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_ENV] += t1 - t0; t0 = t1;
 
 	/* 2 grid */

@@ -6,6 +6,7 @@
 #define RT_WORLD_H
 
 #include "core.h"
+#include "rout/env.h"
 
 #include <math.h>
 
@@ -118,6 +119,12 @@ struct rt_world {
 
 	rt_arena arena;
 
+	/* environment (env_phase.c) */
+	bool has_environment;
+	rt_environment_def environment;   /* surge series owned below */
+	double *surge_time_s, *surge_level_m;
+	rt_environment_state env;
+
 	int64_t step;
 	double time_s;
 	int threads;
@@ -225,6 +232,10 @@ static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, d
 
 /* Random streams: one per use, so draws never collide (rt_random_bits' last argument). */
 enum { RT_STREAM_SHUFFLE = 1, RT_STREAM_FIGHT = 2 };
+
+/* env_phase.c */
+void rt__env_phase(rt_world *w);
+void rt__env_free(rt_world *w);
 
 /* combat.c */
 rt_status rt__sense(rt_world *w, rt_error *err);

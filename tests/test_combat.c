@@ -3,6 +3,7 @@
  * fire in which every man can shoot makes losses go with the enemy's number (square
  * law); melee limited by a frontage makes them go with the frontage (linear law). */
 #include "test.h"
+#include "rout/env.h"
 
 #include <string.h>
 
@@ -248,4 +249,42 @@ TEST(combat_out_of_memory_sweep)
 		CHECK_MSG(s != RT_OK, "allocation %ld failed, yet the run reported success", k);
 		CHECK_MSG(rt_test_bytes_held() == 0, "allocation %ld failed: %zu bytes leaked", k, rt_test_bytes_held());
 	}
+}
+
+/* E1: by day a man sees the enemy 100 m off; at overcast new-moon midnight he does not. */
+static int32_t sensed_at(int year, int month, int day, int hour, double cloud)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_max = (rt_vec2){ 150, 30 };
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return -2;
+	rt_environment_def env = rt_environment_def_default();
+	env.start_jd_ut = rt_julian_day_from_civil(year, month, day, hour, 0, 0.0, 8.0);
+	env.latitude_deg = 41.03; /* Songshan */
+	env.longitude_deg = 121.08;
+	env.cloud_cover = cloud;
+	rt_agent_def ad = rt_agent_def_default();
+	ad.position = (rt_vec2){ 10, 10 };
+	rt_agent_id hunter;
+	bool ok = rt_world_set_environment(w, &env, &err) == RT_OK && rt_world_add_agent(w, &ad, &hunter, &err) == RT_OK;
+	ad.side = 1;
+	ad.position = (rt_vec2){ 110, 10 };
+	ok = ok && rt_world_add_agent(w, &ad, NULL, &err) == RT_OK && rt_world_step(w, &err) == RT_OK;
+	rt_agent_view v;
+	rt_world_get_agent(w, hunter, &v);
+	rt_environment_state st;
+	rt_world_get_environment(w, &st);
+	rt_test_note("%04d-%02d-%02d %02d:00, cloud %.0f%%: %.4g lux, a man seen at %.0f m, told at %.0f m; enemy at 100 m sensed: %s",
+		     year, month, day, hour, 100.0 * cloud, st.illuminance_lux, st.detection_range_m, st.identification_range_m,
+		     v.enemy >= 0 ? "yes" : "no");
+	rt_world_destroy(w);
+	return ok ? v.enemy : -2;
+}
+
+TEST(combat_night_hides_the_enemy)
+{
+	CHECK(sensed_at(1641, 9, 25, 12, 0.0) == 1);   /* noon */
+	CHECK(sensed_at(1641, 10, 5, 0, 1.0) == -1);   /* overcast, new moon, midnight */
 }

@@ -31,30 +31,56 @@ static bool can_fight(uint8_t state)
 void rt__sense_free(rt_world *w)
 {
 	rt_sense_grid *g = &w->sense;
-	if (g->start) rt__free(&w->allocator, g->start, ((size_t)RT_MAX_SIDES * (size_t)g->cells + 1) * sizeof(int));
+	if (g->start) rt__free(&w->allocator, g->start, (g->allocated + 1) * sizeof(int));
+	if (g->routing) rt__free(&w->allocator, g->routing, g->allocated * sizeof(int));
+	if (g->weight) rt__free(&w->allocator, g->weight, g->allocated * sizeof(float));
+	if (g->deaths) rt__free(&w->allocator, g->deaths, g->allocated * sizeof(float));
 	rt__free(&w->allocator, g->order, (size_t)g->capacity * sizeof(int));
 	memset(g, 0, sizeof *g);
+	rt__free(&w->allocator, w->deaths, (size_t)w->death_capacity * sizeof(rt_death_event));
+	w->deaths = NULL;
+	w->death_count = w->death_capacity = 0;
 }
 
-static rt_status sense_prepare(rt_world *w, rt_error *err)
+/* Lays the grid over the box (x0, y0)-(x1, y1) for `sides` sides and `men` men. */
+static rt_status sense_prepare(rt_world *w, double x0, double y0, double x1, double y1, int sides, int men, rt_error *err)
 {
 	rt_sense_grid *g = &w->sense;
-	if (!g->start) {
-		const rt_world_def *d = &w->def;
-		double width = d->bounds_max.x - d->bounds_min.x, height = d->bounds_max.y - d->bounds_min.y;
-		double cell = d->combat.sense_cell_m;
-		/* at most 1 Mi cells per side: a larger world gets coarser cells */
-		const double max_cells = 1048576.0;
-		if ((width / cell + 1.0) * (height / cell + 1.0) > max_cells) cell = sqrt(width * height / (max_cells * 0.9));
-		g->origin_x = d->bounds_min.x;
-		g->origin_y = d->bounds_min.y;
-		g->cell = cell;
-		g->inv_cell = 1.0 / cell;
-		g->nx = (int)ceil(width / cell) + 1;
-		g->ny = (int)ceil(height / cell) + 1;
-		g->cells = g->nx * g->ny;
-		g->start = rt__calloc(&w->allocator, (size_t)RT_MAX_SIDES * (size_t)g->cells + 1, sizeof(int));
-		if (!g->start) return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the sense grid (%d cells per side)", g->cells);
+	const double max_cells = fmax(4096.0, 2.0 * men);
+	double width = fmax(x1 - x0, 1.0), height = fmax(y1 - y0, 1.0);
+	double cell = fmax(w->def.combat.sense_cell_m, sqrt(width * height / max_cells));
+	while ((floor(width / cell) + 1.0) * (floor(height / cell) + 1.0) > max_cells) cell *= 1.05;
+	g->origin_x = x0;
+	g->origin_y = y0;
+	g->cell = cell;
+	g->inv_cell = 1.0 / cell;
+	g->nx = (int)floor(width / cell) + 1;
+	g->ny = (int)floor(height / cell) + 1;
+	g->cells = g->nx * g->ny;
+	g->sides = sides;
+	size_t need = (size_t)sides * (size_t)g->cells;
+	if (need > g->allocated) {
+		size_t grow = need + need / 2;
+		int *start = rt__alloc(&w->allocator, (grow + 1) * sizeof(int));
+		int *routing = rt__alloc(&w->allocator, grow * sizeof(int));
+		float *weight = rt__alloc(&w->allocator, grow * sizeof(float));
+		float *deaths = rt__alloc(&w->allocator, grow * sizeof(float));
+		if (!start || !routing || !weight || !deaths) {
+			rt__free(&w->allocator, start, (grow + 1) * sizeof(int));
+			rt__free(&w->allocator, routing, grow * sizeof(int));
+			rt__free(&w->allocator, weight, grow * sizeof(float));
+			rt__free(&w->allocator, deaths, grow * sizeof(float));
+			return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the sense grid (%zu cells)", grow);
+		}
+		if (g->start) rt__free(&w->allocator, g->start, (g->allocated + 1) * sizeof(int));
+		if (g->routing) rt__free(&w->allocator, g->routing, g->allocated * sizeof(int));
+		if (g->weight) rt__free(&w->allocator, g->weight, g->allocated * sizeof(float));
+		if (g->deaths) rt__free(&w->allocator, g->deaths, g->allocated * sizeof(float));
+		g->start = start;
+		g->routing = routing;
+		g->weight = weight;
+		g->deaths = deaths;
+		g->allocated = grow;
 	}
 	if (g->capacity < w->agents.capacity) {
 		int *order = rt__alloc(&w->allocator, (size_t)w->agents.capacity * sizeof(int));
@@ -74,34 +100,129 @@ static inline int sense_cell(const rt_sense_grid *g, double x, double y)
 	return cy * g->nx + cx;
 }
 
+/* The local picture of every man who decides this step: friends and routing friends,
+ * enemy strength and recent deaths within view_radius_m (M1-M4, contagion). */
+static void local_picture(rt_world *w)
+{
+	rt_agents *a = &w->agents;
+	const rt_sense_grid *g = &w->sense;
+	const rt_morale_params *m = &w->def.morale;
+	const int n = a->count, cells = g->cells, nx = g->nx, ny = g->ny;
+	const int reach = (int)ceil(m->view_radius_m * g->inv_cell - 0.5);
+	const double memory = m->death_memory_s;
+#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
+	for (int s = 0; s < n; ++s) {
+		if (!rt__active(a->state[s]) || !rt__agent_due(w, s)) continue;
+		const int own = a->side[s];
+		const int cx = rt__floor_int((a->x[s] - g->origin_x) * g->inv_cell), cy = rt__floor_int((a->y[s] - g->origin_y) * g->inv_cell);
+		double friends = 0.0, routing = 0.0, enemy = 0.0, deaths = 0.0;
+		for (int yy = cy - reach; yy <= cy + reach; ++yy) {
+			if (yy < 0 || yy >= ny) continue;
+			for (int xx = cx - reach; xx <= cx + reach; ++xx) {
+				if (xx < 0 || xx >= nx) continue;
+				const int c = yy * nx + xx;
+				for (int side = 0; side < g->sides; ++side) {
+					const int b = side * cells + c;
+					if (side == own) {
+						friends += g->start[b + 1] - g->start[b];
+						routing += g->routing[b];
+						deaths += g->deaths[b];
+					} else {
+						enemy += g->weight[b];
+					}
+				}
+			}
+		}
+		friends = friends > 1.0 ? friends - 1.0 : 0.0; /* not himself */
+		if (a->state[s] == RT_STATE_ROUTING && routing >= 1.0) routing -= 1.0;
+		a->threat[s] = (float)(enemy / (friends + 1.0));
+		a->routing_share[s] = friends > 0.0 ? (float)(routing / friends) : 0.0f;
+		a->deaths_seen[s] = (float)(deaths / memory); /* deaths a second, as remembered */
+	}
+}
+
 rt_status rt__sense(rt_world *w, rt_error *err)
 {
 	rt_agents *a = &w->agents;
 	const int n = a->count;
-	/* which sides are present? with one side there is no enemy to sense */
+	/* which sides are present, where, and is anyone routing? with one side, nobody
+	 * routing and no death in mind there is nothing to sense */
 	unsigned present = 0;
-	for (int s = 0; s < n; ++s)
-		if (can_be_targeted(a->state[s])) present |= 1u << a->side[s];
-	if ((present & (present - 1)) == 0) {
+	bool routing_anywhere = false;
+	int men = 0, top_side = 0;
+	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+	for (int s = 0; s < n; ++s) {
+		if (!can_be_targeted(a->state[s])) continue;
+		present |= 1u << a->side[s];
+		routing_anywhere |= a->state[s] == RT_STATE_ROUTING;
+		top_side = a->side[s] > top_side ? a->side[s] : top_side;
+		x0 = fmin(x0, a->x[s]);
+		y0 = fmin(y0, a->y[s]);
+		x1 = fmax(x1, a->x[s]);
+		y1 = fmax(y1, a->y[s]);
+		men++;
+	}
+	/* forget the dead of long ago */
+	const double memory = w->def.morale.death_memory_s, dt = w->def.dt_s;
+	int kept = 0;
+	for (int i = 0; i < w->death_count; ++i)
+		if ((double)(w->step - w->deaths[i].step) * dt < memory) w->deaths[kept++] = w->deaths[i];
+	w->death_count = kept;
+	const bool several_sides = (present & (present - 1)) != 0;
+	if (men == 0 || (!several_sides && !routing_anywhere && w->death_count == 0)) {
 		for (int s = 0; s < n; ++s) {
 			a->enemy[s] = -1;
 			a->enemy_dist[s] = INFINITY;
+			a->threat[s] = a->routing_share[s] = a->deaths_seen[s] = 0.0f;
 		}
 		return RT_OK;
 	}
-	rt_status st = sense_prepare(w, err);
+	rt_status st = sense_prepare(w, x0, y0, x1, y1, top_side + 1, men, err);
 	if (st != RT_OK) return st;
 	rt_sense_grid *g = &w->sense;
 	const int cells = g->cells;
+	const size_t all = (size_t)g->sides * (size_t)cells;
 	int *start = g->start;
 	int *bucket = rt__arena_push(&w->arena, (size_t)n * sizeof(int));
 	if (!bucket) return rt__fail(err, RT_ERR_NOMEM, "step scratch exhausted in sense");
-	memset(start, 0, ((size_t)RT_MAX_SIDES * (size_t)cells + 1) * sizeof(int));
+	memset(start, 0, (all + 1) * sizeof(int));
+	memset(g->routing, 0, all * sizeof(int));
+	memset(g->weight, 0, all * sizeof(float));
+	memset(g->deaths, 0, all * sizeof(float));
+	const float horse = (float)w->def.morale.horse_threat_weight;
+	for (int side = 0; side < RT_MAX_SIDES; ++side) {
+		g->box[side][0] = g->box[side][1] = INT32_MAX;
+		g->box[side][2] = g->box[side][3] = -1;
+	}
 	for (int s = 0; s < n; ++s) {
 		bucket[s] = can_be_targeted(a->state[s]) ? a->side[s] * cells + sense_cell(g, a->x[s], a->y[s]) : -1;
-		if (bucket[s] >= 0) start[bucket[s] + 1]++;
+		if (bucket[s] < 0) continue;
+		start[bucket[s] + 1]++;
+		{
+			const int c = bucket[s] - a->side[s] * cells, cx = c % g->nx, cy = c / g->nx;
+			int *box = g->box[a->side[s]];
+			box[0] = cx < box[0] ? cx : box[0];
+			box[1] = cy < box[1] ? cy : box[1];
+			box[2] = cx > box[2] ? cx : box[2];
+			box[3] = cy > box[3] ? cy : box[3];
+		}
+		if (a->state[s] == RT_STATE_ROUTING) {
+			g->routing[bucket[s]]++;
+		} else {
+			/* a routing man threatens nobody; a rider threatens most */
+			g->weight[bucket[s]] += (a->kind[s] == RT_KIND_HORSE || a->kind[s] == RT_KIND_HORSE_ARCHER) ? horse : 1.0f;
+		}
 	}
-	const int buckets = RT_MAX_SIDES * cells;
+	/* deaths in mind, fading linearly with age */
+	for (int i = 0; i < w->death_count; ++i) {
+		const rt_death_event *e = &w->deaths[i];
+		if (e->side >= g->sides || e->x < g->origin_x || e->y < g->origin_y || e->x >= g->origin_x + g->nx * g->cell ||
+		    e->y >= g->origin_y + g->ny * g->cell)
+			continue; /* no man stands near enough to have seen it */
+		const double age = (double)(w->step - e->step) * dt;
+		g->deaths[e->side * cells + sense_cell(g, e->x, e->y)] += (float)(1.0 - age / memory);
+	}
+	const int buckets = g->sides * cells;
 	for (int b = 0; b < buckets; ++b) start[b + 1] += start[b];
 	/* stable fill: walk slots in order, writing at the running start (then restore) */
 	for (int s = 0; s < n; ++s)
@@ -109,12 +230,20 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	for (int b = buckets; b > 0; --b) start[b] = start[b - 1];
 	start[0] = 0;
 
-	/* a man sees no farther than the light allows (E1) */
+	local_picture(w);
+	if (!several_sides) {
+		for (int s = 0; s < n; ++s) {
+			a->enemy[s] = -1;
+			a->enemy_dist[s] = INFINITY;
+		}
+		return RT_OK;
+	}
+
 	const double range = fmin(w->def.combat.sense_range_m, w->env.detection_range_m);
 	const int max_ring = (int)ceil(range * g->inv_cell) + 1;
-	const int nx = g->nx, ny = g->ny;
+	const int nx = g->nx;
 	const double cell = g->cell;
-#pragma omp parallel for schedule(static) num_threads(w->threads)
+#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		if (!rt__active(a->state[s]) || !rt__agent_due(w, s)) continue;
 		const double x = a->x[s], y = a->y[s];
@@ -122,18 +251,38 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 		const int cx = rt__floor_int((x - g->origin_x) * g->inv_cell), cy = rt__floor_int((y - g->origin_y) * g->inv_cell);
 		double best2 = range * range;
 		int best = -1;
-		for (int ring = 0; ring <= max_ring; ++ring) {
+		/* only the cells where enemies stand: the union of their sides' boxes */
+		int ex0 = INT32_MAX, ey0 = INT32_MAX, ex1 = -1, ey1 = -1;
+		for (int side = 0; side < g->sides; ++side) {
+			if (side == own || g->box[side][2] < 0) continue;
+			ex0 = g->box[side][0] < ex0 ? g->box[side][0] : ex0;
+			ey0 = g->box[side][1] < ey0 ? g->box[side][1] : ey0;
+			ex1 = g->box[side][2] > ex1 ? g->box[side][2] : ex1;
+			ey1 = g->box[side][3] > ey1 ? g->box[side][3] : ey1;
+		}
+		int first = 0, last = -1;
+		if (ex1 >= 0) {
+			/* rings from the nearest to the farthest cell of that box (Chebyshev) */
+			const int gx = ex0 > cx ? ex0 - cx : (cx > ex1 ? cx - ex1 : 0);
+			const int gy = ey0 > cy ? ey0 - cy : (cy > ey1 ? cy - ey1 : 0);
+			first = gx > gy ? gx : gy;
+			const int fx = cx - ex0 > ex1 - cx ? cx - ex0 : ex1 - cx, fy = cy - ey0 > ey1 - cy ? cy - ey0 : ey1 - cy;
+			last = fx > fy ? fx : fy;
+			last = last < max_ring ? last : max_ring;
+		}
+		for (int ring = first; ring <= last; ++ring) {
 			/* every man in ring r is at least (r - 1) cells away */
-			double near = (ring - 1) * cell;
+			const double near = (ring - 1) * cell;
 			if (ring > 1 && near * near > best2) break;
-			for (int dy = -ring; dy <= ring; ++dy) {
-				const int yy = cy + dy;
-				if (yy < 0 || yy >= ny) continue;
-				const int step_x = (dy == -ring || dy == ring) ? 1 : 2 * ring; /* the ring's edge only */
-				for (int dx = -ring; dx <= ring; dx += step_x > 0 ? step_x : 1) {
-					const int xx = cx + dx;
-					if (xx < 0 || xx >= nx) continue;
-					for (int side = 0; side < RT_MAX_SIDES; ++side) {
+			const int ylo = cy - ring < ey0 ? ey0 : cy - ring, yhi = cy + ring > ey1 ? ey1 : cy + ring;
+			const int xlo = cx - ring < ex0 ? ex0 : cx - ring, xhi = cx + ring > ex1 ? ex1 : cx + ring;
+			for (int yy = ylo; yy <= yhi; ++yy) {
+				const bool edge_row = yy == cy - ring || yy == cy + ring;
+				/* the ring's cells only: whole top and bottom rows, two cells in between */
+				for (int xx = edge_row ? xlo : cx - ring; xx <= (edge_row ? xhi : cx + ring);
+				     xx += edge_row ? 1 : (ring > 0 ? 2 * ring : 1)) {
+					if (xx < ex0 || xx > ex1) continue;
+					for (int side = 0; side < g->sides; ++side) {
 						if (side == own || !(present & (1u << side))) continue;
 						const int b = side * cells + yy * nx + xx;
 						for (int k = start[b]; k < start[b + 1]; ++k) {
@@ -146,7 +295,6 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 							}
 						}
 					}
-					if (ring == 0) break;
 				}
 			}
 		}
@@ -164,7 +312,7 @@ void rt__fight(rt_world *w)
 	const uint64_t seed = w->def.seed;
 	const uint64_t step = (uint64_t)w->step;
 	int64_t shots = 0;
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : shots)
+#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : shots) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		a->victim[s] = -1;
 		if (!can_fight(a->state[s]) || a->enemy[s] < 0) continue;
@@ -191,7 +339,7 @@ void rt__fight(rt_world *w)
 	w->shots += shots;
 }
 
-void rt__resolve(rt_world *w)
+rt_status rt__resolve(rt_world *w, rt_error *err)
 {
 	rt_agents *a = &w->agents;
 	const int n = a->count;
@@ -203,11 +351,21 @@ void rt__resolve(rt_world *w)
 		a->health[t] -= 1.0f;
 		hits++;
 	}
-	for (int s = 0; s < n; ++s) {
-		if (a->health[s] <= 0.0f && rt__active(a->state[s])) {
-			a->state[s] = RT_STATE_DEAD_COMBAT;
-			a->vx[s] = a->vy[s] = 0.0;
-		}
-	}
 	w->hits += hits;
+	for (int s = 0; s < n; ++s) {
+		if (a->health[s] > 0.0f || !rt__active(a->state[s])) continue;
+		a->state[s] = RT_STATE_DEAD_COMBAT;
+		a->vx[s] = a->vy[s] = 0.0;
+		/* remembered by those who saw him fall */
+		if (w->death_count == w->death_capacity) {
+			int cap = w->death_capacity ? 2 * w->death_capacity : 256;
+			rt_death_event *d = rt__realloc(&w->allocator, w->deaths, (size_t)w->death_capacity * sizeof(rt_death_event),
+							(size_t)cap * sizeof(rt_death_event));
+			if (!d) return rt__fail(err, RT_ERR_NOMEM, "cannot grow the memory of deaths to %d", cap);
+			w->deaths = d;
+			w->death_capacity = cap;
+		}
+		w->deaths[w->death_count++] = (rt_death_event){ a->x[s], a->y[s], w->step, a->side[s] };
+	}
+	return RT_OK;
 }

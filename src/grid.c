@@ -34,7 +34,12 @@ rt_status rt__grid_init(rt_world *w, rt_error *err)
 		hx = (long long)ceil(width / cell) + 1;
 	}
 	hy = (long long)ceil(height / cell) + 1;
-	long long cap = 1ll << 22; /* 4 Mi buckets: 16 MiB of counts; larger worlds are tiled */
+	/* buckets in proportion to the men (4 each, at least 4096, at most 4 Mi): a few
+	 * hundred men in a large world must not pay for every cell of it each step */
+	long long men = w->agents.count > d->agent_capacity ? w->agents.count : d->agent_capacity;
+	long long cap = 4 * men;
+	cap = cap < 4096 ? 4096 : (cap > (1ll << 22) ? (1ll << 22) : cap);
+	g->target_agents = (int)men;
 	if (hx * hy > cap) {
 		if (d->periodic_x) {
 			hy = cap / hx;
@@ -60,6 +65,26 @@ rt_status rt__grid_init(rt_world *w, rt_error *err)
 	g->fill = rt__calloc(&w->allocator, (size_t)g->buckets, sizeof(int));
 	if (!g->start || !g->fill)
 		return rt__fail(err, RT_ERR_NOMEM, "cannot allocate a neighbour grid of %d buckets", g->buckets);
+	return RT_OK;
+}
+
+rt_status rt__grid_fit(rt_world *w, rt_error *err)
+{
+	rt_grid *g = &w->grid;
+	if (w->agents.count <= 2 * g->target_agents) return RT_OK;
+	int *start = g->start, *fill = g->fill, buckets = g->buckets;
+	g->start = g->fill = NULL;
+	rt_status s = rt__grid_init(w, err);
+	if (s != RT_OK) {
+		rt__free(&w->allocator, g->start, (size_t)g->buckets * sizeof(int) + sizeof(int));
+		rt__free(&w->allocator, g->fill, (size_t)g->buckets * sizeof(int));
+		g->start = start; /* keep the old grid: still correct, only slower */
+		g->fill = fill;
+		g->buckets = buckets;
+		return s;
+	}
+	rt__free(&w->allocator, start, (size_t)buckets * sizeof(int) + sizeof(int));
+	rt__free(&w->allocator, fill, (size_t)buckets * sizeof(int));
 	return RT_OK;
 }
 
@@ -130,7 +155,7 @@ void rt__grid_build(rt_world *w)
 	int *bucket_of = g->bucket_of;
 	const int hx = g->hx, hy = g->hy;
 	const double ox = g->origin_x, oy = g->origin_y, inv = g->inv_cell;
-#pragma omp parallel for schedule(static) num_threads(w->threads) if (n > 20000)
+#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		if (!rt__active(a->state[s])) {
 			bucket_of[s] = -1;
@@ -160,7 +185,7 @@ void rt__grid_build(rt_world *w)
 	double *sx = g->sx, *sy = g->sy;
 	float *sr = g->sr;
 	uint8_t *sside = g->sside;
-#pragma omp parallel for schedule(static) num_threads(w->threads) if (total > 20000)
+#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(total))
 	for (int k = 0; k < total; ++k) {
 		int s = order[k];
 		sx[k] = a->x[s];

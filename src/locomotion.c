@@ -73,6 +73,7 @@ void rt__locomotion_decide(rt_world *w)
 	const double wall_rep_range = 8.0 * p->wall_range_m;
 	const double push_gain = p->push_gain, push_max = p->push_max_factor;
 	const double advance_range = w->def.combat.advance_range_m;
+	const double flight_factor = w->def.morale.flight_speed_factor;
 	const double dt = w->def.dt_s;
 	const int max_level = w->def.max_period_level;
 	const double max_speed = w->max_speed, max_radius = w->max_radius;
@@ -82,20 +83,40 @@ void rt__locomotion_decide(rt_world *w)
 	rc_limit = rc_limit < 1 ? 1 : (rc_limit > 8 ? 8 : rc_limit);
 	int64_t updates = 0;
 
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : updates)
+#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : updates) if (RT_PARALLEL(count))
 	for (int k = 0; k < count; ++k) {
 		const int s = g->order[k];
 		const int level = a->level[s];
 		if (level > 0 && (step & ((1ll << level) - 1)) != 0) continue; /* not due */
 		updates++;
 		const double xi = g->sx[k], yi = g->sy[k], ri = g->sr[k];
-		const double v0 = a->free_speed[s];
+		const double v0 = a->free_speed[s] * (a->state[s] == RT_STATE_ROUTING ? flight_factor : 1.0);
 
 		/* desired direction e0 */
 		double e0x = 0.0, e0y = 0.0;
 		int32_t goal = a->goal[s];
 		const int32_t enemy = a->enemy[s];
-		if (a->stance[s] == RT_STANCE_ADVANCE && enemy >= 0 && a->enemy_dist[s] < advance_range) {
+		const bool routing = a->state[s] == RT_STATE_ROUTING;
+		if (routing) {
+			/* flight: to his refuge if he has one, else straight away from the enemy */
+			if (a->flee_goal[s] >= 0) {
+				if (!rt__goal_direction(&w->goals[a->flee_goal[s]], xi, yi, &e0x, &e0y)) e0x = e0y = 0.0;
+			} else if (enemy >= 0) {
+				const int t = (int)w->slot_of_id[enemy];
+				const double ex = wrap_dx(xi - a->x[t], periodic, period, inv_period), ey = yi - a->y[t];
+				const double en = sqrt(ex * ex + ey * ey);
+				if (en > 1e-9) {
+					e0x = ex / en;
+					e0y = ey / en;
+				}
+			} else {
+				const double vn = sqrt(a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s]);
+				if (vn > 1e-9) {
+					e0x = a->vx[s] / vn;
+					e0y = a->vy[s] / vn;
+				}
+			}
+		} else if (a->stance[s] == RT_STANCE_ADVANCE && enemy >= 0 && a->enemy_dist[s] < advance_range) {
 			/* close with the nearest enemy */
 			const int t = (int)w->slot_of_id[enemy];
 			const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
@@ -272,7 +293,7 @@ void rt__locomotion_move(rt_world *w)
 	const double x_min = w->def.bounds_min.x, period = w->def.bounds_max.x - w->def.bounds_min.x;
 	int64_t clamps = 0;
 
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : clamps)
+#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : clamps) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		if (!rt__active(a->state[s])) continue;
 		double vx = a->vx[s], vy = a->vy[s];

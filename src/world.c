@@ -113,6 +113,35 @@ rt_kind_params rt_kind_params_default(rt_kind kind)
 	return p;
 }
 
+rt_morale_params rt_morale_params_default(void)
+{
+	/* Estimates (grade E in docs/model.md), to be calibrated against the record and
+	 * varied in sweeps; the structure follows DESIGN.md "Morale". */
+	rt_morale_params m;
+	memset(&m, 0, sizeof m);
+	m.baseline[RT_EXPERIENCE_GREEN] = 0.60;
+	m.baseline[RT_EXPERIENCE_TRAINED] = 0.75;
+	m.baseline[RT_EXPERIENCE_VETERAN] = 0.90;
+	m.sensitivity[RT_EXPERIENCE_GREEN] = 1.5;   /* M1: green troops break sooner */
+	m.sensitivity[RT_EXPERIENCE_TRAINED] = 1.0;
+	m.sensitivity[RT_EXPERIENCE_VETERAN] = 0.6;
+	m.baseline_spread = 0.10;
+	m.recovery_time_s = 120.0;
+	m.view_radius_m = 30.0;
+	m.threat_rate_per_s = 0.004;
+	m.horse_threat_weight = 3.0;                /* "cavalry most" (DESIGN.md) */
+	m.contagion_rate_per_s = 0.03;
+	m.death_shock = 0.02;
+	m.death_memory_s = 30.0;
+	m.rout_threshold = 0.30;
+	m.rally_threshold = 0.60;
+	m.rally_enemy_distance_m = 100.0;
+	m.flight_speed_factor = 1.6;                /* running: ~2.1 m/s for a man on foot */
+	m.drop_armour_prob = 0.5;
+	m.drop_weapon_prob = 0.3;
+	return m;
+}
+
 rt_combat_params rt_combat_params_default(void)
 {
 	rt_combat_params c;
@@ -138,6 +167,7 @@ rt_world_def rt_world_def_default(void)
 	d.agent_capacity = 1024;
 	d.locomotion = rt_locomotion_params_default();
 	d.combat = rt_combat_params_default();
+	d.morale = rt_morale_params_default();
 	for (int k = 0; k < RT_KIND_COUNT; ++k) d.kinds[k] = rt_kind_params_default((rt_kind)k);
 	d.allocator = rt_allocator_default();
 	d.cookie = RT_COOKIE;
@@ -156,6 +186,8 @@ rt_agent_def rt_agent_def_default(void)
 	d.equipment = RT_EQUIP_WEAPON | RT_EQUIP_ARMOUR;
 	d.stance = RT_STANCE_HOLD;
 	d.ammunition = -1;
+	d.experience = RT_EXPERIENCE_TRAINED;
+	d.flee_goal = RT_NO_GOAL;
 	d.cookie = RT_COOKIE;
 	return d;
 }
@@ -195,6 +227,19 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	if (!(c->sense_range_m >= 0.0 && c->sense_range_m <= 20000.0 && c->sense_cell_m >= 1.0 && c->sense_cell_m <= 1000.0 &&
 	      c->armour_protection >= 0.0 && c->armour_protection <= 1.0 && c->advance_range_m >= 0.0 && c->advance_range_m <= 20000.0))
 		return rt__fail(err, RT_ERR_INVALID, "combat: sense_range_m 0..20000, sense_cell_m 1..1000, armour_protection 0..1, advance_range_m 0..20000");
+	const rt_morale_params *m = &d->morale;
+	for (int e = 0; e < RT_EXPERIENCE_COUNT; ++e)
+		if (!(m->baseline[e] >= 0.0 && m->baseline[e] <= 1.0 && m->sensitivity[e] >= 0.0 && m->sensitivity[e] <= 100.0))
+			return rt__fail(err, RT_ERR_INVALID, "morale.baseline must be 0..1 and morale.sensitivity 0..100");
+	if (!(m->baseline_spread >= 0.0 && m->baseline_spread <= 0.5 && m->recovery_time_s > 0.0 && m->recovery_time_s <= 1e6 &&
+	      m->view_radius_m > 0.0 && m->view_radius_m <= 1000.0 && m->threat_rate_per_s >= 0.0 && m->threat_rate_per_s <= 10.0 &&
+	      m->horse_threat_weight >= 0.0 && m->horse_threat_weight <= 100.0 && m->contagion_rate_per_s >= 0.0 &&
+	      m->contagion_rate_per_s <= 10.0 && m->death_shock >= 0.0 && m->death_shock <= 1.0 && m->death_memory_s > 0.0 &&
+	      m->death_memory_s <= 3600.0 && m->rout_threshold >= 0.0 && m->rout_threshold < m->rally_threshold &&
+	      m->rally_threshold <= 1.0 && m->rally_enemy_distance_m >= 0.0 && m->flight_speed_factor >= 1.0 &&
+	      m->flight_speed_factor <= 5.0 && m->drop_armour_prob >= 0.0 && m->drop_armour_prob <= 1.0 &&
+	      m->drop_weapon_prob >= 0.0 && m->drop_weapon_prob <= 1.0))
+		return rt__fail(err, RT_ERR_INVALID, "morale parameters out of range (docs/model.md section 9 gives each range)");
 	for (int k = 0; k < RT_KIND_COUNT; ++k) {
 		const rt_kind_params *kp = &d->kinds[k];
 		if (!(kp->radius_m > 0.0 && kp->radius_m <= 2.0 && kp->free_speed_mps >= 0.0 && kp->free_speed_mps <= 20.0 &&
@@ -218,7 +263,9 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	X(health, float) X(morale, float) X(fatigue, float) X(horse_fatigue, float) \
 	X(id, uint32_t) X(unit, uint32_t) X(goal, int32_t) \
 	X(side, uint8_t) X(kind, uint8_t) X(state, uint8_t) X(equipment, uint8_t) X(level, uint8_t) \
-	X(stance, uint8_t) X(ammunition, int32_t) X(enemy, int32_t) X(enemy_dist, float) X(victim, int32_t)
+	X(stance, uint8_t) X(ammunition, int32_t) X(enemy, int32_t) X(enemy_dist, float) X(victim, int32_t) \
+	X(experience, uint8_t) X(morale_base, float) X(flee_goal, int32_t) X(threat, float) X(routing_share, float) \
+	X(deaths_seen, float)
 
 static void agents_free(rt_world *w)
 {
@@ -370,6 +417,9 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 		return rt__fail(err, RT_ERR_INVALID, "agent radius %g m or free speed %g m/s out of range (0..2 m, 0..20 m/s)", radius, speed);
 	if (!isfinite(d->velocity.x) || !isfinite(d->velocity.y) || !isfinite(d->heading.x) || !isfinite(d->heading.y))
 		return rt__fail(err, RT_ERR_INVALID, "agent velocity and heading must be finite");
+	if ((unsigned)d->experience >= RT_EXPERIENCE_COUNT) return rt__fail(err, RT_ERR_INVALID, "agent experience %d is unknown", (int)d->experience);
+	if (d->flee_goal != RT_NO_GOAL && (d->flee_goal < 0 || d->flee_goal >= w->goal_count))
+		return rt__fail(err, RT_ERR_INVALID, "agent flee_goal %d does not exist", (int)d->flee_goal);
 	if (d->side >= RT_MAX_SIDES) return rt__fail(err, RT_ERR_INVALID, "agent side %d; sides are 0..%d", d->side, RT_MAX_SIDES - 1);
 	if ((unsigned)d->stance > RT_STANCE_ADVANCE) return rt__fail(err, RT_ERR_INVALID, "agent stance %d is unknown", (int)d->stance);
 	if (d->ammunition < -1 || d->ammunition > 100000) return rt__fail(err, RT_ERR_INVALID, "agent ammunition %d; expected -1 (default) or 0..100000", d->ammunition);
@@ -411,6 +461,17 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	a->enemy[slot] = -1;
 	a->enemy_dist[slot] = INFINITY;
 	a->victim[slot] = -1;
+	a->experience[slot] = (uint8_t)d->experience;
+	{
+		/* each man's own steadiness: his experience's baseline, spread a little */
+		const rt_morale_params *m = &w->def.morale;
+		double u = rt_random_uniform(w->def.seed, id, 0, RT_STREAM_SPAWN) * 2.0 - 1.0;
+		a->morale_base[slot] = (float)rt__clamp(m->baseline[d->experience] + m->baseline_spread * u, 0.0, 1.0);
+	}
+	a->flee_goal[slot] = d->flee_goal;
+	a->threat[slot] = 0.0f;
+	a->routing_share[slot] = 0.0f;
+	a->deaths_seen[slot] = 0.0f;
 	w->slot_of_id[id] = (uint32_t)slot;
 	if (radius > w->max_radius) w->max_radius = radius;
 	if (speed > w->max_speed) w->max_speed = speed;
@@ -469,6 +530,7 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_ENV] += t1 - t0; t0 = t1;
 
 	/* 2 grid */
+	if ((s = rt__grid_fit(w, err)) != RT_OK) return s;
 	rt__grid_build(w);
 	if (w->def.reorder_every_steps > 0 && w->step % w->def.reorder_every_steps == 0) {
 		if (reorder_storage(w) != RT_OK) return rt__fail(err, RT_ERR_NOMEM, "step scratch exhausted");
@@ -479,7 +541,13 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	if ((s = rt__sense(w, err)) != RT_OK) return s;
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_SENSE] += t1 - t0; t0 = t1;
 
-	/* 4 command, 5 morale: filled by the men-at-war layer */
+	/* 4 command: filled by the commanders layer */
+	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_COMMAND] += t1 - t0; t0 = t1;
+
+	/* 5 morale */
+	rt__morale(w);
+	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_MORALE] += t1 - t0; t0 = t1;
+
 	/* 6 decide: desired direction and speed (collision-free speed model) */
 	rt__locomotion_decide(w);
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_DECIDE] += t1 - t0; t0 = t1;
@@ -493,7 +561,7 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_FIGHT] += t1 - t0; t0 = t1;
 
 	/* 9 resolve: damage gathered per victim in a fixed order, deaths */
-	rt__resolve(w);
+	if ((s = rt__resolve(w, err)) != RT_OK) return s;
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_RESOLVE] += t1 - t0; t0 = t1;
 
 	/* 10 record: the caller pulls results after the step (trace, stats) */
@@ -528,6 +596,10 @@ bool rt_world_get_agent(const rt_world *w, rt_agent_id id, rt_agent_view *o)
 	o->ammunition = a->ammunition[s];
 	o->enemy = a->enemy[s];
 	o->enemy_distance_m = a->enemy_dist[s];
+	o->experience = (rt_experience)a->experience[s];
+	o->morale_baseline = a->morale_base[s];
+	o->threat = a->threat[s];
+	o->routing_share = a->routing_share[s];
 	return true;
 }
 
@@ -571,6 +643,10 @@ void rt_world_get_stats(const rt_world *w, rt_world_stats *o)
 	o->wall_clamps = w->wall_clamps;
 	o->hits = w->hits;
 	o->shots = w->shots;
+	o->routed = w->routed;
+	o->rallied = w->rallied;
+	o->armour_dropped = w->armour_dropped;
+	o->weapons_dropped = w->weapons_dropped;
 	memcpy(o->phase_seconds, w->phase_seconds, sizeof o->phase_seconds);
 	o->threads = w->threads;
 }

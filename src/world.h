@@ -29,22 +29,42 @@ typedef struct rt_agents {
 	int32_t *enemy;        /* sense: id of the nearest enemy, -1 none */
 	float *enemy_dist;     /* sense: distance to him, m */
 	int32_t *victim;       /* fight: id of the man this one disabled this step, -1 none */
+	uint8_t *experience;
+	float *morale_base;    /* his own baseline (experience, cohesion, spread) */
+	int32_t *flee_goal;
+	float *threat;         /* sense: enemy weight per friend within view */
+	float *routing_share;  /* sense: share of friends in view routing */
+	float *deaths_seen;    /* sense: friends fallen in view lately, per second */
 } rt_agents;
 
 /* ---- sense grid ----
- * A coarse grid per side (cell sense_cell_m, 10 m by default) of the men who can be
- * seen and fought; each man's nearest enemy is found by searching rings of cells
- * outwards until no nearer enemy can exist. Built in the sense phase. */
+ * A coarse grid per side over the bounding box of the men who can be seen and fought
+ * (cell at least sense_cell_m, and no more cells than 2 per man), rebuilt every step:
+ * each man's nearest enemy is found by searching rings of cells outwards until no
+ * nearer enemy can exist, and his local picture (friends, routing friends, enemy
+ * strength, deaths in mind) is summed over the cells in view. */
 #define RT_MAX_SIDES 8
 
 typedef struct rt_sense_grid {
 	double origin_x, origin_y, cell, inv_cell;
 	int nx, ny, cells;     /* per side */
 	int sides;             /* 1 + the largest side present */
+	size_t allocated;      /* entries in the per-(side, cell) arrays */
 	int *start;            /* sides * cells + 1 */
+	int *routing;          /* men routing per (side, cell) */
+	float *weight;         /* threat weight per (side, cell) */
+	float *deaths;         /* remembered deaths per (side, cell), faded by age */
 	int *order;            /* sorted -> slot */
 	int capacity;
+	int box[RT_MAX_SIDES][4]; /* each side's cells: x0, y0, x1, y1 (empty when x0 > x1) */
 } rt_sense_grid;
+
+/* A man seen to fall, remembered for death_memory_s. */
+typedef struct rt_death_event {
+	double x, y;
+	int64_t step;
+	uint8_t side;
+} rt_death_event;
 
 /* ---- neighbour grid ----
  * Cells of side `cell`; a cell (cx, cy) maps to bucket ((cy mod hy) * hx + (cx mod hx)).
@@ -55,6 +75,7 @@ typedef struct rt_sense_grid {
 typedef struct rt_grid {
 	double origin_x, origin_y, cell, inv_cell;
 	int hx, hy, buckets;
+	int target_agents; /* the number of men the bucket count was chosen for */
 	int *start;      /* buckets + 1 */
 	int *fill;       /* buckets, scratch for the sort */
 	int capacity;    /* agent arrays below */
@@ -113,6 +134,8 @@ struct rt_world {
 
 	rt_grid grid;
 	rt_sense_grid sense;
+	rt_death_event *deaths;
+	int death_count, death_capacity;
 	rt_geometry geometry;
 	rt_goal *goals;
 	int goal_count, goal_capacity;
@@ -130,7 +153,7 @@ struct rt_world {
 	int threads;
 	int64_t agent_updates;
 	int64_t wall_clamps;
-	int64_t hits, shots;
+	int64_t hits, shots, routed, rallied, armour_dropped, weapons_dropped;
 	double phase_seconds[RT_PHASE_COUNT];
 	double max_radius; /* largest body radius so far */
 	double max_speed;  /* largest free speed so far */
@@ -138,6 +161,7 @@ struct rt_world {
 
 /* grid.c */
 rt_status rt__grid_init(rt_world *w, rt_error *err);
+rt_status rt__grid_fit(rt_world *w, rt_error *err); /* re-size for a grown crowd */
 rt_status rt__grid_reserve(rt_world *w, int capacity);
 void rt__grid_free(rt_world *w);
 void rt__grid_build(rt_world *w);
@@ -230,8 +254,12 @@ static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, d
 }
 
 
+/* Parallel loops fork only when there is enough work to pay for waking the threads;
+ * the result is the same either way. */
+#define RT_PARALLEL(n) ((n) > 4096)
+
 /* Random streams: one per use, so draws never collide (rt_random_bits' last argument). */
-enum { RT_STREAM_SHUFFLE = 1, RT_STREAM_FIGHT = 2 };
+enum { RT_STREAM_SHUFFLE = 1, RT_STREAM_FIGHT = 2, RT_STREAM_MORALE = 3, RT_STREAM_SPAWN = 4 };
 
 /* env_phase.c */
 void rt__env_phase(rt_world *w);
@@ -240,7 +268,10 @@ void rt__env_free(rt_world *w);
 /* combat.c */
 rt_status rt__sense(rt_world *w, rt_error *err);
 void rt__fight(rt_world *w);
-void rt__resolve(rt_world *w);
+rt_status rt__resolve(rt_world *w, rt_error *err);
+
+/* morale.c */
+void rt__morale(rt_world *w);
 void rt__sense_free(rt_world *w);
 static inline bool rt__agent_due(const rt_world *w, int slot)
 {

@@ -53,6 +53,7 @@ static bool fire_fight(uint64_t seed, battle *b)
 	d.bounds_max = (rt_vec2){ 1020, 80 };
 	d.combat.sense_range_m = 1200.0;
 	d.combat.sense_cell_m = 25.0;
+	d.morale.rout_threshold = 0.0; /* Lanchester's men fight to the end */
 	rt_kind_params *k = &d.kinds[RT_KIND_ARCHER];
 	k->missile_range_m = 1200.0;
 	k->missile_rate_per_s = 0.5;
@@ -90,6 +91,7 @@ static bool melee_fight(uint64_t seed, battle *b)
 	d.seed = seed;
 	d.bounds_min = (rt_vec2){ -1, -1 };
 	d.bounds_max = (rt_vec2){ 120, 21 };
+	d.morale.rout_threshold = 0.0; /* Lanchester's men fight to the end */
 	rt_kind_params *k = &d.kinds[RT_KIND_FOOT];
 	k->melee_rate_per_s = 1.0;
 	k->melee_hit_prob = 0.5;

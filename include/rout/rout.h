@@ -95,6 +95,13 @@ bool rt_state_is_active(rt_state state);
 const char *rt_state_name(rt_state state);
 const char *rt_kind_name(rt_kind kind);
 
+typedef enum rt_experience {
+	RT_EXPERIENCE_GREEN = 0, /* never faced the enemy (M1: "a band of peacetime soldiers") */
+	RT_EXPERIENCE_TRAINED,
+	RT_EXPERIENCE_VETERAN,
+	RT_EXPERIENCE_COUNT
+} rt_experience;
+
 /* Equipment carried, a bit set. */
 enum {
 	RT_EQUIP_WEAPON = 1u << 0,
@@ -145,6 +152,28 @@ typedef struct rt_combat_params {
 
 rt_combat_params rt_combat_params_default(void);
 
+/* Morale (docs/model.md section 9). */
+typedef struct rt_morale_params {
+	double baseline[RT_EXPERIENCE_COUNT];    /* morale a man returns to when nothing presses him */
+	double sensitivity[RT_EXPERIENCE_COUNT]; /* multiplies every loss of morale */
+	double baseline_spread;                  /* each man's baseline differs by up to +- this */
+	double recovery_time_s;                  /* relaxation time toward the baseline */
+	double view_radius_m;                    /* how far round him a man takes in friends and foes */
+	double threat_rate_per_s;                /* loss a second per unit of threat (enemy per friend) */
+	double horse_threat_weight;              /* a rider counts as this many men on foot */
+	double contagion_rate_per_s;             /* loss a second when every friend in view is routing */
+	double death_shock;                      /* loss per friend seen falling nearby */
+	double death_memory_s;                   /* how long a death stays in mind */
+	double rout_threshold;                   /* below this he routs */
+	double rally_threshold;                  /* above this, with no enemy near, he rallies */
+	double rally_enemy_distance_m;           /* "no enemy near" */
+	double flight_speed_factor;              /* a routing man runs at this x his free speed */
+	double drop_armour_prob;                 /* chance a man who routs throws off his armour (C3) */
+	double drop_weapon_prob;                 /* ... and his weapon */
+} rt_morale_params;
+
+rt_morale_params rt_morale_params_default(void);
+
 /* ---- world ------------------------------------------------------------------------- */
 typedef struct rt_world rt_world;
 
@@ -160,6 +189,7 @@ typedef struct rt_world_def {
 	int agent_capacity;       /* initial capacity; grows as agents are added */
 	rt_locomotion_params locomotion;
 	rt_combat_params combat;
+	rt_morale_params morale;
 	rt_kind_params kinds[RT_KIND_COUNT]; /* per kind: body, speed, weapons */
 	rt_allocator allocator;
 	uint32_t cookie;          /* set by rt_world_def_default; detects a def not built by it */
@@ -219,6 +249,8 @@ typedef struct rt_agent_def {
 	uint8_t equipment;      /* RT_EQUIP_* bits */
 	rt_stance stance;
 	int ammunition;         /* -1 = the kind's default */
+	rt_experience experience;
+	rt_goal_id flee_goal;   /* where he runs when he routs; RT_NO_GOAL: away from the enemy */
 	uint32_t cookie;
 } rt_agent_def;
 
@@ -246,6 +278,10 @@ typedef struct rt_agent_view {
 	int ammunition;
 	int32_t enemy;          /* id of the nearest enemy sensed at the last step, -1 none */
 	double enemy_distance_m;
+	rt_experience experience;
+	float morale_baseline;  /* what his morale returns to when nothing presses him */
+	float threat;           /* enemy strength near him per friend near him */
+	float routing_share;    /* share of the friends near him who are routing */
 } rt_agent_view;
 
 int rt_world_agent_count(const rt_world *world);
@@ -270,6 +306,9 @@ typedef struct rt_world_stats {
 	int64_t agent_updates;         /* agent decisions made so far (multi-rate aware) */
 	int64_t hits;                  /* disabling blows and shots so far */
 	int64_t shots;                 /* missiles loosed so far */
+	int64_t routed;                /* times a man broke */
+	int64_t rallied;               /* times a routing man rallied */
+	int64_t armour_dropped, weapons_dropped;
 	int64_t wall_clamps;           /* moves cut short by the hard wall constraint */
 	double phase_seconds[RT_PHASE_COUNT];
 	int threads;

@@ -1,0 +1,60 @@
+/* Morale: each man's will to stay, moving toward his own baseline and pushed down by
+ * what he sees (DESIGN.md "Morale"; phenomena M1-M5). Below a threshold he routs; a
+ * routing man far enough from the enemy whose morale has come back rallies.
+ *
+ *   dm/dt = (m_base - m) / tau - s_e (k_threat threat + k_contagion routing_share
+ *                                     + k_death deaths_seen)
+ *
+ * m_base is his experience's baseline spread a little per man; s_e his experience's
+ * sensitivity (green men lose morale faster: M1); threat, routing_share and deaths_seen
+ * come from the sense phase's local picture. Parallel over men who decide this step,
+ * each writing only his own slot; the step length is his update period. */
+#include "world.h"
+
+#include <math.h>
+
+void rt__morale(rt_world *w)
+{
+	rt_agents *a = &w->agents;
+	const rt_morale_params *m = &w->def.morale;
+	const int n = a->count;
+	const uint64_t seed = w->def.seed, step = (uint64_t)w->step;
+	int64_t routed = 0, rallied = 0, armour = 0, weapons = 0;
+#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : routed, rallied, armour, weapons) if (RT_PARALLEL(n))
+	for (int s = 0; s < n; ++s) {
+		const uint8_t state = a->state[s];
+		const bool steady = state == RT_STATE_FORMED || state == RT_STATE_MARCHING || state == RT_STATE_ENGAGED;
+		if ((!steady && state != RT_STATE_ROUTING) || !rt__agent_due(w, s)) continue;
+		const double dt = w->def.dt_s * (double)(1 << a->level[s]);
+		const double sens = m->sensitivity[a->experience[s]];
+		const double loss = sens * (m->threat_rate_per_s * a->threat[s] + m->contagion_rate_per_s * a->routing_share[s] +
+					    m->death_shock * a->deaths_seen[s]);
+		double morale = a->morale[s];
+		morale += ((a->morale_base[s] - morale) / m->recovery_time_s - loss) * dt;
+		morale = rt__clamp(morale, 0.0, 1.0);
+		a->morale[s] = (float)morale;
+		if (steady && morale < m->rout_threshold) {
+			a->state[s] = RT_STATE_ROUTING;
+			a->level[s] = 0;
+			routed++;
+			/* C3: a man who runs throws off what slows him */
+			rt_random4 r = rt_random_bits(seed, a->id[s], step, RT_STREAM_MORALE);
+			if ((a->equipment[s] & RT_EQUIP_ARMOUR) && (double)r.v[0] * (1.0 / 4294967296.0) < m->drop_armour_prob) {
+				a->equipment[s] &= (uint8_t)~RT_EQUIP_ARMOUR;
+				armour++;
+			}
+			if ((a->equipment[s] & RT_EQUIP_WEAPON) && (double)r.v[1] * (1.0 / 4294967296.0) < m->drop_weapon_prob) {
+				a->equipment[s] &= (uint8_t)~RT_EQUIP_WEAPON;
+				weapons++;
+			}
+		} else if (state == RT_STATE_ROUTING && morale > m->rally_threshold && a->enemy_dist[s] > m->rally_enemy_distance_m) {
+			a->state[s] = RT_STATE_FORMED; /* M4: he stops running and stands again */
+			a->level[s] = 0;
+			rallied++;
+		}
+	}
+	w->routed += routed;
+	w->rallied += rallied;
+	w->armour_dropped += armour;
+	w->weapons_dropped += weapons;
+}

@@ -19,6 +19,10 @@ TEST_OBJ  := $(TEST_SRC:%.c=$(B)/%.o)
 .PHONY: all deps check test sanitize demo bench clean
 all: $(B)/rout
 
+# The replay page is carried inside the library as C strings.
+src/replay_template.h: viewer/replay.html scripts/embed-template.sh
+	sh scripts/embed-template.sh
+
 deps:
 	@sh scripts/setup-deps.sh
 

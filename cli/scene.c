@@ -1,12 +1,15 @@
 /* `rout scene NAME` and `rout demo`: run one of the shared scenes and write its outputs
- * into a folder: start.png, middle.png, end.png, trace.bin and summary.json. Each file
- * is written under a temporary name and renamed, so a file that exists is whole. */
+ * into a folder: start.png, middle.png, end.png, trace.bin, replay.html and
+ * summary.json. Each file is written under a temporary name and renamed, so a file that
+ * exists is whole. */
 #include "rout/rout.h"
+#include "rout/replay.h"
 #include "args.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -71,6 +74,37 @@ static int write_summary(const rt_world *w, const char *dir, const char *scene, 
 	if (rc != 0 || rename(temp, path) != 0) {
 		remove(temp);
 		fprintf(stderr, "rout: cannot write %s\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_replay(const rt_world *w, const char *dir, const char *trace_path, const char *scene)
+{
+	int walls = rt_world_wall_count(w);
+	rt_vec2 *a = calloc((size_t)walls + 1, sizeof *a), *b = calloc((size_t)walls + 1, sizeof *b);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		fprintf(stderr, "rout: out of memory for the replay's walls\n");
+		return -1;
+	}
+	for (int i = 0; i < walls; ++i) rt_world_get_wall(w, i, &a[i], &b[i]);
+	char path[1100], title[200];
+	snprintf(path, sizeof path, "%s/replay.html", dir);
+	snprintf(title, sizeof title, "rout: %s scene", scene);
+	rt_replay_def rd = rt_replay_def_default();
+	rd.title = title;
+	rd.wall_a = a;
+	rd.wall_b = b;
+	rd.wall_count = walls;
+	rt_world_get_bounds(w, &rd.bounds_min, &rd.bounds_max);
+	rt_error err;
+	rt_status s = rt_replay_write(trace_path, path, &rd, &err);
+	free(a);
+	free(b);
+	if (s != RT_OK) {
+		fprintf(stderr, "rout: %s: %s\n", path, err.message);
 		return -1;
 	}
 	return 0;
@@ -148,6 +182,7 @@ int rout_scene(int argc, char **argv, const char *name, const char *default_out)
 	} else {
 		rt_trace_abort(trace);
 	}
+	if (rc == 0) rc = write_replay(w, out, trace_path, name);
 	if (rc == 0) {
 		rt_world_stats st;
 		rt_world_get_stats(w, &st);

@@ -2,7 +2,8 @@
 # Installs the Debian packages rout needs to build and test, if any are missing.
 # Idempotent and quiet when everything is there. Run as root (or via sudo).
 set -eu
-packages="build-essential pkg-config libyaml-dev libjansson-dev librandom123-dev libcairo2-dev fonts-noto-cjk python3"
+# chromium: the browser test of the replay page (skipped, with a message, where it is absent)
+packages="build-essential pkg-config libyaml-dev libjansson-dev librandom123-dev libcairo2-dev fonts-noto-cjk python3 chromium"
 missing=""
 for p in $packages; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

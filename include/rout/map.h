@@ -1,0 +1,169 @@
+/* rout maps: a GeoJSON map in WGS84 longitude/latitude, validated, projected to metres
+ * around the map's origin and rasterised into terrain layers (docs/map-format.md).
+ *
+ *   rt_map_def def = rt_map_def_default();
+ *   def.allocator = my_allocator;
+ *   rt_map *map;
+ *   if (rt_map_load("songjin.geojson", &def, &map, &err) != RT_OK) ... err names the
+ *       file, the feature ("features[3]"), the field and what was expected ...
+ *
+ * Layers are flat row-major arrays of nx * ny cells starting at the south-west corner:
+ * cell (i, j) covers x in [x0 + i cell_m, x0 + (i + 1) cell_m), y likewise, and lives at
+ * index j * nx + i. They stay valid until rt_map_destroy. Like the rest of rout, the
+ * loader never prints or exits, and everything the map keeps comes from def.allocator.
+ */
+#ifndef ROUT_MAP_H
+#define ROUT_MAP_H
+
+#include "rout/rout.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- kinds of feature ------------------------------------------------------------- */
+typedef enum rt_map_kind {
+	RT_MAP_COAST = 0,   /* shore line: ground at mean sea level along it */
+	RT_MAP_SEA,         /* sea bed, below mean sea level (the tide is applied later) */
+	RT_MAP_TIDAL_FLAT,  /* ground covered and uncovered by the tide */
+	RT_MAP_RIVER,       /* impassable water except at fords and bridges */
+	RT_MAP_FORD,
+	RT_MAP_BRIDGE,
+	RT_MAP_ROAD,
+	RT_MAP_HILL,
+	RT_MAP_FORT,        /* walled outline with gates and a capacity */
+	RT_MAP_CAMP,
+	RT_MAP_TRENCH,
+	RT_MAP_WALL,
+	RT_MAP_KIND_COUNT
+} rt_map_kind;
+
+/* "coast", "sea", "tidal_flat", ...; "unknown" out of range. */
+const char *rt_map_kind_name(rt_map_kind kind);
+/* RT_MAP_KIND_COUNT when the name is not a kind. */
+rt_map_kind rt_map_kind_from_name(const char *name);
+
+typedef struct rt_lonlat {
+	double lon_deg, lat_deg; /* WGS84 */
+} rt_lonlat;
+
+/* ---- limits ------------------------------------------------------------------------ */
+#define RT_MAP_MAX_CELLS_DEFAULT (64ll << 20) /* 67,108,864 cells, 1.06 GiB of layers */
+#define RT_MAP_BYTES_PER_CELL 17               /* 1 passable + 4 x 4 float/int32 layers */
+#define RT_MAP_MIN_CELL_M 5.0
+#define RT_MAP_MAX_CELL_M 50.0
+#define RT_MAP_MAX_RADIUS_M 500000.0           /* every point within 500 km of the origin */
+#define RT_MAP_GATE_TOLERANCE_M 5.0            /* a fort gate lies this near its outline */
+
+/* Tells the loader how to read a file that was not drawn for rout, e.g. a GIS layer
+ * whose features carry {"layer": "coastline"} instead of {"kind": "coast"}. */
+typedef struct rt_map_kind_alias {
+	const char *value;  /* a value of the kind property, e.g. "coastline" */
+	rt_map_kind kind;   /* what it means */
+} rt_map_kind_alias;
+
+typedef struct rt_map_def {
+	/* Used only when the file has no top-level "rout" member giving them. */
+	rt_lonlat origin;        /* NaN (the default) = none: the file must give one */
+	double cell_m;           /* raster cell side, 5..50 m; default 10 */
+	rt_vec2 extent_m;        /* width, height centred on the origin; 0 = the bounding box
+	                            of the features plus two cells */
+	/* Reading foreign files. */
+	const char *kind_property;              /* property holding the kind; NULL = "kind" */
+	const rt_map_kind_alias *kind_aliases;  /* extra values of it, tried before the names */
+	int kind_alias_count;
+	bool allow_unknown_properties;          /* ignore properties no kind knows (default:
+	                                           they are errors, to catch typos) */
+	/* Ground not covered by any feature, and sea without an elevation_m. */
+	double land_elevation_m; /* default +5 */
+	double sea_elevation_m;  /* default -5 */
+	int64_t max_cells;       /* refuse a larger raster before allocating it; default
+	                            RT_MAP_MAX_CELLS_DEFAULT */
+	rt_allocator allocator;
+	uint32_t cookie;
+} rt_map_def;
+
+rt_map_def rt_map_def_default(void);
+
+/* ---- loading ------------------------------------------------------------------------ */
+typedef struct rt_map rt_map;
+
+/* Parses, validates, projects and rasterises. On failure *out is NULL, nothing is held,
+ * and err says which file, line and column (syntax errors) or which feature and field
+ * (e.g. "features[3].properties.depth_m") and what was expected. Codes: RT_ERR_IO (the
+ * file cannot be read), RT_ERR_PARSE (not JSON), RT_ERR_INVALID (not a valid map),
+ * RT_ERR_CAPACITY (the raster would exceed def.max_cells), RT_ERR_NOMEM. */
+rt_status rt_map_load(const char *path, const rt_map_def *def, rt_map **out, rt_error *err);
+/* The same from text in memory; `name` stands for the file name in errors. */
+rt_status rt_map_load_string(const char *text, const char *name, const rt_map_def *def, rt_map **out,
+			     rt_error *err);
+void rt_map_destroy(rt_map *map);
+
+/* ---- the raster ------------------------------------------------------------------------ */
+/* Cells in x (west to east) and y (south to north), the cell side, and the metre
+ * position of the south-west corner of cell (0, 0) relative to the origin. Any pointer
+ * may be NULL. */
+void rt_map_size(const rt_map *map, int *nx, int *ny, double *cell_m, rt_vec2 *origin_xy);
+rt_lonlat rt_map_origin(const rt_map *map);
+
+const uint8_t *rt_map_layer_passable(const rt_map *map);      /* 0 impassable, 1 passable */
+const float *rt_map_layer_speed_factor(const rt_map *map);    /* 1 open ground, 0 impassable */
+const float *rt_map_layer_elevation_m(const rt_map *map);     /* above mean sea level */
+const float *rt_map_layer_water_depth_m(const rt_map *map);   /* rivers and fords; not the sea */
+const int32_t *rt_map_layer_feature_id(const rt_map *map);    /* topmost feature, -1 none */
+
+/* All layers at one point. */
+typedef struct rt_map_cell {
+	int ix, iy;            /* cell indices */
+	bool passable;
+	float speed_factor, elevation_m, water_depth_m;
+	int32_t feature;       /* -1 none */
+} rt_map_cell;
+
+/* False (and *out untouched) when p lies outside the raster. */
+bool rt_map_sample(const rt_map *map, rt_vec2 p, rt_map_cell *out);
+
+/* ---- projection ------------------------------------------------------------------------ */
+/* Transverse Mercator on the WGS84 ellipsoid (Krueger series to n^6), central meridian
+ * through the origin, scale 1 there, origin at (0, 0): x east, y north, metres. Scale
+ * error below 0.004 % within 60 km east or west of the origin, 0.1 % within 280 km. */
+rt_vec2 rt_map_lonlat_to_xy(const rt_map *map, rt_lonlat p);
+rt_lonlat rt_map_xy_to_lonlat(const rt_map *map, rt_vec2 p);
+
+/* ---- features ---------------------------------------------------------------------------- */
+typedef struct rt_map_feature_view {
+	rt_map_kind kind;
+	int index;                  /* position in the file's "features" array */
+	const char *id;             /* "" when none; likewise the strings below */
+	const char *name;
+	const char *name_zh;
+	const char *side;           /* fort, camp */
+	rt_vec2 bbox_min, bbox_max; /* metres */
+	int64_t cell_count;         /* raster cells the feature covers (under others or not) */
+	/* the kind's numbers, NaN where the kind has no such property */
+	double width_m, depth_m, height_m, elevation_m, speed_factor, slope_penalty;
+	/* forts */
+	int capacity;               /* men; 0 for other kinds */
+	int gate_count;
+	const rt_vec2 *gates;       /* metres, on the outline */
+	double gate_width_m;
+	/* geometry in metres: part p has points [part_start[p], part_start[p + 1]); rings are
+	 * closed (last point = first), the first ring of each polygon is its outline */
+	bool area;                  /* polygon parts (true) or lines/points (false) */
+	int part_count;
+	const int *part_start;      /* part_count + 1 entries */
+	const uint8_t *part_hole;   /* per part: 1 for an inner ring (a hole of the polygon
+	                               whose outline came before it) */
+	const rt_vec2 *points;
+} rt_map_feature_view;
+
+int rt_map_feature_count(const rt_map *map);
+/* False when index is out of range. Strings and arrays live as long as the map. */
+bool rt_map_feature_info(const rt_map *map, int index, rt_map_feature_view *out);
+/* The index of the feature whose "id" is id, or -1. */
+int rt_map_find_feature(const rt_map *map, const char *id);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -168,6 +168,7 @@ rt_world_def rt_world_def_default(void)
 	d.locomotion = rt_locomotion_params_default();
 	d.combat = rt_combat_params_default();
 	d.morale = rt_morale_params_default();
+	d.command = rt_command_params_default();
 	for (int k = 0; k < RT_KIND_COUNT; ++k) d.kinds[k] = rt_kind_params_default((rt_kind)k);
 	d.allocator = rt_allocator_default();
 	d.cookie = RT_COOKIE;
@@ -188,6 +189,7 @@ rt_agent_def rt_agent_def_default(void)
 	d.ammunition = -1;
 	d.experience = RT_EXPERIENCE_TRAINED;
 	d.flee_goal = RT_NO_GOAL;
+	d.corps = -1;
 	d.cookie = RT_COOKIE;
 	return d;
 }
@@ -252,6 +254,12 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 					"kinds[%s]: radius 0..2 m, speed 0..20 m/s, reach 0..10 m, rates 0..10 /s, probabilities 0..1, missile range 0..5000 m, ammunition 0..100000",
 					rt_kind_name((rt_kind)k));
 	}
+	const rt_command_params *cp = &d->command;
+	if (!(cp->decision_interval_s >= d->dt_s && cp->decision_interval_s <= 86400.0 && cp->base_hazard_per_h >= 0.0 &&
+	      cp->base_hazard_per_h <= 1000.0 && isfinite(cp->courage_weight) && isfinite(cp->pressure_weight) &&
+	      isfinite(cp->hunger_weight) && isfinite(cp->cut_off_weight) && isfinite(cp->peer_weight) &&
+	      cp->leave_morale_shock >= 0.0 && cp->leave_morale_shock <= 1.0))
+		return rt__fail(err, RT_ERR_INVALID, "command parameters out of range (docs/model.md section 10)");
 	if (!d->allocator.alloc || !d->allocator.free)
 		return rt__fail(err, RT_ERR_INVALID, "allocator needs both alloc and free");
 	return RT_OK;
@@ -265,7 +273,7 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	X(side, uint8_t) X(kind, uint8_t) X(state, uint8_t) X(equipment, uint8_t) X(level, uint8_t) \
 	X(stance, uint8_t) X(ammunition, int32_t) X(enemy, int32_t) X(enemy_dist, float) X(victim, int32_t) \
 	X(experience, uint8_t) X(morale_base, float) X(flee_goal, int32_t) X(threat, float) X(routing_share, float) \
-	X(deaths_seen, float)
+	X(deaths_seen, float) X(corps, int32_t)
 
 static void agents_free(rt_world *w)
 {
@@ -363,6 +371,7 @@ void rt_world_destroy(rt_world *w)
 	rt__geometry_free(w);
 	for (int i = 0; i < w->goal_count; ++i) rt__goal_free(w, &w->goals[i]);
 	rt__free(&a, w->goals, (size_t)w->goal_capacity * sizeof(rt_goal));
+	rt__free(&a, w->corps, (size_t)w->corps_capacity * sizeof(rt_corps));
 	rt__arena_release(&w->arena, &a);
 	rt__free(&a, w, sizeof *w);
 }
@@ -420,6 +429,10 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	if ((unsigned)d->experience >= RT_EXPERIENCE_COUNT) return rt__fail(err, RT_ERR_INVALID, "agent experience %d is unknown", (int)d->experience);
 	if (d->flee_goal != RT_NO_GOAL && (d->flee_goal < 0 || d->flee_goal >= w->goal_count))
 		return rt__fail(err, RT_ERR_INVALID, "agent flee_goal %d does not exist", (int)d->flee_goal);
+	if (d->corps < -1 || d->corps >= w->corps_count) return rt__fail(err, RT_ERR_INVALID, "agent corps %d does not exist", (int)d->corps);
+	if (d->corps >= 0 && w->corps[d->corps].def.side != d->side)
+		return rt__fail(err, RT_ERR_INVALID, "agent of side %d cannot serve in corps %d of side %d", d->side, (int)d->corps,
+				w->corps[d->corps].def.side);
 	if (d->side >= RT_MAX_SIDES) return rt__fail(err, RT_ERR_INVALID, "agent side %d; sides are 0..%d", d->side, RT_MAX_SIDES - 1);
 	if ((unsigned)d->stance > RT_STANCE_ADVANCE) return rt__fail(err, RT_ERR_INVALID, "agent stance %d is unknown", (int)d->stance);
 	if (d->ammunition < -1 || d->ammunition > 100000) return rt__fail(err, RT_ERR_INVALID, "agent ammunition %d; expected -1 (default) or 0..100000", d->ammunition);
@@ -472,6 +485,7 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	a->threat[slot] = 0.0f;
 	a->routing_share[slot] = 0.0f;
 	a->deaths_seen[slot] = 0.0f;
+	a->corps[slot] = d->corps;
 	w->slot_of_id[id] = (uint32_t)slot;
 	if (radius > w->max_radius) w->max_radius = radius;
 	if (speed > w->max_speed) w->max_speed = speed;
@@ -541,7 +555,8 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	if ((s = rt__sense(w, err)) != RT_OK) return s;
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_SENSE] += t1 - t0; t0 = t1;
 
-	/* 4 command: filled by the commanders layer */
+	/* 4 command: commanders weigh leaving; their corps follow */
+	rt__command(w);
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_COMMAND] += t1 - t0; t0 = t1;
 
 	/* 5 morale */

@@ -35,7 +35,19 @@ typedef struct rt_agents {
 	float *threat;         /* sense: enemy weight per friend within view */
 	float *routing_share;  /* sense: share of friends in view routing */
 	float *deaths_seen;    /* sense: friends fallen in view lately, per second */
+	int32_t *corps;
 } rt_agents;
+
+/* ---- corps and commanders (command.c) ---- */
+typedef struct rt_corps {
+	rt_corps_def def;
+	char name[64];
+	int32_t commander;     /* agent id, -1 none */
+	bool left;
+	double left_at_s;
+	double mean_threat;
+	int men, active;
+} rt_corps;
 
 /* ---- sense grid ----
  * A coarse grid per side over the bounding box of the men who can be seen and fought
@@ -139,6 +151,9 @@ struct rt_world {
 	rt_geometry geometry;
 	rt_goal *goals;
 	int goal_count, goal_capacity;
+	rt_corps *corps;
+	int corps_count, corps_capacity;
+	int64_t last_decision;  /* index of the last command decision round */
 
 	rt_arena arena;
 
@@ -259,7 +274,7 @@ static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, d
 #define RT_PARALLEL(n) ((n) > 4096)
 
 /* Random streams: one per use, so draws never collide (rt_random_bits' last argument). */
-enum { RT_STREAM_SHUFFLE = 1, RT_STREAM_FIGHT = 2, RT_STREAM_MORALE = 3, RT_STREAM_SPAWN = 4 };
+enum { RT_STREAM_SHUFFLE = 1, RT_STREAM_FIGHT = 2, RT_STREAM_MORALE = 3, RT_STREAM_SPAWN = 4, RT_STREAM_COMMAND = 5 };
 
 /* env_phase.c */
 void rt__env_phase(rt_world *w);
@@ -269,6 +284,9 @@ void rt__env_free(rt_world *w);
 rt_status rt__sense(rt_world *w, rt_error *err);
 void rt__fight(rt_world *w);
 rt_status rt__resolve(rt_world *w, rt_error *err);
+
+/* command.c */
+void rt__command(rt_world *w);
 
 /* morale.c */
 void rt__morale(rt_world *w);

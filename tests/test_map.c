@@ -17,7 +17,7 @@
 #define ENCLOSURES_MAP "tests/data/maps/enclosures.geojson"
 #define MULTI_MAP "tests/data/maps/multi.geojson"
 #define BAD_MAPS "tests/bad/maps"
-#define LIAOXI_MAP "../shared/data/liaoxi-natural-earth.geojson"
+#define LIAOXI_MAP "tests/data/maps/liaoxi-natural-earth.geojson" /* a copy of ../shared/data/ (Natural Earth, public domain) */
 
 static rt_map_def test_def(void)
 {

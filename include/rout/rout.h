@@ -174,6 +174,20 @@ typedef struct rt_morale_params {
 
 rt_morale_params rt_morale_params_default(void);
 
+/* Commanders (docs/model.md section 10): when a commander leaves without orders. */
+typedef struct rt_command_params {
+	double decision_interval_s;   /* commanders weigh leaving this often */
+	double base_hazard_per_h;     /* the rate of leaving of a commander with nothing pressing him */
+	double courage_weight;        /* log-hazard falls by this per unit of courage */
+	double pressure_weight;       /* ... rises by this per unit of his corps' mean threat */
+	double hunger_weight;         /* ... per unit of hunger (M9) */
+	double cut_off_weight;        /* ... when cut off from headquarters (M3) */
+	double peer_weight;           /* ... per peer of his side already gone (M2: blame is shared) */
+	double leave_morale_shock;    /* his men lose this much morale when he goes */
+} rt_command_params;
+
+rt_command_params rt_command_params_default(void);
+
 /* ---- world ------------------------------------------------------------------------- */
 typedef struct rt_world rt_world;
 
@@ -190,6 +204,7 @@ typedef struct rt_world_def {
 	rt_locomotion_params locomotion;
 	rt_combat_params combat;
 	rt_morale_params morale;
+	rt_command_params command;
 	rt_kind_params kinds[RT_KIND_COUNT]; /* per kind: body, speed, weapons */
 	rt_allocator allocator;
 	uint32_t cookie;          /* set by rt_world_def_default; detects a def not built by it */
@@ -251,11 +266,45 @@ typedef struct rt_agent_def {
 	int ammunition;         /* -1 = the kind's default */
 	rt_experience experience;
 	rt_goal_id flee_goal;   /* where he runs when he routs; RT_NO_GOAL: away from the enemy */
+	int32_t corps;          /* his corps (rt_world_add_corps), or -1 */
 	uint32_t cookie;
 } rt_agent_def;
 
 rt_agent_def rt_agent_def_default(void);
 rt_status rt_world_add_agent(rt_world *world, const rt_agent_def *def, rt_agent_id *out, rt_error *err);
+
+/* Corps: the men of one commander. The commander is a man of the corps (usually of
+ * kind RT_KIND_COMMANDER) named after he is added. */
+typedef int32_t rt_corps_id;
+
+typedef struct rt_corps_def {
+	uint8_t side;
+	const char *name;        /* copied; for reports */
+	double courage;          /* 0 craven .. 1 steadfast */
+	double hunger;           /* 0 fed .. 1 starving (M9) */
+	bool cut_off;            /* cut off from headquarters (M3) */
+	rt_goal_id refuge;       /* where he goes if he leaves; RT_NO_GOAL: he cannot leave */
+	uint32_t cookie;
+} rt_corps_def;
+
+rt_corps_def rt_corps_def_default(void);
+rt_status rt_world_add_corps(rt_world *world, const rt_corps_def *def, rt_corps_id *out, rt_error *err);
+rt_status rt_world_set_corps_commander(rt_world *world, rt_corps_id corps, rt_agent_id commander, rt_error *err);
+rt_status rt_world_set_corps_cut_off(rt_world *world, rt_corps_id corps, bool cut_off, rt_error *err);
+
+typedef struct rt_corps_view {
+	rt_corps_id id;
+	uint8_t side;
+	const char *name;
+	int32_t commander;       /* agent id, -1 none */
+	bool left;               /* the commander left without orders */
+	double left_at_s;        /* when (simulated seconds), or -1 */
+	int men, active;         /* men of the corps; still taking part */
+	double mean_threat;      /* at his last decision */
+} rt_corps_view;
+
+int rt_world_corps_count(const rt_world *world);
+bool rt_world_get_corps(const rt_world *world, rt_corps_id corps, rt_corps_view *out);
 
 /* One step of dt_s through the phases env, grid, sense, command, morale, decide, move,
  * fight, resolve, record (DESIGN.md). */

@@ -1,0 +1,183 @@
+/* Commanders: when a corps commander leaves without orders, and his corps with him.
+ *
+ * Every decision_interval_s each commander still at his post weighs leaving. His rate of
+ * leaving (per hour) is
+ *
+ *   lambda = base * exp(- w_courage courage + w_pressure threat + w_hunger hunger
+ *                       + w_cut cut_off + w_peer peers_gone)
+ *
+ * threat being the mean threat his corps' men see (the sense phase's local picture),
+ * peers_gone the number of corps of his side whose commanders have already left: blame
+ * shared is blame halved (M2: "with Wang Pu running first, his own flight is no great
+ * crime"). He leaves in this round with probability 1 - exp(-lambda interval). Nothing
+ * in a scenario names who leaves or when: the cascade comes out of the peers term.
+ * When he leaves, every man of his corps who is still steady marches to the corps'
+ * refuge and loses leave_morale_shock of morale.
+ * Serial, in corps order, with every commander seeing the departures of earlier rounds
+ * only, so no corps is favoured by its number; draws are Philox(seed, corps, round). */
+#include "world.h"
+
+#include <math.h>
+#include <stdio.h>
+
+rt_command_params rt_command_params_default(void)
+{
+	/* Estimates (grade E in docs/model.md), shaped so that a craven commander under
+	 * pressure leaves within the hour, a steadfast one under the same pressure stays for
+	 * days, and one peer gone makes a steadfast man's leaving likely within the hour. */
+	rt_command_params c;
+	c.decision_interval_s = 60.0;
+	c.base_hazard_per_h = 2.0;
+	c.courage_weight = 8.0;
+	c.pressure_weight = 1.0;
+	c.hunger_weight = 2.0;
+	c.cut_off_weight = 1.5;
+	c.peer_weight = 4.7;
+	c.leave_morale_shock = 0.15;
+	return c;
+}
+
+rt_corps_def rt_corps_def_default(void)
+{
+	rt_corps_def d;
+	memset(&d, 0, sizeof d);
+	d.courage = 0.5;
+	d.refuge = RT_NO_GOAL;
+	d.cookie = RT_COOKIE;
+	return d;
+}
+
+rt_status rt_world_add_corps(rt_world *w, const rt_corps_def *d, rt_corps_id *out, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!w || !d || d->cookie != RT_COOKIE)
+		return rt__fail(err, RT_ERR_INVALID, "corps definition was not made by rt_corps_def_default()");
+	if (d->side >= RT_MAX_SIDES) return rt__fail(err, RT_ERR_INVALID, "corps side %d; sides are 0..%d", d->side, RT_MAX_SIDES - 1);
+	if (!(d->courage >= 0.0 && d->courage <= 1.0 && d->hunger >= 0.0 && d->hunger <= 1.0))
+		return rt__fail(err, RT_ERR_INVALID, "corps courage and hunger must be within 0..1");
+	if (d->refuge != RT_NO_GOAL && (d->refuge < 0 || d->refuge >= w->goal_count))
+		return rt__fail(err, RT_ERR_INVALID, "corps refuge goal %d does not exist", (int)d->refuge);
+	if (w->corps_count >= 1 << 20) return rt__fail(err, RT_ERR_CAPACITY, "more than %d corps", 1 << 20);
+	if (w->corps_count == w->corps_capacity) {
+		int cap = w->corps_capacity ? 2 * w->corps_capacity : 8;
+		rt_corps *c = rt__realloc(&w->allocator, w->corps, (size_t)w->corps_capacity * sizeof(rt_corps), (size_t)cap * sizeof(rt_corps));
+		if (!c) return rt__fail(err, RT_ERR_NOMEM, "cannot grow the corps table");
+		w->corps = c;
+		w->corps_capacity = cap;
+	}
+	rt_corps *c = &w->corps[w->corps_count];
+	memset(c, 0, sizeof *c);
+	c->def = *d;
+	snprintf(c->name, sizeof c->name, "%s", d->name ? d->name : "");
+	c->def.name = NULL; /* the copy in c->name is the one kept */
+	c->commander = -1;
+	c->left_at_s = -1.0;
+	if (out) *out = w->corps_count;
+	w->corps_count++;
+	return RT_OK;
+}
+
+static rt_status corps_check(const rt_world *w, rt_corps_id corps, rt_error *err)
+{
+	if (!w || corps < 0 || corps >= w->corps_count) return rt__fail(err, RT_ERR_INVALID, "corps %d does not exist", (int)corps);
+	return RT_OK;
+}
+
+rt_status rt_world_set_corps_commander(rt_world *w, rt_corps_id corps, rt_agent_id commander, rt_error *err)
+{
+	rt__error_clear(err);
+	rt_status s = corps_check(w, corps, err);
+	if (s != RT_OK) return s;
+	if (commander >= (uint32_t)w->agents.count) return rt__fail(err, RT_ERR_INVALID, "agent %u does not exist", commander);
+	int slot = (int)w->slot_of_id[commander];
+	if (w->agents.corps[slot] != corps)
+		return rt__fail(err, RT_ERR_INVALID, "agent %u is not of corps %d: a commander serves in his own corps", commander, (int)corps);
+	w->corps[corps].commander = (int32_t)commander;
+	return RT_OK;
+}
+
+rt_status rt_world_set_corps_cut_off(rt_world *w, rt_corps_id corps, bool cut_off, rt_error *err)
+{
+	rt__error_clear(err);
+	rt_status s = corps_check(w, corps, err);
+	if (s != RT_OK) return s;
+	w->corps[corps].def.cut_off = cut_off;
+	return RT_OK;
+}
+
+int rt_world_corps_count(const rt_world *w) { return w ? w->corps_count : 0; }
+
+bool rt_world_get_corps(const rt_world *w, rt_corps_id corps, rt_corps_view *o)
+{
+	if (!w || corps < 0 || corps >= w->corps_count) return false;
+	const rt_corps *c = &w->corps[corps];
+	o->id = corps;
+	o->side = c->def.side;
+	o->name = c->name;
+	o->commander = c->commander;
+	o->left = c->left;
+	o->left_at_s = c->left_at_s;
+	o->men = c->men;
+	o->active = c->active;
+	o->mean_threat = c->mean_threat;
+	return true;
+}
+
+static void leave(rt_world *w, int corps)
+{
+	rt_corps *c = &w->corps[corps];
+	rt_agents *a = &w->agents;
+	c->left = true;
+	c->left_at_s = w->time_s;
+	const double shock = w->def.command.leave_morale_shock;
+	for (int s = 0; s < a->count; ++s) {
+		if (a->corps[s] != corps) continue;
+		const uint8_t st = a->state[s];
+		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
+		a->goal[s] = c->def.refuge;
+		a->stance[s] = RT_STANCE_HOLD;
+		a->state[s] = RT_STATE_MARCHING;
+		a->level[s] = 0;
+		a->morale[s] = (float)fmax(0.0, a->morale[s] - shock);
+	}
+}
+
+void rt__command(rt_world *w)
+{
+	if (w->corps_count == 0) return;
+	const rt_command_params *p = &w->def.command;
+	const int64_t round = (int64_t)floor(w->time_s / p->decision_interval_s);
+	if (round == w->last_decision) return;
+	w->last_decision = round;
+	/* what each commander knows: his corps' strength and the threat its men see */
+	rt_agents *a = &w->agents;
+	double *threat = rt__arena_push(&w->arena, (size_t)w->corps_count * sizeof(double));
+	if (!threat) return; /* no scratch: no decisions this round (the arena is sized with room) */
+	for (int c = 0; c < w->corps_count; ++c) {
+		w->corps[c].men = w->corps[c].active = 0;
+		threat[c] = 0.0;
+	}
+	for (int s = 0; s < a->count; ++s) {
+		const int c = a->corps[s];
+		if (c < 0) continue;
+		w->corps[c].men++;
+		if (!rt__active(a->state[s])) continue;
+		w->corps[c].active++;
+		threat[c] += a->threat[s];
+	}
+	int gone[RT_MAX_SIDES] = { 0 };
+	for (int c = 0; c < w->corps_count; ++c) gone[w->corps[c].def.side] += w->corps[c].left;
+	const double interval_h = p->decision_interval_s / 3600.0;
+	for (int c = 0; c < w->corps_count; ++c) {
+		rt_corps *k = &w->corps[c];
+		k->mean_threat = k->active > 0 ? threat[c] / k->active : 0.0;
+		if (k->left || k->def.refuge < 0 || k->commander < 0) continue;
+		if (!rt__active(a->state[w->slot_of_id[k->commander]])) continue; /* fallen or taken */
+		const double log_rate = log(fmax(p->base_hazard_per_h, 1e-300)) - p->courage_weight * k->def.courage +
+					p->pressure_weight * k->mean_threat + p->hunger_weight * k->def.hunger +
+					p->cut_off_weight * (k->def.cut_off ? 1.0 : 0.0) + p->peer_weight * gone[k->def.side];
+		const double probability = 1.0 - exp(-exp(fmin(log_rate, 50.0)) * interval_h);
+		const double u = rt_random_uniform(w->def.seed, (uint32_t)c, (uint64_t)round, RT_STREAM_COMMAND);
+		if (u < probability) leave(w, c);
+	}
+}

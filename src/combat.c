@@ -58,7 +58,7 @@ static rt_status sense_prepare(rt_world *w, double x0, double y0, double x1, dou
 	g->ny = (int)floor(height / cell) + 1;
 	g->cells = g->nx * g->ny;
 	g->sides = sides;
-	size_t need = (size_t)sides * (size_t)g->cells;
+	size_t need = 2 * (size_t)sides * (size_t)g->cells; /* fightable and kneeling, per side */
 	if (need > g->allocated) {
 		size_t grow = need + need / 2;
 		int *start = rt__alloc(&w->allocator, (grow + 1) * sizeof(int));
@@ -98,6 +98,68 @@ static inline int sense_cell(const rt_sense_grid *g, double x, double y)
 	cx = cx < 0 ? 0 : (cx >= g->nx ? g->nx - 1 : cx);
 	cy = cy < 0 ? 0 : (cy >= g->ny ? g->ny - 1 : cy);
 	return cy * g->nx + cx;
+}
+
+/* The nearest man of group `base + side` (side != own, in `mask`) within `range` of
+ * (x, y): rings of cells outward over the union of those groups' boxes, until no nearer
+ * man can exist. Ties go to the lower id. Returns a slot or -1. */
+static int nearest_of(const rt_world *w, int base, unsigned mask, int own, double x, double y, double range, double *dist)
+{
+	const rt_agents *a = &w->agents;
+	const rt_sense_grid *g = &w->sense;
+	const int cells = g->cells, nx = g->nx;
+	const double cell = g->cell;
+	const int max_ring = (int)ceil(range * g->inv_cell) + 1;
+	const int cx = rt__floor_int((x - g->origin_x) * g->inv_cell), cy = rt__floor_int((y - g->origin_y) * g->inv_cell);
+	double best2 = range * range;
+	int best = -1;
+	int ex0 = INT32_MAX, ey0 = INT32_MAX, ex1 = -1, ey1 = -1;
+	for (int side = 0; side < g->sides; ++side) {
+		const int *box = g->box[base + side];
+		if (side == own || !(mask & (1u << side)) || box[2] < 0) continue;
+		ex0 = box[0] < ex0 ? box[0] : ex0;
+		ey0 = box[1] < ey0 ? box[1] : ey0;
+		ex1 = box[2] > ex1 ? box[2] : ex1;
+		ey1 = box[3] > ey1 ? box[3] : ey1;
+	}
+	if (ex1 < 0) return -1;
+	/* rings from the nearest to the farthest cell of that box (Chebyshev) */
+	const int gx = ex0 > cx ? ex0 - cx : (cx > ex1 ? cx - ex1 : 0);
+	const int gy = ey0 > cy ? ey0 - cy : (cy > ey1 ? cy - ey1 : 0);
+	const int first = gx > gy ? gx : gy;
+	const int fx = cx - ex0 > ex1 - cx ? cx - ex0 : ex1 - cx, fy = cy - ey0 > ey1 - cy ? cy - ey0 : ey1 - cy;
+	int last = fx > fy ? fx : fy;
+	last = last < max_ring ? last : max_ring;
+	for (int ring = first; ring <= last; ++ring) {
+		/* every man in ring r is at least (r - 1) cells away */
+		const double near = (ring - 1) * cell;
+		if (ring > 1 && near * near > best2) break;
+		const int ylo = cy - ring < ey0 ? ey0 : cy - ring, yhi = cy + ring > ey1 ? ey1 : cy + ring;
+		const int xlo = cx - ring < ex0 ? ex0 : cx - ring, xhi = cx + ring > ex1 ? ex1 : cx + ring;
+		for (int yy = ylo; yy <= yhi; ++yy) {
+			const bool edge_row = yy == cy - ring || yy == cy + ring;
+			/* the ring's cells only: whole top and bottom rows, two cells in between */
+			for (int xx = edge_row ? xlo : cx - ring; xx <= (edge_row ? xhi : cx + ring);
+			     xx += edge_row ? 1 : (ring > 0 ? 2 * ring : 1)) {
+				if (xx < ex0 || xx > ex1) continue;
+				for (int side = 0; side < g->sides; ++side) {
+					if (side == own || !(mask & (1u << side))) continue;
+					const int b = (base + side) * cells + yy * nx + xx;
+					for (int k = g->start[b]; k < g->start[b + 1]; ++k) {
+						const int t = g->order[k];
+						const double ex = a->x[t] - x, ey = a->y[t] - y;
+						const double d2 = ex * ex + ey * ey;
+						if (d2 < best2 || (d2 == best2 && best >= 0 && a->id[t] < a->id[best])) {
+							best2 = d2;
+							best = t;
+						}
+					}
+				}
+			}
+		}
+	}
+	*dist = best >= 0 ? sqrt(best2) : INFINITY;
+	return best;
 }
 
 /* The local picture of every man who decides this step: friends and routing friends,
@@ -147,13 +209,14 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	const int n = a->count;
 	/* which sides are present, where, and is anyone routing? with one side, nobody
 	 * routing and no death in mind there is nothing to sense */
-	unsigned present = 0;
+	unsigned present = 0, kneeling = 0;
 	bool routing_anywhere = false;
 	int men = 0, top_side = 0;
 	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
 	for (int s = 0; s < n; ++s) {
-		if (!can_be_targeted(a->state[s])) continue;
-		present |= 1u << a->side[s];
+		if (!rt__active(a->state[s])) continue;
+		if (a->state[s] == RT_STATE_SURRENDERED) kneeling |= 1u << a->side[s];
+		else present |= 1u << a->side[s];
 		routing_anywhere |= a->state[s] == RT_STATE_ROUTING;
 		top_side = a->side[s] > top_side ? a->side[s] : top_side;
 		x0 = fmin(x0, a->x[s]);
@@ -168,12 +231,13 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	for (int i = 0; i < w->death_count; ++i)
 		if ((double)(w->step - w->deaths[i].step) * dt < memory) w->deaths[kept++] = w->deaths[i];
 	w->death_count = kept;
-	const bool several_sides = (present & (present - 1)) != 0;
+	const bool several_sides = ((present | kneeling) & ((present | kneeling) - 1)) != 0;
 	if (men == 0 || (!several_sides && !routing_anywhere && w->death_count == 0)) {
 		for (int s = 0; s < n; ++s) {
 			a->enemy[s] = -1;
 			a->enemy_dist[s] = INFINITY;
 			a->threat[s] = a->routing_share[s] = a->deaths_seen[s] = 0.0f;
+			a->prize[s] = -1;
 		}
 		return RT_OK;
 	}
@@ -181,7 +245,9 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	if (st != RT_OK) return st;
 	rt_sense_grid *g = &w->sense;
 	const int cells = g->cells;
-	const size_t all = (size_t)g->sides * (size_t)cells;
+	/* groups: 0..sides-1 the men who can be fought, sides..2 sides-1 the kneeling */
+	const int groups = 2 * g->sides;
+	const size_t all = (size_t)groups * (size_t)cells;
 	int *start = g->start;
 	int *bucket = rt__arena_push(&w->arena, (size_t)n * sizeof(int));
 	if (!bucket) return rt__fail(err, RT_ERR_NOMEM, "step scratch exhausted in sense");
@@ -190,17 +256,18 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	memset(g->weight, 0, all * sizeof(float));
 	memset(g->deaths, 0, all * sizeof(float));
 	const float horse = (float)w->def.morale.horse_threat_weight;
-	for (int side = 0; side < RT_MAX_SIDES; ++side) {
-		g->box[side][0] = g->box[side][1] = INT32_MAX;
-		g->box[side][2] = g->box[side][3] = -1;
+	for (int group = 0; group < 2 * RT_MAX_SIDES; ++group) {
+		g->box[group][0] = g->box[group][1] = INT32_MAX;
+		g->box[group][2] = g->box[group][3] = -1;
 	}
 	for (int s = 0; s < n; ++s) {
-		bucket[s] = can_be_targeted(a->state[s]) ? a->side[s] * cells + sense_cell(g, a->x[s], a->y[s]) : -1;
+		const int group = a->side[s] + (a->state[s] == RT_STATE_SURRENDERED ? g->sides : 0);
+		bucket[s] = rt__active(a->state[s]) ? group * cells + sense_cell(g, a->x[s], a->y[s]) : -1;
 		if (bucket[s] < 0) continue;
 		start[bucket[s] + 1]++;
 		{
-			const int c = bucket[s] - a->side[s] * cells, cx = c % g->nx, cy = c / g->nx;
-			int *box = g->box[a->side[s]];
+			const int c = bucket[s] - group * cells, cx = c % g->nx, cy = c / g->nx;
+			int *box = g->box[group];
 			box[0] = cx < box[0] ? cx : box[0];
 			box[1] = cy < box[1] ? cy : box[1];
 			box[2] = cx > box[2] ? cx : box[2];
@@ -208,7 +275,7 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 		}
 		if (a->state[s] == RT_STATE_ROUTING) {
 			g->routing[bucket[s]]++;
-		} else {
+		} else if (a->state[s] != RT_STATE_SURRENDERED) {
 			/* a routing man threatens nobody; a rider threatens most */
 			g->weight[bucket[s]] += (a->kind[s] == RT_KIND_HORSE || a->kind[s] == RT_KIND_HORSE_ARCHER) ? horse : 1.0f;
 		}
@@ -222,7 +289,7 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 		const double age = (double)(w->step - e->step) * dt;
 		g->deaths[e->side * cells + sense_cell(g, e->x, e->y)] += (float)(1.0 - age / memory);
 	}
-	const int buckets = g->sides * cells;
+	const int buckets = groups * cells;
 	for (int b = 0; b < buckets; ++b) start[b + 1] += start[b];
 	/* stable fill: walk slots in order, writing at the running start (then restore) */
 	for (int s = 0; s < n; ++s)
@@ -239,67 +306,22 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 		return RT_OK;
 	}
 
+	/* a man sees no farther than the light allows (E1) */
 	const double range = fmin(w->def.combat.sense_range_m, w->env.detection_range_m);
-	const int max_ring = (int)ceil(range * g->inv_cell) + 1;
-	const int nx = g->nx;
-	const double cell = g->cell;
+	const double advance_range = w->def.combat.advance_range_m;
+	const int kneel_base = g->sides;
 #pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		if (!rt__active(a->state[s]) || !rt__agent_due(w, s)) continue;
-		const double x = a->x[s], y = a->y[s];
-		const int own = a->side[s];
-		const int cx = rt__floor_int((x - g->origin_x) * g->inv_cell), cy = rt__floor_int((y - g->origin_y) * g->inv_cell);
-		double best2 = range * range;
-		int best = -1;
-		/* only the cells where enemies stand: the union of their sides' boxes */
-		int ex0 = INT32_MAX, ey0 = INT32_MAX, ex1 = -1, ey1 = -1;
-		for (int side = 0; side < g->sides; ++side) {
-			if (side == own || g->box[side][2] < 0) continue;
-			ex0 = g->box[side][0] < ex0 ? g->box[side][0] : ex0;
-			ey0 = g->box[side][1] < ey0 ? g->box[side][1] : ey0;
-			ex1 = g->box[side][2] > ex1 ? g->box[side][2] : ex1;
-			ey1 = g->box[side][3] > ey1 ? g->box[side][3] : ey1;
-		}
-		int first = 0, last = -1;
-		if (ex1 >= 0) {
-			/* rings from the nearest to the farthest cell of that box (Chebyshev) */
-			const int gx = ex0 > cx ? ex0 - cx : (cx > ex1 ? cx - ex1 : 0);
-			const int gy = ey0 > cy ? ey0 - cy : (cy > ey1 ? cy - ey1 : 0);
-			first = gx > gy ? gx : gy;
-			const int fx = cx - ex0 > ex1 - cx ? cx - ex0 : ex1 - cx, fy = cy - ey0 > ey1 - cy ? cy - ey0 : ey1 - cy;
-			last = fx > fy ? fx : fy;
-			last = last < max_ring ? last : max_ring;
-		}
-		for (int ring = first; ring <= last; ++ring) {
-			/* every man in ring r is at least (r - 1) cells away */
-			const double near = (ring - 1) * cell;
-			if (ring > 1 && near * near > best2) break;
-			const int ylo = cy - ring < ey0 ? ey0 : cy - ring, yhi = cy + ring > ey1 ? ey1 : cy + ring;
-			const int xlo = cx - ring < ex0 ? ex0 : cx - ring, xhi = cx + ring > ex1 ? ex1 : cx + ring;
-			for (int yy = ylo; yy <= yhi; ++yy) {
-				const bool edge_row = yy == cy - ring || yy == cy + ring;
-				/* the ring's cells only: whole top and bottom rows, two cells in between */
-				for (int xx = edge_row ? xlo : cx - ring; xx <= (edge_row ? xhi : cx + ring);
-				     xx += edge_row ? 1 : (ring > 0 ? 2 * ring : 1)) {
-					if (xx < ex0 || xx > ex1) continue;
-					for (int side = 0; side < g->sides; ++side) {
-						if (side == own || !(present & (1u << side))) continue;
-						const int b = side * cells + yy * nx + xx;
-						for (int k = start[b]; k < start[b + 1]; ++k) {
-							const int t = g->order[k];
-							const double ex = a->x[t] - x, ey = a->y[t] - y;
-							const double d2 = ex * ex + ey * ey;
-							if (d2 < best2 || (d2 == best2 && best >= 0 && a->id[t] < a->id[best])) {
-								best2 = d2;
-								best = t;
-							}
-						}
-					}
-				}
-			}
-		}
+		double d = INFINITY, dk = INFINITY;
+		const int best = nearest_of(w, 0, present, a->side[s], a->x[s], a->y[s], range, &d);
 		a->enemy[s] = best >= 0 ? (int32_t)a->id[best] : -1;
-		a->enemy_dist[s] = best >= 0 ? (float)sqrt(best2) : INFINITY;
+		a->enemy_dist[s] = (float)d;
+		/* C5: with no one to fight near, an advancing man goes to collect the kneeling */
+		int prize = -1;
+		if (kneeling && a->stance[s] == RT_STANCE_ADVANCE && can_fight(a->state[s]) && d > advance_range)
+			prize = nearest_of(w, kneel_base, kneeling, a->side[s], a->x[s], a->y[s], w->def.combat.collect_range_m, &dk);
+		a->prize[s] = prize >= 0 ? (int32_t)a->id[prize] : -1;
 	}
 	return RT_OK;
 }
@@ -315,7 +337,10 @@ void rt__fight(rt_world *w)
 #pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : shots) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		a->victim[s] = -1;
-		if (!can_fight(a->state[s]) || a->enemy[s] < 0) continue;
+		if (!can_fight(a->state[s])) continue;
+		/* engaged only while an enemy is in reach */
+		if (a->state[s] == RT_STATE_ENGAGED) a->state[s] = RT_STATE_FORMED;
+		if (a->enemy[s] < 0) continue;
 		const int t = (int)w->slot_of_id[a->enemy[s]];
 		if (!can_be_targeted(a->state[t])) continue; /* he fell or knelt since he was sensed */
 		const rt_kind_params *kp = &w->def.kinds[a->kind[s]];
@@ -352,6 +377,19 @@ rt_status rt__resolve(rt_world *w, rt_error *err)
 		hits++;
 	}
 	w->hits += hits;
+	/* C5: a kneeling man is taken by an enemy beside him who has no one left to chase or
+	 * fight near him; pursuers with runners ahead ride past */
+	const double capture = w->def.morale.capture_distance_m, chase = w->def.combat.advance_range_m;
+	for (int s = 0; s < n; ++s) {
+		if (a->state[s] != RT_STATE_SURRENDERED || a->enemy[s] < 0 || a->enemy_dist[s] > capture) continue;
+		const int t = (int)w->slot_of_id[a->enemy[s]];
+		const uint8_t taker = a->state[t];
+		if ((taker == RT_STATE_FORMED || taker == RT_STATE_MARCHING) && a->enemy_dist[t] > chase) {
+			a->state[s] = RT_STATE_CAPTURED;
+			a->vx[s] = a->vy[s] = 0.0;
+			w->captured++;
+		}
+	}
 	for (int s = 0; s < n; ++s) {
 		if (a->health[s] > 0.0f || !rt__active(a->state[s])) continue;
 		a->state[s] = RT_STATE_DEAD_COMBAT;

@@ -116,9 +116,11 @@ void rt__locomotion_decide(rt_world *w)
 					e0y = a->vy[s] / vn;
 				}
 			}
-		} else if (a->stance[s] == RT_STANCE_ADVANCE && enemy >= 0 && a->enemy_dist[s] < advance_range) {
-			/* close with the nearest enemy */
-			const int t = (int)w->slot_of_id[enemy];
+		} else if (a->state[s] == RT_STATE_SURRENDERED) {
+			/* kneeling: he does not move */
+		} else if (a->stance[s] == RT_STANCE_ADVANCE && (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range))) {
+			/* close with the nearest enemy; with none near, go to collect the kneeling */
+			const int t = (int)w->slot_of_id[enemy >= 0 && a->enemy_dist[s] < advance_range ? enemy : a->prize[s]];
 			const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
 			const double en = sqrt(ex * ex + ey * ey);
 			if (en > 1e-9) {

@@ -19,8 +19,8 @@ void rt__morale(rt_world *w)
 	const rt_morale_params *m = &w->def.morale;
 	const int n = a->count;
 	const uint64_t seed = w->def.seed, step = (uint64_t)w->step;
-	int64_t routed = 0, rallied = 0, armour = 0, weapons = 0;
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : routed, rallied, armour, weapons) if (RT_PARALLEL(n))
+	int64_t routed = 0, rallied = 0, armour = 0, weapons = 0, knelt = 0;
+#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : routed, rallied, armour, weapons, knelt) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		const uint8_t state = a->state[s];
 		const bool steady = state == RT_STATE_FORMED || state == RT_STATE_MARCHING || state == RT_STATE_ENGAGED;
@@ -47,6 +47,15 @@ void rt__morale(rt_world *w)
 				a->equipment[s] &= (uint8_t)~RT_EQUIP_WEAPON;
 				weapons++;
 			}
+		} else if (state == RT_STATE_ROUTING && a->enemy_dist[s] <= m->kneel_distance_m &&
+			   rt_random_uniform(seed, a->id[s], step, RT_STREAM_MORALE + 16) < m->kneel_rate_per_s * dt) {
+			/* C5: caught, he throws down his weapon and kneels */
+			a->state[s] = RT_STATE_SURRENDERED;
+			a->level[s] = 0;
+			a->vx[s] = a->vy[s] = 0.0;
+			if (a->equipment[s] & RT_EQUIP_WEAPON) weapons++;
+			a->equipment[s] &= (uint8_t)~RT_EQUIP_WEAPON;
+			knelt++;
 		} else if (state == RT_STATE_ROUTING && morale > m->rally_threshold && a->enemy_dist[s] > m->rally_enemy_distance_m) {
 			a->state[s] = RT_STATE_FORMED; /* M4: he stops running and stands again */
 			a->level[s] = 0;
@@ -57,4 +66,5 @@ void rt__morale(rt_world *w)
 	w->rallied += rallied;
 	w->armour_dropped += armour;
 	w->weapons_dropped += weapons;
+	w->knelt += knelt;
 }

@@ -139,6 +139,9 @@ rt_morale_params rt_morale_params_default(void)
 	m.flight_speed_factor = 1.6;                /* running: ~2.1 m/s for a man on foot */
 	m.drop_armour_prob = 0.5;
 	m.drop_weapon_prob = 0.3;
+	m.kneel_distance_m = 3.0;                   /* the pursuer is on him */
+	m.kneel_rate_per_s = 0.3;
+	m.capture_distance_m = 2.0;
 	return m;
 }
 
@@ -149,6 +152,7 @@ rt_combat_params rt_combat_params_default(void)
 	c.sense_cell_m = 10.0;
 	c.armour_protection = 0.3;   /* estimate: lamellar and brigandine turn a third of blows */
 	c.advance_range_m = 300.0;
+	c.collect_range_m = 1000.0;  /* he knows where he passed them: memory, not sight */
 	return c;
 }
 
@@ -227,8 +231,9 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 		return rt__fail(err, RT_ERR_INVALID, "locomotion.wall_clearance_factor is %g; expected (0, 1]", l->wall_clearance_factor);
 	const rt_combat_params *c = &d->combat;
 	if (!(c->sense_range_m >= 0.0 && c->sense_range_m <= 20000.0 && c->sense_cell_m >= 1.0 && c->sense_cell_m <= 1000.0 &&
-	      c->armour_protection >= 0.0 && c->armour_protection <= 1.0 && c->advance_range_m >= 0.0 && c->advance_range_m <= 20000.0))
-		return rt__fail(err, RT_ERR_INVALID, "combat: sense_range_m 0..20000, sense_cell_m 1..1000, armour_protection 0..1, advance_range_m 0..20000");
+	      c->armour_protection >= 0.0 && c->armour_protection <= 1.0 && c->advance_range_m >= 0.0 && c->advance_range_m <= 20000.0 &&
+	      c->collect_range_m >= 0.0 && c->collect_range_m <= 20000.0))
+		return rt__fail(err, RT_ERR_INVALID, "combat: sense_range_m 0..20000, sense_cell_m 1..1000, armour_protection 0..1, advance_range_m and collect_range_m 0..20000");
 	const rt_morale_params *m = &d->morale;
 	for (int e = 0; e < RT_EXPERIENCE_COUNT; ++e)
 		if (!(m->baseline[e] >= 0.0 && m->baseline[e] <= 1.0 && m->sensitivity[e] >= 0.0 && m->sensitivity[e] <= 100.0))
@@ -240,7 +245,9 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      m->death_memory_s <= 3600.0 && m->rout_threshold >= 0.0 && m->rout_threshold < m->rally_threshold &&
 	      m->rally_threshold <= 1.0 && m->rally_enemy_distance_m >= 0.0 && m->flight_speed_factor >= 1.0 &&
 	      m->flight_speed_factor <= 5.0 && m->drop_armour_prob >= 0.0 && m->drop_armour_prob <= 1.0 &&
-	      m->drop_weapon_prob >= 0.0 && m->drop_weapon_prob <= 1.0))
+	      m->drop_weapon_prob >= 0.0 && m->drop_weapon_prob <= 1.0 && m->kneel_distance_m >= 0.0 &&
+	      m->kneel_distance_m <= 100.0 && m->kneel_rate_per_s >= 0.0 && m->kneel_rate_per_s <= 100.0 &&
+	      m->capture_distance_m >= 0.0 && m->capture_distance_m <= 100.0))
 		return rt__fail(err, RT_ERR_INVALID, "morale parameters out of range (docs/model.md section 9 gives each range)");
 	for (int k = 0; k < RT_KIND_COUNT; ++k) {
 		const rt_kind_params *kp = &d->kinds[k];
@@ -273,7 +280,7 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	X(side, uint8_t) X(kind, uint8_t) X(state, uint8_t) X(equipment, uint8_t) X(level, uint8_t) \
 	X(stance, uint8_t) X(ammunition, int32_t) X(enemy, int32_t) X(enemy_dist, float) X(victim, int32_t) \
 	X(experience, uint8_t) X(morale_base, float) X(flee_goal, int32_t) X(threat, float) X(routing_share, float) \
-	X(deaths_seen, float) X(corps, int32_t)
+	X(deaths_seen, float) X(corps, int32_t) X(prize, int32_t)
 
 static void agents_free(rt_world *w)
 {
@@ -486,6 +493,7 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	a->routing_share[slot] = 0.0f;
 	a->deaths_seen[slot] = 0.0f;
 	a->corps[slot] = d->corps;
+	a->prize[slot] = -1;
 	w->slot_of_id[id] = (uint32_t)slot;
 	if (radius > w->max_radius) w->max_radius = radius;
 	if (speed > w->max_speed) w->max_speed = speed;
@@ -662,6 +670,8 @@ void rt_world_get_stats(const rt_world *w, rt_world_stats *o)
 	o->rallied = w->rallied;
 	o->armour_dropped = w->armour_dropped;
 	o->weapons_dropped = w->weapons_dropped;
+	o->knelt = w->knelt;
+	o->captured = w->captured;
 	memcpy(o->phase_seconds, w->phase_seconds, sizeof o->phase_seconds);
 	o->threads = w->threads;
 }

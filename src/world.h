@@ -36,6 +36,7 @@ typedef struct rt_agents {
 	float *routing_share;  /* sense: share of friends in view routing */
 	float *deaths_seen;    /* sense: friends fallen in view lately, per second */
 	int32_t *corps;
+	int32_t *prize;        /* sense: nearest kneeling enemy to collect (C5), -1 none */
 } rt_agents;
 
 /* ---- corps and commanders (command.c) ---- */
@@ -68,7 +69,7 @@ typedef struct rt_sense_grid {
 	float *deaths;         /* remembered deaths per (side, cell), faded by age */
 	int *order;            /* sorted -> slot */
 	int capacity;
-	int box[RT_MAX_SIDES][4]; /* each side's cells: x0, y0, x1, y1 (empty when x0 > x1) */
+	int box[2 * RT_MAX_SIDES][4]; /* each group's cells: x0, y0, x1, y1 (empty when x1 < 0) */
 } rt_sense_grid;
 
 /* A man seen to fall, remembered for death_memory_s. */
@@ -168,7 +169,7 @@ struct rt_world {
 	int threads;
 	int64_t agent_updates;
 	int64_t wall_clamps;
-	int64_t hits, shots, routed, rallied, armour_dropped, weapons_dropped;
+	int64_t hits, shots, routed, rallied, armour_dropped, weapons_dropped, knelt, captured;
 	double phase_seconds[RT_PHASE_COUNT];
 	double max_radius; /* largest body radius so far */
 	double max_speed;  /* largest free speed so far */

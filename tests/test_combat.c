@@ -290,3 +290,72 @@ TEST(combat_night_hides_the_enemy)
 	CHECK(sensed_at(1641, 9, 25, 12, 0.0) == 1);   /* noon */
 	CHECK(sensed_at(1641, 10, 5, 0, 1.0) == -1);   /* overcast, new moon, midnight */
 }
+
+/* C5: twenty men kneel between a troop of horse and twenty men running away. The horse
+ * ride past the kneeling to cut down or take the runners, then come back for the
+ * kneeling, who are taken, not killed. */
+TEST(combat_pursuers_pass_the_kneeling_and_take_them_later)
+{
+	const int seeds = 50;
+	int kneeling_total = 0, captured = 0, killed = 0, runners_first = 0;
+	for (int seed = 1; seed <= seeds; ++seed) {
+		rt_world_def d = rt_world_def_default();
+		d.allocator = rt_test_allocator();
+		d.seed = (uint64_t)seed;
+		d.bounds_min = (rt_vec2){ -100, -50 };
+		d.bounds_max = (rt_vec2){ 400, 50 };
+		rt_error err;
+		rt_world *w = rt_world_create(&d, &err);
+		CHECK(w);
+		rt_agent_def man = rt_agent_def_default();
+		man.state = RT_STATE_SURRENDERED;
+		for (int i = 0; i < 20; ++i) { /* the kneeling, 20-30 m in front of the horse */
+			man.position = (rt_vec2){ 20.0 + 2.5 * (i / 5), -5.0 + 2.5 * (i % 5) };
+			CHECK_OK(rt_world_add_agent(w, &man, NULL, &err), err);
+		}
+		man.state = RT_STATE_ROUTING;
+		for (int i = 0; i < 20; ++i) { /* the runners, 40-50 m in front */
+			man.position = (rt_vec2){ 40.0 + 2.5 * (i / 5), -5.0 + 2.5 * (i % 5) };
+			CHECK_OK(rt_world_add_agent(w, &man, NULL, &err), err);
+		}
+		rt_agent_def horse = rt_agent_def_default();
+		horse.kind = RT_KIND_HORSE;
+		horse.side = 1;
+		horse.stance = RT_STANCE_ADVANCE;
+		horse.experience = RT_EXPERIENCE_VETERAN;
+		for (int i = 0; i < 10; ++i) {
+			horse.position = (rt_vec2){ 0.0 + 2.0 * (i / 5), -4.0 + 2.0 * (i % 5) };
+			CHECK_OK(rt_world_add_agent(w, &horse, NULL, &err), err);
+		}
+		double first_runner_down = -1.0, first_capture = -1.0;
+		for (int step = 0; step < 15000; ++step) { /* 25 minutes */
+			CHECK_OK(rt_world_step(w, &err), err);
+			int runners_left = 0, kneeling_left = 0;
+			for (int id = 0; id < 40; ++id) {
+				rt_agent_view v;
+				rt_world_get_agent(w, (rt_agent_id)id, &v);
+				if (id < 20) {
+					kneeling_left += v.state == RT_STATE_SURRENDERED;
+					if (v.state == RT_STATE_CAPTURED && first_capture < 0.0) first_capture = step * d.dt_s;
+				} else {
+					runners_left += v.state == RT_STATE_ROUTING;
+					if (v.state != RT_STATE_ROUTING && first_runner_down < 0.0) first_runner_down = step * d.dt_s;
+				}
+			}
+			if (kneeling_left == 0 && runners_left == 0) break;
+		}
+		for (int id = 0; id < 20; ++id) {
+			rt_agent_view v;
+			rt_world_get_agent(w, (rt_agent_id)id, &v);
+			kneeling_total++;
+			captured += v.state == RT_STATE_CAPTURED;
+			killed += v.state == RT_STATE_DEAD_COMBAT;
+		}
+		runners_first += first_runner_down >= 0.0 && (first_capture < 0.0 || first_runner_down < first_capture);
+		rt_world_destroy(w);
+	}
+	rt_test_note("of %d kneeling men %d were taken and %d killed; the horse reached a runner before taking anyone in %d of %d seeds",
+		     kneeling_total, captured, killed, runners_first, seeds);
+	CHECK(captured * 10 >= kneeling_total * 9);
+	CHECK(runners_first * 10 >= seeds * 9);
+}

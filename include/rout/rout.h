@@ -148,6 +148,7 @@ typedef struct rt_combat_params {
 	double sense_cell_m;        /* cell of the coarse grid used to find enemies */
 	double armour_protection;   /* armour turns this share of otherwise disabling hits */
 	double advance_range_m;     /* an advancing man closes with enemies nearer than this */
+	double collect_range_m;     /* with none to fight, he goes back this far for kneeling men (C5) */
 } rt_combat_params;
 
 rt_combat_params rt_combat_params_default(void);
@@ -170,6 +171,9 @@ typedef struct rt_morale_params {
 	double flight_speed_factor;              /* a routing man runs at this x his free speed */
 	double drop_armour_prob;                 /* chance a man who routs throws off his armour (C3) */
 	double drop_weapon_prob;                 /* ... and his weapon */
+	double kneel_distance_m;                 /* a routing man this near an enemy may kneel (C5) */
+	double kneel_rate_per_s;                 /* ... at this rate */
+	double capture_distance_m;               /* a kneeling man is taken by an enemy this near who is not fighting */
 } rt_morale_params;
 
 rt_morale_params rt_morale_params_default(void);
@@ -358,6 +362,7 @@ typedef struct rt_world_stats {
 	int64_t routed;                /* times a man broke */
 	int64_t rallied;               /* times a routing man rallied */
 	int64_t armour_dropped, weapons_dropped;
+	int64_t knelt, captured;      /* men who surrendered; men taken */
 	int64_t wall_clamps;           /* moves cut short by the hard wall constraint */
 	double phase_seconds[RT_PHASE_COUNT];
 	int threads;

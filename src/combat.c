@@ -210,19 +210,22 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	/* which sides are present, where, and is anyone routing? with one side, nobody
 	 * routing and no death in mind there is nothing to sense */
 	unsigned present = 0, kneeling = 0;
-	bool routing_anywhere = false;
+	int routing_anywhere = 0;
 	int men = 0, top_side = 0;
 	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+	/* or, min and max do not depend on the order: the same result at any thread count */
+#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n)) \
+	reduction(| : present, kneeling, routing_anywhere) reduction(+ : men) reduction(max : top_side, x1, y1) reduction(min : x0, y0)
 	for (int s = 0; s < n; ++s) {
 		if (!rt__active(a->state[s])) continue;
 		if (a->state[s] == RT_STATE_SURRENDERED) kneeling |= 1u << a->side[s];
 		else present |= 1u << a->side[s];
 		routing_anywhere |= a->state[s] == RT_STATE_ROUTING;
 		top_side = a->side[s] > top_side ? a->side[s] : top_side;
-		x0 = fmin(x0, a->x[s]);
-		y0 = fmin(y0, a->y[s]);
-		x1 = fmax(x1, a->x[s]);
-		y1 = fmax(y1, a->y[s]);
+		x0 = a->x[s] < x0 ? a->x[s] : x0;
+		y0 = a->y[s] < y0 ? a->y[s] : y0;
+		x1 = a->x[s] > x1 ? a->x[s] : x1;
+		y1 = a->y[s] > y1 ? a->y[s] : y1;
 		men++;
 	}
 	/* forget the dead of long ago */
@@ -233,6 +236,9 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	w->death_count = kept;
 	const bool several_sides = ((present | kneeling) & ((present | kneeling) - 1)) != 0;
 	if (men == 0 || (!several_sides && !routing_anywhere && w->death_count == 0)) {
+		/* nothing to sense: clear what men knew, once */
+		if (w->sense_idle_count == n) return RT_OK;
+		w->sense_idle_count = n;
 		for (int s = 0; s < n; ++s) {
 			a->enemy[s] = -1;
 			a->enemy_dist[s] = INFINITY;
@@ -241,6 +247,7 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 		}
 		return RT_OK;
 	}
+	w->sense_idle_count = -1;
 	rt_status st = sense_prepare(w, x0, y0, x1, y1, top_side + 1, men, err);
 	if (st != RT_OK) return st;
 	rt_sense_grid *g = &w->sense;

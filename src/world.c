@@ -351,6 +351,7 @@ rt_world *rt_world_create(const rt_world_def *def, rt_error *err)
 	w->cookie = RT_COOKIE;
 	w->max_radius = 0.2;
 	w->max_speed = 1.34;
+	w->sense_idle_count = -1;
 #ifdef _OPENMP
 	w->threads = def->threads > 0 ? def->threads : omp_get_num_procs();
 #else

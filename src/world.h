@@ -149,6 +149,7 @@ struct rt_world {
 	rt_sense_grid sense;
 	rt_death_event *deaths;
 	int death_count, death_capacity;
+	int sense_idle_count;   /* men whose sense was cleared while nothing was to be sensed; -1 none */
 	rt_geometry geometry;
 	rt_goal *goals;
 	int goal_count, goal_capacity;

@@ -90,7 +90,9 @@ void rt__locomotion_decide(rt_world *w)
 		if (level > 0 && (step & ((1ll << level) - 1)) != 0) continue; /* not due */
 		updates++;
 		const double xi = g->sx[k], yi = g->sy[k], ri = g->sr[k];
-		const double v0 = a->free_speed[s] * (a->state[s] == RT_STATE_ROUTING ? flight_factor : 1.0);
+		/* his pace: free speed, running if he routs, times the ground and water under him */
+		const double v0 = a->free_speed[s] * (a->state[s] == RT_STATE_ROUTING ? flight_factor : 1.0) *
+				  (w->map ? rt__terrain_speed(w, rt__terrain_cell(w, xi, yi)) : 1.0);
 
 		/* desired direction e0 */
 		double e0x = 0.0, e0y = 0.0;
@@ -344,6 +346,22 @@ void rt__locomotion_move(rt_world *w)
 				vx = vy = 0.0;
 				break;
 			}
+		}
+		/* impassable ground (a river away from its fords, a deep trench, the sea's
+		 * impassable features): slide along it one axis at a time, or stay */
+		if (w->map && !rt__terrain_passable(w, nx, ny)) {
+			if (rt__terrain_passable(w, nx, y)) {
+				ny = y;
+				vy = 0.0;
+			} else if (rt__terrain_passable(w, x, ny)) {
+				nx = x;
+				vx = 0.0;
+			} else {
+				nx = x;
+				ny = y;
+				vx = vy = 0.0;
+			}
+			clamps++;
 		}
 		if (periodic) nx = x_min + (nx - x_min) - period * floor((nx - x_min) / period);
 		a->x[s] = nx;

@@ -142,7 +142,17 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 				cost[c] = INFINITY;
 				continue;
 			}
-			cost[c] = (float)cell; /* uniform ground; the terrain layer brings speed factors */
+			/* travel time per cell: the cell over the ground's speed factor (1 off the map);
+			 * impassable ground is blocked */
+			double factor = 1.0;
+			const int mc = rt__terrain_cell(w, px, py);
+			if (mc >= 0) factor = w->map_passable[mc] ? (double)w->map_speed[mc] : 0.0;
+			if (!(factor > 0.0)) {
+				state[c] = 3;
+				cost[c] = INFINITY;
+				continue;
+			}
+			cost[c] = (float)(cell / factor);
 			if (rt__goal_reached(goal, px, py)) {
 				t[c] = 0.0f;
 				state[c] = 2;

@@ -352,6 +352,7 @@ rt_world *rt_world_create(const rt_world_def *def, rt_error *err)
 	w->max_radius = 0.2;
 	w->max_speed = 1.34;
 	w->sense_idle_count = -1;
+	w->water = rt_water_params_default();
 #ifdef _OPENMP
 	w->threads = def->threads > 0 ? def->threads : omp_get_num_procs();
 #else
@@ -586,6 +587,7 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 
 	/* 9 resolve: damage gathered per victim in a fixed order, deaths */
 	if ((s = rt__resolve(w, err)) != RT_OK) return s;
+	rt__drown(w); /* E3: men in water over their depth */
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_RESOLVE] += t1 - t0; t0 = t1;
 
 	/* 10 record: the caller pulls results after the step (trace, stats) */
@@ -673,6 +675,7 @@ void rt_world_get_stats(const rt_world *w, rt_world_stats *o)
 	o->weapons_dropped = w->weapons_dropped;
 	o->knelt = w->knelt;
 	o->captured = w->captured;
+	o->drowned = w->drowned;
 	memcpy(o->phase_seconds, w->phase_seconds, sizeof o->phase_seconds);
 	o->threads = w->threads;
 }

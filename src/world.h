@@ -7,6 +7,7 @@
 
 #include "core.h"
 #include "rout/env.h"
+#include "rout/map.h"
 
 #include <math.h>
 
@@ -159,6 +160,14 @@ struct rt_world {
 
 	rt_arena arena;
 
+	/* terrain (terrain.c): the caller's map, and water */
+	const rt_map *map;
+	int map_nx, map_ny;
+	double map_cell, map_inv_cell, map_ox, map_oy;
+	const uint8_t *map_passable;
+	const float *map_speed, *map_elevation, *map_water;
+	rt_water_params water;
+
 	/* environment (env_phase.c) */
 	bool has_environment;
 	rt_environment_def environment;   /* surge series owned below */
@@ -170,7 +179,7 @@ struct rt_world {
 	int threads;
 	int64_t agent_updates;
 	int64_t wall_clamps;
-	int64_t hits, shots, routed, rallied, armour_dropped, weapons_dropped, knelt, captured;
+	int64_t hits, shots, routed, rallied, armour_dropped, weapons_dropped, knelt, captured, drowned;
 	double phase_seconds[RT_PHASE_COUNT];
 	double max_radius; /* largest body radius so far */
 	double max_speed;  /* largest free speed so far */
@@ -276,7 +285,20 @@ static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, d
 #define RT_PARALLEL(n) ((n) > 4096)
 
 /* Random streams: one per use, so draws never collide (rt_random_bits' last argument). */
-enum { RT_STREAM_SHUFFLE = 1, RT_STREAM_FIGHT = 2, RT_STREAM_MORALE = 3, RT_STREAM_SPAWN = 4, RT_STREAM_COMMAND = 5 };
+enum { RT_STREAM_SHUFFLE = 1, RT_STREAM_FIGHT = 2, RT_STREAM_MORALE = 3, RT_STREAM_SPAWN = 4, RT_STREAM_COMMAND = 5, RT_STREAM_DROWN = 6 };
+
+/* terrain.c */
+static inline int rt__terrain_cell(const rt_world *w, double x, double y)
+{
+	if (!w->map) return -1;
+	const int ix = rt__floor_int((x - w->map_ox) * w->map_inv_cell), iy = rt__floor_int((y - w->map_oy) * w->map_inv_cell);
+	if (ix < 0 || iy < 0 || ix >= w->map_nx || iy >= w->map_ny) return -1;
+	return iy * w->map_nx + ix;
+}
+/* The speed factor of ground and water at a cell (1 off the map). */
+double rt__terrain_speed(const rt_world *w, int cell);
+bool rt__terrain_passable(const rt_world *w, double x, double y);
+void rt__drown(rt_world *w);
 
 /* env_phase.c */
 void rt__env_phase(rt_world *w);

@@ -163,6 +163,31 @@ bool rt_map_feature_info(const rt_map *map, int index, rt_map_feature_view *out)
 /* The index of the feature whose "id" is id, or -1. */
 int rt_map_find_feature(const rt_map *map, const char *id);
 
+
+/* ---- the map in a world ------------------------------------------------------------ */
+/* Lays a map under a world: its passability and speed factors act on every man's step,
+ * flow fields of goals added afterwards are costed by its speed factors, and its
+ * elevation and water depth, with the sea level of the world's environment (the tide),
+ * decide where men wade and drown. The world's coordinates are the map's metres. The
+ * map is the caller's and must outlive the world. Set it before adding goals and
+ * before the first step. */
+rt_status rt_world_set_map(rt_world *world, const rt_map *map, rt_error *err);
+
+/* Water and the men in it (docs/model.md section 11). */
+typedef struct rt_water_params {
+	double foot_drown_depth_m;     /* a man on foot in deeper water is drowning */
+	double horse_drown_depth_m;    /* a rider survives deeper water */
+	double drown_rate_per_s;       /* a drowning man dies at this rate */
+	double wading_loss_per_m;      /* speed lost per metre of water: v x max(0.2, 1 - loss depth) */
+	uint32_t cookie;
+} rt_water_params;
+
+rt_water_params rt_water_params_default(void);
+rt_status rt_world_set_water(rt_world *world, const rt_water_params *params, rt_error *err);
+
+/* Water depth (m) at a point of the world now: rivers plus the sea above the ground. */
+double rt_world_water_depth_m(const rt_world *world, rt_vec2 p);
+
 #ifdef __cplusplus
 }
 #endif

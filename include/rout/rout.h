@@ -363,6 +363,7 @@ typedef struct rt_world_stats {
 	int64_t rallied;               /* times a routing man rallied */
 	int64_t armour_dropped, weapons_dropped;
 	int64_t knelt, captured;      /* men who surrendered; men taken */
+	int64_t drowned;
 	int64_t wall_clamps;           /* moves cut short by the hard wall constraint */
 	double phase_seconds[RT_PHASE_COUNT];
 	int threads;

@@ -1,0 +1,308 @@
+/* The ground and the sea acting on men (issue 3): a river crossed only at its ford, the
+ * tide flooding a sloping flat twice a day, and a surge after midnight drowning the men
+ * on the flat but not those above it (E3); flow fields that go straight on open ground
+ * and prefer roads as their speed says. Maps are written as GeoJSON in the test from
+ * rectangles and lines given in metres. */
+#include "test.h"
+#include "rout/env.h"
+#include "rout/map.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ORIGIN_LON 121.08
+#define ORIGIN_LAT 41.03
+
+typedef struct builder {
+	char text[65536];
+	size_t used;
+	rt_map *blank; /* a featureless map of the same origin, for metres -> degrees */
+	int features;
+} builder;
+
+static void put(builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(builder *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(b->text + b->used, sizeof b->text - b->used, fmt, ap);
+	va_end(ap);
+	if (n > 0) b->used += (size_t)n;
+}
+
+static bool begin(builder *b, double width_m, double height_m, double cell_m)
+{
+	memset(b, 0, sizeof *b);
+	char head[256];
+	snprintf(head, sizeof head,
+		 "{\"type\":\"FeatureCollection\",\"rout\":{\"origin\":[%.6f,%.6f],\"cell_m\":%g,\"extent_m\":[%g,%g]},\"features\":[",
+		 ORIGIN_LON, ORIGIN_LAT, cell_m, width_m, height_m);
+	char blank[512];
+	snprintf(blank, sizeof blank, "%s]}", head);
+	rt_map_def md = rt_map_def_default();
+	md.allocator = rt_test_allocator();
+	rt_error err;
+	if (rt_map_load_string(blank, "blank", &md, &b->blank, &err) != RT_OK) {
+		rt_test_note("blank map: %s", err.message);
+		return false;
+	}
+	put(b, "%s", head);
+	return true;
+}
+
+static void point(builder *b, double x, double y)
+{
+	rt_lonlat p = rt_map_xy_to_lonlat(b->blank, (rt_vec2){ x, y });
+	put(b, "[%.8f,%.8f]", p.lon_deg, p.lat_deg);
+}
+
+static void rect(builder *b, const char *props, double x0, double y0, double x1, double y1)
+{
+	put(b, "%s{\"type\":\"Feature\",\"properties\":%s,\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[", b->features++ ? "," : "", props);
+	point(b, x0, y0); put(b, ","); point(b, x1, y0); put(b, ","); point(b, x1, y1); put(b, ","); point(b, x0, y1);
+	put(b, ","); point(b, x0, y0);
+	put(b, "]]}}");
+}
+
+static void line(builder *b, const char *props, double x0, double y0, double x1, double y1)
+{
+	put(b, "%s{\"type\":\"Feature\",\"properties\":%s,\"geometry\":{\"type\":\"LineString\",\"coordinates\":[", b->features++ ? "," : "", props);
+	point(b, x0, y0); put(b, ","); point(b, x1, y1);
+	put(b, "]}}");
+}
+
+static rt_map *finish(builder *b)
+{
+	put(b, "]}");
+	rt_map_destroy(b->blank);
+	rt_map_def md = rt_map_def_default();
+	md.allocator = rt_test_allocator();
+	rt_map *map = NULL;
+	rt_error err;
+	if (rt_map_load_string(b->text, "test map", &md, &map, &err) != RT_OK) rt_test_note("map: %s (%s)", err.message, err.field);
+	return map;
+}
+
+static rt_world *world_on(const rt_map *map, double half_w, double half_h, int threads)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.threads = threads;
+	d.bounds_min = (rt_vec2){ -half_w, -half_h };
+	d.bounds_max = (rt_vec2){ half_w, half_h };
+	d.agent_capacity = 2048;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (w && rt_world_set_map(w, map, &err) != RT_OK) {
+		rt_test_note("set map: %s", err.message);
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* A river 30 m wide and 3 m deep across the whole map at y = 0, one ford 30 m wide at
+ * x = 100..130; 1,000 men south of it are sent to the north edge. */
+TEST(terrain_river_crossed_only_at_its_ford)
+{
+	builder b;
+	CHECK(begin(&b, 420, 420, 5));
+	line(&b, "{\"kind\":\"river\",\"width_m\":30,\"depth_m\":3}", -205, 0, 205, 0);
+	rect(&b, "{\"kind\":\"ford\"}", 100, -20, 130, 20);
+	rt_map *map = finish(&b);
+	CHECK(map);
+	rt_world *w = world_on(map, 200, 200, 0);
+	CHECK(w);
+	rt_error err;
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ -190, 170 };
+	gd.target_max = (rt_vec2){ 190, 195 };
+	gd.arrival = RT_ARRIVAL_LEAVE;
+	gd.field_cell_m = 1.0;
+	rt_goal_id goal;
+	CHECK_OK(rt_world_add_goal(w, &gd, &goal, &err), err);
+	rt_agent_def man = rt_agent_def_default();
+	man.goal = goal;
+	const int n = 1000;
+	for (int i = 0; i < n; ++i) {
+		man.position = (rt_vec2){ -150.0 + 300.0 * (i % 50) / 49.0, -60.0 - 4.0 * (i / 50) };
+		CHECK_OK(rt_world_add_agent(w, &man, NULL, &err), err);
+	}
+	double *last_y = calloc((size_t)n, sizeof(double));
+	int crossed = 0, outside = 0, escaped = 0;
+	double worst = 0.0;
+	for (int i = 0; i < n; ++i) last_y[i] = -100.0;
+	for (int step = 0; step < 12000 && escaped < n; ++step) {
+		CHECK_OK(rt_world_step(w, &err), err);
+		escaped = 0;
+		for (int i = 0; i < n; ++i) {
+			rt_agent_view v;
+			rt_world_get_agent(w, (rt_agent_id)i, &v);
+			escaped += v.state == RT_STATE_ESCAPED;
+			if (last_y[i] < 0.0 && v.position.y >= 0.0) {
+				crossed++;
+				if (v.position.x < 100.0 || v.position.x > 130.0) {
+					outside++;
+					worst = fmax(worst, fmax(100.0 - v.position.x, v.position.x - 130.0));
+				}
+			}
+			last_y[i] = v.position.y;
+		}
+	}
+	free(last_y);
+	rt_world_stats st;
+	rt_world_get_stats(w, &st);
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	rt_test_note("%d of %d crossed the river in %.0f s, %d outside the ford (worst %.1f m); %d reached the far edge", crossed,
+		     n, st.time_s, outside, worst, escaped);
+	CHECK(crossed == n);
+	CHECK(outside == 0);
+	CHECK(escaped == n);
+}
+
+/* A flat sloping from 0 to 2.5 m above mean sea level in steps of 0.5 m, land at 5 m.
+ * M2 of 1.5 m: the 1 m step floods around high water and drains around low water,
+ * twice a day. With a 3.5 m surge after midnight, the men standing on the flat (its
+ * 0.5 m step) drown and the men on the land at 5 m do not. */
+TEST(terrain_tide_floods_the_flat_and_the_surge_drowns)
+{
+	builder b;
+	CHECK(begin(&b, 300, 300, 5));
+	rect(&b, "{\"kind\":\"sea\"}", -149, -149, 149, -100);
+	for (int k = 0; k < 6; ++k) {
+		char props[96];
+		snprintf(props, sizeof props, "{\"kind\":\"tidal_flat\",\"elevation_m\":%.1f}", 0.5 * k);
+		rect(&b, props, -149, -100 + 20.0 * k, 149, -80 + 20.0 * k);
+	}
+	rt_map *map = finish(&b);
+	CHECK(map);
+	/* flooding at the harmonic times: level at the 1 m step, hour by hour over a day */
+	rt_world *w = world_on(map, 140, 140, 1);
+	CHECK(w);
+	rt_error err;
+	rt_environment_def env = rt_environment_def_default();
+	env.start_jd_ut = rt_julian_day_from_civil(1641, 9, 25, 18, 0, 0.0, 8.0);
+	env.latitude_deg = ORIGIN_LAT;
+	env.longitude_deg = ORIGIN_LON;
+	env.tide.constituent_count = 1;
+	env.tide.constituents[0] = (rt_tide_constituent){ "M2", 1.5, 0.0, RT_TIDE_SPEED_M2_DEG_PER_H };
+	double surge_t[3] = { 6.0 * 3600.0 - 1800.0, 6.0 * 3600.0, 12.0 * 3600.0 };
+	double surge_h[3] = { 0.0, 3.5, 3.5 };
+	CHECK_OK(rt_world_set_environment(w, &env, &err), err);
+	int flood_changes = 0;
+	bool flooded = true; /* high water at t = 0 */
+	rt_agent_def man = rt_agent_def_default();
+	man.position = (rt_vec2){ 0, -50 }; /* on the 1 m step */
+	CHECK_OK(rt_world_add_agent(w, &man, NULL, &err), err);
+	for (int minute = 1; minute <= 24 * 60; ++minute) {
+		for (int k = 0; k < 600; ++k) CHECK_OK(rt_world_step(w, &err), err);
+		const bool now = rt_world_water_depth_m(w, (rt_vec2){ 0, -50 }) > 0.0;
+		flood_changes += now != flooded;
+		flooded = now;
+		if (minute == 60 * 6) { /* M2 low water is at 6.21 h: dry */
+			CHECK(!now);
+		}
+	}
+	rt_world_destroy(w);
+	rt_test_note("the 1 m step flooded and drained %d times in 24 h (M2: 2 floods, 2 drains)", flood_changes);
+	CHECK(flood_changes == 4);
+
+	/* the surge: 100 men on the flat's 0.5 m step, 100 on the land at 5 m */
+	w = world_on(map, 140, 140, 0);
+	CHECK(w);
+	env.tide.surge_count = 3;
+	env.tide.surge_time_s = surge_t;
+	env.tide.surge_level_m = surge_h;
+	env.start_jd_ut = rt_julian_day_from_civil(1641, 9, 25, 18, 0, 0.0, 8.0) + 5.0 / 24.0; /* start 23:00 */
+	for (int i = 0; i < 3; ++i) surge_t[i] -= 5.0 * 3600.0;
+	CHECK_OK(rt_world_set_environment(w, &env, &err), err);
+	for (int i = 0; i < 200; ++i) {
+		man.position = (rt_vec2){ -100.0 + 2.0 * (i % 100), i < 100 ? -70.0 : 60.0 };
+		CHECK_OK(rt_world_add_agent(w, &man, NULL, &err), err);
+	}
+	for (int k = 0; k < 2 * 3600 * 10; ++k) CHECK_OK(rt_world_step(w, &err), err); /* to 01:00 */
+	int flat_drowned = 0, land_drowned = 0;
+	for (int i = 0; i < 200; ++i) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)i, &v);
+		if (v.state == RT_STATE_DEAD_DROWNED) *(i < 100 ? &flat_drowned : &land_drowned) += 1;
+	}
+	rt_environment_state es;
+	rt_world_get_environment(w, &es);
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	rt_test_note("at 01:00 the sea stands %.2f m above mean: %d of 100 men on the flat drowned, %d of 100 on the land",
+		     es.sea_level_m, flat_drowned, land_drowned);
+	CHECK(flat_drowned == 100);
+	CHECK(land_drowned == 0);
+}
+
+/* One man walks 300 m east to a target; returns the length of his path and his y as he
+ * passes x = 0. */
+static bool walk_east(const rt_map *map, double *path, double *y_mid)
+{
+	rt_world *w = world_on(map, 190, 190, 1);
+	if (!w) return false;
+	rt_error err;
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ 150, -1 };
+	gd.target_max = (rt_vec2){ 152, 1 };
+	gd.field_cell_m = 1.0;
+	rt_goal_id goal;
+	bool ok = rt_world_add_goal(w, &gd, &goal, &err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.goal = goal;
+	man.position = (rt_vec2){ -150, 0 };
+	ok = ok && rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	*path = 0.0;
+	*y_mid = NAN;
+	rt_agent_view v, before;
+	rt_world_get_agent(w, 0, &before);
+	for (int step = 0; step < 6000 && ok; ++step) {
+		ok = rt_world_step(w, &err) == RT_OK;
+		rt_world_get_agent(w, 0, &v);
+		*path += hypot(v.position.x - before.position.x, v.position.y - before.position.y);
+		if (before.position.x < 0.0 && v.position.x >= 0.0) *y_mid = v.position.y;
+		before = v;
+		if (v.position.x >= 150.0) break;
+	}
+	rt_world_destroy(w);
+	return ok && v.position.x >= 150.0;
+}
+
+TEST(terrain_flow_fields_go_straight_and_take_the_road)
+{
+	builder b;
+	CHECK(begin(&b, 400, 400, 5));
+	rt_map *open = finish(&b);
+	CHECK(open);
+	double path, y_mid;
+	CHECK(walk_east(open, &path, &y_mid));
+	rt_map_destroy(open);
+	rt_test_note("open ground: %.1f m walked for 300 m in a straight line (%.2f %% longer), y %.2f m at mid-way", path,
+		     100.0 * (path / 300.0 - 1.0), y_mid);
+	CHECK(path <= 300.0 * 1.03);
+	CHECK(fabs(y_mid) < 3.0);
+
+	/* a road 40 m north, twice as fast: 40 + 280 / 2 + 40 = 220 m-equivalents < 300 */
+	CHECK(begin(&b, 400, 400, 5));
+	line(&b, "{\"kind\":\"road\",\"width_m\":10,\"speed_factor\":2.0}", -140, 40, 140, 40);
+	rt_map *road = finish(&b);
+	CHECK(road);
+	CHECK(walk_east(road, &path, &y_mid));
+	rt_test_note("with a road 40 m north twice as fast: %.1f m walked, y %.1f m at mid-way", path, y_mid);
+	CHECK(fabs(y_mid - 40.0) < 5.0);
+
+	/* the same road only 1.1 times as fast does not pay for the detour */
+	CHECK(begin(&b, 400, 400, 5));
+	line(&b, "{\"kind\":\"road\",\"width_m\":10,\"speed_factor\":1.1}", -140, 40, 140, 40);
+	rt_map *slow = finish(&b);
+	CHECK(slow);
+	CHECK(walk_east(slow, &path, &y_mid));
+	rt_map_destroy(road);
+	rt_map_destroy(slow);
+	rt_test_note("with a road only 1.1 times as fast: y %.1f m at mid-way", y_mid);
+	CHECK(fabs(y_mid) < 5.0);
+}

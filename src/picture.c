@@ -34,6 +34,54 @@ static void agent_colour(uint8_t side, uint8_t state, double *r, double *g, doub
 	*b = fmin(1.0, k <= 1.0 ? c[2] + (1.0 - c[2]) * (1.0 - k) : c[2] / k);
 }
 
+/* The map under the men: water blue by depth (rivers and the sea at the current
+ * level), impassable ground slate, faster ground (roads) tan, other ground shaded from
+ * green to brown by elevation. One pixel per map cell, scaled into world metres. */
+static void draw_terrain(cairo_t *cr, const rt_world *w)
+{
+	const int nx = w->map_nx, ny = w->map_ny;
+	cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, nx, ny);
+	if (cairo_surface_status(img) != CAIRO_STATUS_SUCCESS) {
+		cairo_surface_destroy(img);
+		return; /* a picture without its ground is still a picture */
+	}
+	cairo_surface_flush(img);
+	unsigned char *data = cairo_image_surface_get_data(img);
+	const int stride = cairo_image_surface_get_stride(img);
+	const double sea = w->env.set ? w->env.sea_level_m : 0.0;
+	for (int iy = 0; iy < ny; ++iy) {
+		uint32_t *row = (uint32_t *)(void *)(data + (size_t)(ny - 1 - iy) * (size_t)stride); /* north up */
+		for (int ix = 0; ix < nx; ++ix) {
+			const int c = iy * nx + ix;
+			const double z = w->map_elevation[c];
+			const double depth = w->map_water[c] + (sea > z ? sea - z : 0.0);
+			double r, g, b;
+			if (depth > 0.0) {
+				const double k = fmin(1.0, depth / 6.0);
+				r = 0.62 - 0.40 * k; g = 0.78 - 0.35 * k; b = 0.90 - 0.25 * k;
+			} else if (!w->map_passable[c]) {
+				r = 0.35; g = 0.40; b = 0.45;
+			} else if (w->map_speed[c] > 1.05) {
+				r = 0.80; g = 0.68; b = 0.48;
+			} else {
+				const double k = fmin(1.0, fmax(0.0, z / 150.0));
+				r = 0.86 - 0.15 * k + 0.05 * k; g = 0.88 - 0.25 * k; b = 0.76 - 0.30 * k;
+			}
+			row[ix] = ((uint32_t)(r * 255.0) << 16) | ((uint32_t)(g * 255.0) << 8) | (uint32_t)(b * 255.0);
+		}
+	}
+	cairo_surface_mark_dirty(img);
+	cairo_save(cr);
+	/* the image's pixel (0, 0) is the map's north-west corner */
+	cairo_translate(cr, w->map_ox, w->map_oy + ny * w->map_cell);
+	cairo_scale(cr, w->map_cell, -w->map_cell);
+	cairo_set_source_surface(cr, img, 0.0, 0.0);
+	cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
+	cairo_paint(cr);
+	cairo_restore(cr);
+	cairo_surface_destroy(img);
+}
+
 rt_status rt_world_draw_png(const rt_world *w, const rt_picture_def *def, rt_error *err)
 {
 	rt__error_clear(err);
@@ -70,6 +118,8 @@ rt_status rt_world_draw_png(const rt_world *w, const rt_picture_def *def, rt_err
 	cairo_translate(cr, 0.0, title_px + height);
 	cairo_scale(cr, scale, -scale);
 	cairo_translate(cr, -d->bounds_min.x, -d->bounds_min.y);
+
+	if (w->map) draw_terrain(cr, w);
 
 	cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);

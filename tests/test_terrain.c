@@ -7,9 +7,12 @@
 #include "rout/env.h"
 #include "rout/map.h"
 
+#include <cairo.h>
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define ORIGIN_LON 121.08
 #define ORIGIN_LAT 41.03
@@ -305,4 +308,61 @@ TEST(terrain_flow_fields_go_straight_and_take_the_road)
 	rt_map_destroy(slow);
 	rt_test_note("with a road only 1.1 times as fast: y %.1f m at mid-way", y_mid);
 	CHECK(fabs(y_mid) < 5.0);
+}
+
+/* The picture shows the ground and the sea at its current level: the flat's pixel is
+ * land-coloured at low water and water-blue at high water. */
+
+static bool pixel_is_water(const char *png, double fx, double fy)
+{
+	cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+	bool water = false;
+	if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS) {
+		int x = (int)(fx * cairo_image_surface_get_width(s)), y = (int)(fy * cairo_image_surface_get_height(s));
+		const uint32_t *row = (const uint32_t *)(const void *)(cairo_image_surface_get_data(s) +
+								 (size_t)y * (size_t)cairo_image_surface_get_stride(s));
+		uint32_t p = row[x];
+		int r = (p >> 16) & 255, b = p & 255;
+		water = b > r + 40;
+	}
+	cairo_surface_destroy(s);
+	return water;
+}
+
+TEST(terrain_picture_shows_the_sea_at_its_level)
+{
+	builder b;
+	CHECK(begin(&b, 300, 300, 5));
+	rect(&b, "{\"kind\":\"tidal_flat\",\"elevation_m\":1.0}", -149, -149, 149, 0);
+	rt_map *map = finish(&b);
+	CHECK(map);
+	bool water[2];
+	for (int k = 0; k < 2; ++k) {
+		rt_world_def d = rt_world_def_default();
+		d.allocator = rt_test_allocator();
+		d.bounds_min = (rt_vec2){ -150, -150 };
+		d.bounds_max = (rt_vec2){ 150, 150 };
+		rt_error err;
+		rt_world *w = rt_world_create(&d, &err);
+		CHECK(w);
+		CHECK_OK(rt_world_set_map(w, map, &err), err);
+		rt_environment_def env = rt_environment_def_default();
+		env.tide.mean_level_m = k == 0 ? 0.0 : 2.0; /* low, then high water over the 1 m flat */
+		CHECK_OK(rt_world_set_environment(w, &env, &err), err);
+		CHECK_OK(rt_world_step(w, &err), err);
+		char path[] = "/tmp/rout-terrain-XXXXXX";
+		int fd = mkstemp(path);
+		CHECK(fd >= 0);
+		close(fd);
+		rt_picture_def pd = rt_picture_def_default();
+		pd.path = path;
+		pd.width_px = 300;
+		CHECK_OK(rt_world_draw_png(w, &pd, &err), err);
+		water[k] = pixel_is_water(path, 0.5, 0.8); /* the flat is the southern half */
+		remove(path);
+		rt_world_destroy(w);
+	}
+	rt_map_destroy(map);
+	CHECK(!water[0]);
+	CHECK(water[1]);
 }

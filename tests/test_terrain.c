@@ -366,3 +366,59 @@ TEST(terrain_picture_shows_the_sea_at_its_level)
 	CHECK(!water[0]);
 	CHECK(water[1]);
 }
+
+/* E6: the Qing trenches ran from the hills to the sea but left the shore open. A line
+ * of deep trench (2.5 m) across the land with one 40 m gap at the shore: 400 men in
+ * flight from north of it to a refuge south of it all leave through the gap. */
+TEST(terrain_trench_line_channels_flight_to_the_shore_gap)
+{
+	builder b;
+	CHECK(begin(&b, 420, 420, 5));
+	rect(&b, "{\"kind\":\"sea\"}", -209, -209, -160, 209);                               /* the sea to the west */
+	line(&b, "{\"kind\":\"trench\",\"depth_m\":2.5,\"width_m\":4}", -120, 0, 205, 0);   /* gap: x -160..-120 */
+	rt_map *map = finish(&b);
+	CHECK(map);
+	rt_world *w = world_on(map, 200, 200, 0);
+	CHECK(w);
+	rt_error err;
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ -150, -195 };
+	gd.target_max = (rt_vec2){ 195, -175 };
+	gd.arrival = RT_ARRIVAL_LEAVE;
+	gd.field_cell_m = 1.0;
+	rt_goal_id refuge;
+	CHECK_OK(rt_world_add_goal(w, &gd, &refuge, &err), err);
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_MARCHING; /* an army making for the refuge */
+	man.goal = refuge;
+	const int n = 400;
+	for (int i = 0; i < n; ++i) {
+		man.position = (rt_vec2){ -100.0 + 280.0 * (i % 40) / 39.0, 40.0 + 3.0 * (i / 40) };
+		CHECK_OK(rt_world_add_agent(w, &man, NULL, &err), err);
+	}
+	double last_y[400];
+	int through_gap = 0, crossed = 0, escaped = 0;
+	for (int i = 0; i < n; ++i) last_y[i] = 100.0;
+	for (int step = 0; step < 12000 && escaped < n; ++step) {
+		CHECK_OK(rt_world_step(w, &err), err);
+		escaped = 0;
+		for (int i = 0; i < n; ++i) {
+			rt_agent_view v;
+			rt_world_get_agent(w, (rt_agent_id)i, &v);
+			escaped += v.state == RT_STATE_ESCAPED;
+			if (last_y[i] > 0.0 && v.position.y <= 0.0) {
+				crossed++;
+				through_gap += v.position.x < -120.0;
+			}
+			last_y[i] = v.position.y;
+		}
+	}
+	rt_world_stats st;
+	rt_world_get_stats(w, &st);
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	rt_test_note("%d of %d crossed the trench line, %d of them through the gap at the shore (%.0f %%), in %.0f s; %d reached the refuge",
+		     crossed, n, through_gap, crossed ? 100.0 * through_gap / crossed : 0.0, st.time_s, escaped);
+	CHECK(crossed == n);
+	CHECK(through_gap == crossed);
+}

@@ -300,6 +300,10 @@ void rt__locomotion_move(rt_world *w)
 #pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : clamps) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		if (!rt__active(a->state[s])) continue;
+		if (w->prev_x) { /* where he stood, should a full fort turn him back */
+			w->prev_x[s] = a->x[s];
+			w->prev_y[s] = a->y[s];
+		}
 		double vx = a->vx[s], vy = a->vy[s];
 		if (vx == 0.0 && vy == 0.0) continue;
 		const double x = a->x[s], y = a->y[s];
@@ -346,6 +350,12 @@ void rt__locomotion_move(rt_world *w)
 				vx = vy = 0.0;
 				break;
 			}
+		}
+		/* a fort not his own, or full, is a wall to him */
+		if (w->fort_side && !rt__fort_admits(w, nx, ny, a->side[s])) {
+			nx = x;
+			ny = y;
+			vx = vy = 0.0;
 		}
 		/* impassable ground (a river away from its fords, a deep trench, the sea's
 		 * impassable features): slide along it one axis at a time, or stay */

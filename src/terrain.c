@@ -5,6 +5,7 @@
 #include "world.h"
 
 #include <math.h>
+#include <string.h>
 
 rt_water_params rt_water_params_default(void)
 {
@@ -53,7 +54,134 @@ rt_status rt_world_set_map(rt_world *w, const rt_map *map, rt_error *err)
 	w->map_speed = rt_map_layer_speed_factor(map);
 	w->map_elevation = rt_map_layer_elevation_m(map);
 	w->map_water = rt_map_layer_water_depth_m(map);
+	w->map_feature = rt_map_layer_feature_id(map);
+	/* forts: their sides are bound by name later; until then a named side admits nobody */
+	rt__terrain_free(w);
+	const int features = rt_map_feature_count(map);
+	int forts = 0;
+	for (int f = 0; f < features; ++f) {
+		rt_map_feature_view v;
+		if (rt_map_feature_info(map, f, &v) && v.kind == RT_MAP_FORT) forts++;
+	}
+	if (forts > 0) {
+		w->fort_side = rt__alloc(&w->allocator, (size_t)features * sizeof(int));
+		w->fort_capacity = rt__alloc(&w->allocator, (size_t)features * sizeof(int));
+		w->fort_sheltered = rt__calloc(&w->allocator, (size_t)features, sizeof(int));
+		if (!w->fort_side || !w->fort_capacity || !w->fort_sheltered) {
+			rt__terrain_free(w);
+			w->map = NULL;
+			return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the fort table");
+		}
+		w->feature_count = features;
+		for (int f = 0; f < features; ++f) {
+			rt_map_feature_view v;
+			bool fort = rt_map_feature_info(map, f, &v) && v.kind == RT_MAP_FORT;
+			w->fort_side[f] = !fort ? -3 : (v.side && v.side[0] ? -2 : -1);
+			w->fort_capacity[f] = fort ? v.capacity : 0;
+		}
+	}
 	return RT_OK;
+}
+
+void rt__terrain_free(rt_world *w)
+{
+	size_t n = (size_t)w->feature_count;
+	if (w->fort_side) rt__free(&w->allocator, w->fort_side, n * sizeof(int));
+	if (w->fort_capacity) rt__free(&w->allocator, w->fort_capacity, n * sizeof(int));
+	if (w->fort_sheltered) rt__free(&w->allocator, w->fort_sheltered, n * sizeof(int));
+	w->fort_side = w->fort_capacity = w->fort_sheltered = NULL;
+	w->feature_count = 0;
+	size_t p = (size_t)w->prev_capacity;
+	if (w->prev_x) rt__free(&w->allocator, w->prev_x, p * sizeof(double));
+	if (w->prev_y) rt__free(&w->allocator, w->prev_y, p * sizeof(double));
+	w->prev_x = w->prev_y = NULL;
+	w->prev_capacity = 0;
+}
+
+rt_status rt_world_bind_side_name(rt_world *w, const char *name, uint8_t side, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!w || !name || !w->map) return rt__fail(err, RT_ERR_STATE, "bind side names after rt_world_set_map");
+	if (side >= RT_MAX_SIDES) return rt__fail(err, RT_ERR_INVALID, "side %d; sides are 0..%d", side, RT_MAX_SIDES - 1);
+	int bound = 0;
+	for (int f = 0; f < w->feature_count; ++f) {
+		rt_map_feature_view v;
+		if (w->fort_side[f] == -3 || !rt_map_feature_info(w->map, f, &v) || !v.side) continue;
+		if (strcmp(v.side, name) == 0) {
+			w->fort_side[f] = side;
+			bound++;
+		}
+	}
+	if (bound == 0) return rt__fail(err, RT_ERR_INVALID, "no fort of the map has side \"%s\"", name);
+	return RT_OK;
+}
+
+int rt_world_fort_sheltered(const rt_world *w, int feature)
+{
+	if (!w || feature < 0 || feature >= w->feature_count || w->fort_side[feature] == -3) return -1;
+	return w->fort_sheltered[feature];
+}
+
+/* Keeps room for every man's position before the move, which the admission pass needs
+ * to turn back a man a full fort cannot take. */
+rt_status rt__forts_prepare(rt_world *w, rt_error *err)
+{
+	if (!w->fort_side || w->prev_capacity >= w->agents.capacity) return RT_OK;
+	size_t cap = (size_t)w->agents.capacity;
+	double *x = rt__alloc(&w->allocator, cap * sizeof(double)), *y = rt__alloc(&w->allocator, cap * sizeof(double));
+	if (!x || !y) {
+		rt__free(&w->allocator, x, cap * sizeof(double));
+		rt__free(&w->allocator, y, cap * sizeof(double));
+		return rt__fail(err, RT_ERR_NOMEM, "cannot allocate positions for the fort gates");
+	}
+	size_t old = (size_t)w->prev_capacity;
+	if (w->prev_x) rt__free(&w->allocator, w->prev_x, old * sizeof(double));
+	if (w->prev_y) rt__free(&w->allocator, w->prev_y, old * sizeof(double));
+	w->prev_x = x;
+	w->prev_y = y;
+	w->prev_capacity = (int)cap;
+	return RT_OK;
+}
+
+/* The fort a man at (x, y) would stand in, or -1. */
+static int fort_at(const rt_world *w, double x, double y)
+{
+	const int cell = rt__terrain_cell(w, x, y);
+	if (cell < 0) return -1;
+	const int f = w->map_feature[cell];
+	return f >= 0 && f < w->feature_count && w->fort_side[f] != -3 ? f : -1;
+}
+
+/* Whether the fort lets a man of `side` in: only through a gate (its walls are
+ * impassable cells), only its own side. Capacity is decided in the admission pass. */
+bool rt__fort_admits(const rt_world *w, double x, double y, int side)
+{
+	if (!w->fort_side) return true;
+	const int f = fort_at(w, x, y);
+	if (f < 0) return true;
+	const int own = w->fort_side[f];
+	return (own == -1 || own == side) && w->fort_sheltered[f] < w->fort_capacity[f];
+}
+
+/* Serial, in slot order: a man who stepped into a fort is sheltered while there is
+ * room; the rest are turned back to where they stood. */
+void rt__forts_admit(rt_world *w)
+{
+	if (!w->fort_side) return;
+	rt_agents *a = &w->agents;
+	for (int s = 0; s < a->count; ++s) {
+		if (!rt__active(a->state[s])) continue;
+		const int f = fort_at(w, a->x[s], a->y[s]);
+		if (f < 0) continue;
+		if (w->fort_sheltered[f] < w->fort_capacity[f] && (w->fort_side[f] == -1 || w->fort_side[f] == a->side[s])) {
+			w->fort_sheltered[f]++;
+			a->state[s] = RT_STATE_SHELTERED;
+		} else {
+			a->x[s] = w->prev_x[s];
+			a->y[s] = w->prev_y[s];
+		}
+		a->vx[s] = a->vy[s] = 0.0;
+	}
 }
 
 static double depth_at(const rt_world *w, int cell)

@@ -377,6 +377,7 @@ void rt_world_destroy(rt_world *w)
 	rt__grid_free(w);
 	rt__sense_free(w);
 	rt__env_free(w);
+	rt__terrain_free(w);
 	rt__geometry_free(w);
 	for (int i = 0; i < w->goal_count; ++i) rt__goal_free(w, &w->goals[i]);
 	rt__free(&a, w->goals, (size_t)w->goal_capacity * sizeof(rt_goal));
@@ -577,8 +578,10 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	rt__locomotion_decide(w);
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_DECIDE] += t1 - t0; t0 = t1;
 
-	/* 7 move */
+	/* 7 move (then forts take in whom they can) */
+	if ((s = rt__forts_prepare(w, err)) != RT_OK) return s;
 	rt__locomotion_move(w);
+	rt__forts_admit(w);
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_MOVE] += t1 - t0; t0 = t1;
 
 	/* 8 fight: each man chooses his blow or shot, written in his own slot */

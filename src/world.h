@@ -166,7 +166,14 @@ struct rt_world {
 	double map_cell, map_inv_cell, map_ox, map_oy;
 	const uint8_t *map_passable;
 	const float *map_speed, *map_elevation, *map_water;
+	const int32_t *map_feature;
 	rt_water_params water;
+	/* forts: per map feature, -1 if not a fort; else its admitted side (-1 any, -2 none) */
+	int feature_count;
+	int *fort_side;        /* feature_count entries, or NULL */
+	int *fort_capacity, *fort_sheltered;
+	double *prev_x, *prev_y; /* positions before this step's move, while the map has forts */
+	int prev_capacity;
 
 	/* environment (env_phase.c) */
 	bool has_environment;
@@ -299,6 +306,10 @@ static inline int rt__terrain_cell(const rt_world *w, double x, double y)
 double rt__terrain_speed(const rt_world *w, int cell);
 bool rt__terrain_passable(const rt_world *w, double x, double y);
 void rt__drown(rt_world *w);
+rt_status rt__forts_prepare(rt_world *w, rt_error *err);
+void rt__forts_admit(rt_world *w);
+bool rt__fort_admits(const rt_world *w, double x, double y, int side);
+void rt__terrain_free(rt_world *w);
 
 /* env_phase.c */
 void rt__env_phase(rt_world *w);

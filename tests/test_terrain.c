@@ -422,3 +422,66 @@ TEST(terrain_trench_line_channels_flight_to_the_shore_gap)
 	CHECK(crossed == n);
 	CHECK(through_gap == crossed);
 }
+
+/* Q9: a fort of side "ming" for 50 men with one gate in its south wall. 100 men of
+ * side 0 (bound to "ming") and 50 of side 1 all make for its inside: 50 of side 0 are
+ * sheltered, every one through the gate; no man of side 1 gets in. */
+TEST(terrain_fort_admits_its_own_side_by_the_gate_up_to_capacity)
+{
+	builder b;
+	CHECK(begin(&b, 300, 300, 5));
+	char fort[512];
+	/* the square 40..80 x 40..80, gate in the middle of the south wall */
+	rt_lonlat gate = rt_map_xy_to_lonlat(b.blank, (rt_vec2){ 60, 40 });
+	snprintf(fort, sizeof fort, "{\"kind\":\"fort\",\"side\":\"ming\",\"capacity\":50,\"gates\":[[%.8f,%.8f]]}", gate.lon_deg,
+		 gate.lat_deg);
+	rect(&b, fort, 40, 40, 80, 80);
+	rt_map *map = finish(&b);
+	CHECK(map);
+	rt_world *w = world_on(map, 140, 140, 0);
+	CHECK(w);
+	rt_error err;
+	CHECK_OK(rt_world_bind_side_name(w, "ming", 0, &err), err);
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ 50, 55 };
+	gd.target_max = (rt_vec2){ 70, 70 };
+	gd.field_cell_m = 0.5;
+	rt_goal_id inside;
+	CHECK_OK(rt_world_add_goal(w, &gd, &inside, &err), err);
+	rt_agent_def man = rt_agent_def_default();
+	man.goal = inside;
+	for (int i = 0; i < 150; ++i) {
+		man.side = i < 100 ? 0 : 1;
+		man.position = (rt_vec2){ -60.0 + 1.2 * (i % 50), -40.0 - 1.2 * (i / 50) };
+		CHECK_OK(rt_world_add_agent(w, &man, NULL, &err), err);
+	}
+	int feature = 0; /* the fort is the map's only feature */
+	int through_gate = 0, entered = 0, enemy_inside = 0;
+	for (int step = 0; step < 4000; ++step) {
+		CHECK_OK(rt_world_step(w, &err), err);
+		for (int i = 0; i < 150; ++i) {
+			rt_agent_view v;
+			rt_world_get_agent(w, (rt_agent_id)i, &v);
+			enemy_inside += i >= 100 && v.position.x > 41.0 && v.position.x < 79.0 && v.position.y > 41.0 && v.position.y < 79.0;
+		}
+	}
+	int sheltered = rt_world_fort_sheltered(w, feature), side0 = 0, side1 = 0;
+	double farthest_from_gate = 0.0;
+	for (int i = 0; i < 150; ++i) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)i, &v);
+		if (v.state != RT_STATE_SHELTERED) continue;
+		*(i < 100 ? &side0 : &side1) += 1;
+		/* a sheltered man stays where he crossed into the fort */
+		farthest_from_gate = fmax(farthest_from_gate, hypot(v.position.x - 60.0, v.position.y - 40.0));
+		entered++;
+		through_gate += hypot(v.position.x - 60.0, v.position.y - 40.0) < 8.0;
+	}
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	rt_test_note("%d sheltered (%d of side 0, %d of side 1); %d entered, %d by the gate (farthest %.1f m from it); enemy inside %d times",
+		     sheltered, side0, side1, entered, through_gate, farthest_from_gate, enemy_inside);
+	CHECK(sheltered == 50 && side0 == 50 && side1 == 0);
+	CHECK(entered == 50 && through_gate == entered);
+	CHECK(enemy_inside == 0);
+}

@@ -185,6 +185,15 @@ typedef struct rt_water_params {
 rt_water_params rt_water_params_default(void);
 rt_status rt_world_set_water(rt_world *world, const rt_water_params *params, rt_error *err);
 
+/* Forts (Q9). A fort admits men only through its gates, only of its own side, and only
+ * up to its capacity; a man who enters becomes *sheltered*. The map names a fort's side
+ * in words ("ming"); this binds such a name to a side number. A fort whose side has no
+ * binding admits nobody; a fort with no side admits anyone. Call after rt_world_set_map. */
+rt_status rt_world_bind_side_name(rt_world *world, const char *map_side, uint8_t side, rt_error *err);
+
+/* Men sheltered in the fort drawn as map feature `feature` so far; -1 if it is no fort. */
+int rt_world_fort_sheltered(const rt_world *world, int feature);
+
 /* Water depth (m) at a point of the world now: rivers plus the sea above the ground. */
 double rt_world_water_depth_m(const rt_world *world, rt_vec2 p);
 

@@ -55,6 +55,8 @@ rt_status rt_world_add_corps(rt_world *w, const rt_corps_def *d, rt_corps_id *ou
 	if (d->side >= RT_MAX_SIDES) return rt__fail(err, RT_ERR_INVALID, "corps side %d; sides are 0..%d", d->side, RT_MAX_SIDES - 1);
 	if (!(d->courage >= 0.0 && d->courage <= 1.0 && d->hunger >= 0.0 && d->hunger <= 1.0))
 		return rt__fail(err, RT_ERR_INVALID, "corps courage and hunger must be within 0..1");
+	if (!(d->pursue_ratio >= 0.0 && d->pursue_ratio <= 100.0) || d->all_out_threshold < 0)
+		return rt__fail(err, RT_ERR_INVALID, "corps pursue_ratio must be 0..100 and all_out_threshold >= 0");
 	if (d->refuge != RT_NO_GOAL && (d->refuge < 0 || d->refuge >= w->goal_count))
 		return rt__fail(err, RT_ERR_INVALID, "corps refuge goal %d does not exist", (int)d->refuge);
 	if (w->corps_count >= 1 << 20) return rt__fail(err, RT_ERR_CAPACITY, "more than %d corps", 1 << 20);
@@ -120,6 +122,8 @@ bool rt_world_get_corps(const rt_world *w, rt_corps_id corps, rt_corps_view *o)
 	o->men = c->men;
 	o->active = c->active;
 	o->mean_threat = c->mean_threat;
+	o->fleeing_seen = c->fleeing_seen;
+	o->pursuers = c->pursuers;
 	return true;
 }
 
@@ -140,6 +144,79 @@ static void leave(rt_world *w, int corps)
 		a->level[s] = 0;
 		a->morale[s] = (float)fmax(0.0, a->morale[s] - shock);
 	}
+}
+
+/* Pursuit by doctrine (Q2: "a hundred flee, a hundred follow; too many flee, all go").
+ * The corps counts the enemies seen fleeing within sight of where its men stand, decides how many
+ * men to send, and sends those nearest the fleeing (ties by id): they advance on the
+ * nearest enemy; the rest hold. Serial, deterministic. */
+static void pursue(rt_world *w, int corps)
+{
+	rt_corps *c = &w->corps[corps];
+	rt_agents *a = &w->agents;
+	const int n = a->count;
+	/* what the corps sees: within sight of the box its men stand in */
+	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+	int men = 0;
+	for (int s = 0; s < n; ++s)
+		if (a->corps[s] == corps && rt__active(a->state[s]) && a->state[s] != RT_STATE_ROUTING &&
+		    a->state[s] != RT_STATE_SURRENDERED) {
+			x0 = fmin(x0, a->x[s]);
+			y0 = fmin(y0, a->y[s]);
+			x1 = fmax(x1, a->x[s]);
+			y1 = fmax(y1, a->y[s]);
+			men++;
+		}
+	c->fleeing_seen = c->pursuers = 0;
+	if (men == 0) return;
+	const double sight = fmin(w->def.combat.sense_range_m, w->env.detection_range_m);
+	double fx = 0.0, fy = 0.0;
+	for (int s = 0; s < n; ++s) {
+		if (a->side[s] == c->def.side || a->state[s] != RT_STATE_ROUTING) continue;
+		const double dx = fmax(0.0, fmax(x0 - a->x[s], a->x[s] - x1)), dy = fmax(0.0, fmax(y0 - a->y[s], a->y[s] - y1));
+		if (dx * dx + dy * dy > sight * sight) continue;
+		fx += a->x[s];
+		fy += a->y[s];
+		c->fleeing_seen++;
+	}
+	int send = 0;
+	if (c->fleeing_seen > 0) {
+		fx /= c->fleeing_seen;
+		fy /= c->fleeing_seen;
+		if (c->def.all_out_threshold > 0 && c->fleeing_seen >= c->def.all_out_threshold) send = men;
+		else send = (int)fmin((double)men, floor(c->def.pursue_ratio * c->fleeing_seen + 0.5));
+	}
+	/* the men nearest the fleeing go: rank by distance with a selection over the corps */
+	typedef struct { double d2; uint32_t id; int slot; } candidate;
+	candidate *list = rt__arena_push(&w->arena, (size_t)men * sizeof(candidate));
+	if (!list) return; /* no scratch this round: the corps keeps its last orders */
+	int k = 0;
+	for (int s = 0; s < n; ++s)
+		if (a->corps[s] == corps && rt__active(a->state[s]) && a->state[s] != RT_STATE_ROUTING &&
+		    a->state[s] != RT_STATE_SURRENDERED) {
+			const double dx = a->x[s] - fx, dy = a->y[s] - fy;
+			list[k++] = (candidate){ dx * dx + dy * dy, a->id[s], s };
+		}
+	/* insertion by rank would be quadratic for large corps: sort (stable on id) */
+	for (int gap = k / 2; gap > 0; gap /= 2) /* shell sort: no allocation, deterministic */
+		for (int i = gap; i < k; ++i) {
+			candidate t = list[i];
+			int j = i;
+			while (j >= gap && (list[j - gap].d2 > t.d2 || (list[j - gap].d2 == t.d2 && list[j - gap].id > t.id))) {
+				list[j] = list[j - gap];
+				j -= gap;
+			}
+			list[j] = t;
+		}
+	for (int i = 0; i < k; ++i) {
+		const int s = list[i].slot;
+		const uint8_t stance = i < send ? RT_STANCE_ADVANCE : RT_STANCE_HOLD;
+		if (a->stance[s] != stance) {
+			a->stance[s] = stance;
+			a->level[s] = 0;
+		}
+	}
+	c->pursuers = send;
 }
 
 void rt__command(rt_world *w)
@@ -168,6 +245,8 @@ void rt__command(rt_world *w)
 	int gone[RT_MAX_SIDES] = { 0 };
 	for (int c = 0; c < w->corps_count; ++c) gone[w->corps[c].def.side] += w->corps[c].left;
 	const double interval_h = p->decision_interval_s / 3600.0;
+	for (int c = 0; c < w->corps_count; ++c)
+		if (w->corps[c].def.pursue_ratio > 0.0 && !w->corps[c].left) pursue(w, c);
 	for (int c = 0; c < w->corps_count; ++c) {
 		rt_corps *k = &w->corps[c];
 		k->mean_threat = k->active > 0 ? threat[c] / k->active : 0.0;

@@ -49,6 +49,7 @@ typedef struct rt_corps {
 	double left_at_s;
 	double mean_threat;
 	int men, active;
+	int fleeing_seen, pursuers;
 } rt_corps;
 
 /* ---- sense grid ----

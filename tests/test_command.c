@@ -111,3 +111,64 @@ TEST(command_steadfast_commanders_stay)
 		     seeds);
 	CHECK(nobody * 10 >= seeds * 8);
 }
+
+/* Q2: a corps of 12,000 horse with the doctrine "one pursuer for every man fleeing,
+ * everyone once 5,000 flee" faces 100, 1,000 and 10,000 men in flight. */
+static int pursuers_sent(int fleeing, int *seen)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_min = (rt_vec2){ -400, -400 };
+	d.bounds_max = (rt_vec2){ 400, 400 };
+	d.command.decision_interval_s = 1.0; /* the first round after a second */
+	d.agent_capacity = 24000;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return -1;
+	rt_corps_def cd = rt_corps_def_default();
+	cd.side = 1;
+	cd.pursue_ratio = 1.0;
+	cd.all_out_threshold = 5000;
+	rt_corps_id corps;
+	bool ok = rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.corps = corps;
+	horse.experience = RT_EXPERIENCE_VETERAN;
+	for (int i = 0; i < 12000 && ok; ++i) {
+		horse.position = (rt_vec2){ -300.0 + 2.0 * (i % 300), -150.0 - 2.0 * (i / 300) };
+		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+	}
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_ROUTING;
+	man.morale = 0.1f;
+	for (int i = 0; i < fleeing && ok; ++i) {
+		man.position = (rt_vec2){ -300.0 + 1.2 * (i % 500), -60.0 + 1.2 * (i / 500) };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	for (int s = 0; s < 12 && ok; ++s) ok = rt_world_step(w, &err) == RT_OK;
+	rt_corps_view v;
+	rt_world_get_corps(w, corps, &v);
+	int advancing = 0;
+	for (int id = 0; id < 12000; ++id) {
+		rt_agent_view a;
+		rt_world_get_agent(w, (rt_agent_id)id, &a);
+		advancing += a.stance == RT_STANCE_ADVANCE;
+	}
+	rt_world_destroy(w);
+	*seen = v.fleeing_seen;
+	return ok && advancing == v.pursuers ? advancing : -1;
+}
+
+TEST(command_proportional_pursuit)
+{
+	const int fleeing[3] = { 100, 1000, 10000 };
+	for (int k = 0; k < 3; ++k) {
+		int seen = 0, sent = pursuers_sent(fleeing[k], &seen);
+		rt_test_note("%d fleeing (%d seen): %d of 12,000 horse sent after them", fleeing[k], seen, sent);
+		CHECK(sent >= 0);
+		if (fleeing[k] < 5000) CHECK_NEAR(sent, fleeing[k], 0.2 * fleeing[k]);
+		else CHECK(sent == 12000);
+	}
+}

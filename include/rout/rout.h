@@ -288,6 +288,11 @@ typedef struct rt_corps_def {
 	double hunger;           /* 0 fed .. 1 starving (M9) */
 	bool cut_off;            /* cut off from headquarters (M3) */
 	rt_goal_id refuge;       /* where he goes if he leaves; RT_NO_GOAL: he cannot leave */
+	/* pursuit doctrine (Q2): for every enemy seen fleeing, send this many men after
+	 * them (0: this corps does not pursue); when all_out_threshold or more flee, send
+	 * everyone (0: never) */
+	double pursue_ratio;
+	int all_out_threshold;
 	uint32_t cookie;
 } rt_corps_def;
 
@@ -305,6 +310,8 @@ typedef struct rt_corps_view {
 	double left_at_s;        /* when (simulated seconds), or -1 */
 	int men, active;         /* men of the corps; still taking part */
 	double mean_threat;      /* at his last decision */
+	int fleeing_seen;        /* enemies seen fleeing at the last decision */
+	int pursuers;            /* men sent after them */
 } rt_corps_view;
 
 int rt_world_corps_count(const rt_world *world);

@@ -203,6 +203,40 @@ static void local_picture(rt_world *w)
 	}
 }
 
+bool rt__surrounded(const rt_world *w, int slot, double radius)
+{
+	/* enemies (men who can fight) in all four quarters round him within the radius:
+	 * rings of the sense grid outward until every quarter has one */
+	const rt_sense_grid *g = &w->sense;
+	const rt_agents *a = &w->agents;
+	if (!g->start || g->cells == 0) return false;
+	const double x = a->x[slot], y = a->y[slot];
+	const int own = a->side[slot], nx = g->nx, ny = g->ny;
+	const int cx = rt__floor_int((x - g->origin_x) * g->inv_cell), cy = rt__floor_int((y - g->origin_y) * g->inv_cell);
+	const int rings = (int)ceil(radius * g->inv_cell);
+	unsigned quarters = 0;
+	for (int ring = 0; ring <= rings && quarters != 15u; ++ring)
+		for (int yy = cy - ring; yy <= cy + ring; ++yy) {
+			if (yy < 0 || yy >= ny) continue;
+			const bool edge_row = yy == cy - ring || yy == cy + ring;
+			for (int xx = cx - ring; xx <= cx + ring; xx += edge_row ? 1 : (ring > 0 ? 2 * ring : 1)) {
+				if (xx < 0 || xx >= nx) continue;
+				for (int side = 0; side < g->sides; ++side) {
+					if (side == own) continue;
+					const int b = side * g->cells + yy * nx + xx;
+					for (int k = g->start[b]; k < g->start[b + 1]; ++k) {
+						const int t = g->order[k];
+						if (a->state[t] == RT_STATE_ROUTING) continue;
+						const double dx = a->x[t] - x, dy = a->y[t] - y;
+						if (dx * dx + dy * dy > radius * radius) continue;
+						quarters |= 1u << ((dx >= 0.0 ? 1 : 0) | (dy >= 0.0 ? 2 : 0));
+					}
+				}
+			}
+		}
+	return quarters == 15u;
+}
+
 rt_status rt__sense(rt_world *w, rt_error *err)
 {
 	rt_agents *a = &w->agents;
@@ -337,14 +371,14 @@ void rt__fight(rt_world *w)
 {
 	rt_agents *a = &w->agents;
 	const int n = a->count;
-	const double dt = w->def.dt_s, armour = w->def.combat.armour_protection;
+	const double dt = w->def.dt_s, armour = w->def.combat.armour_protection, desperate = w->def.combat.desperate_factor;
 	const uint64_t seed = w->def.seed;
 	const uint64_t step = (uint64_t)w->step;
 	int64_t shots = 0;
 #pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : shots) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		a->victim[s] = -1;
-		if (!can_fight(a->state[s])) continue;
+		if (!can_fight(a->state[s]) || a->stance[s] == RT_STANCE_CONTAIN) continue;
 		/* engaged only while an enemy is in reach */
 		if (a->state[s] == RT_STATE_ENGAGED) a->state[s] = RT_STATE_FORMED;
 		if (a->enemy[s] < 0) continue;
@@ -359,7 +393,8 @@ void rt__fight(rt_world *w)
 		const double gap = dist - a->radius[s] - a->radius[t];
 		if ((a->equipment[s] & RT_EQUIP_WEAPON) && gap <= kp->melee_reach_m) {
 			if (a->state[s] == RT_STATE_FORMED || a->state[s] == RT_STATE_MARCHING) a->state[s] = RT_STATE_ENGAGED;
-			if (u0 < kp->melee_rate_per_s * dt * kp->melee_hit_prob * protect) a->victim[s] = a->enemy[s];
+			const double fury = a->state[s] == RT_STATE_DESPERATE ? desperate : 1.0; /* M7 */
+			if (u0 < kp->melee_rate_per_s * dt * fmin(1.0, kp->melee_hit_prob * fury) * protect) a->victim[s] = a->enemy[s];
 		} else if (kp->missile_range_m > 0.0 && a->ammunition[s] > 0 && dist <= kp->missile_range_m) {
 			if (u0 < kp->missile_rate_per_s * dt) {
 				a->ammunition[s]--;

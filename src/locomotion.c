@@ -74,6 +74,7 @@ void rt__locomotion_decide(rt_world *w)
 	const double push_gain = p->push_gain, push_max = p->push_max_factor;
 	const double advance_range = w->def.combat.advance_range_m;
 	const double flight_factor = w->def.morale.flight_speed_factor;
+	const double contain_distance = w->def.combat.contain_distance_m;
 	const double dt = w->def.dt_s;
 	const int max_level = w->def.max_period_level;
 	const double max_speed = w->max_speed, max_radius = w->max_radius;
@@ -120,6 +121,17 @@ void rt__locomotion_decide(rt_world *w)
 			}
 		} else if (a->state[s] == RT_STATE_SURRENDERED) {
 			/* kneeling: he does not move */
+		} else if (a->stance[s] == RT_STANCE_CONTAIN && enemy >= 0) {
+			/* M7: close in to the containing distance, give back inside it, else stand */
+			const int t = (int)w->slot_of_id[enemy];
+			const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
+			const double en = sqrt(ex * ex + ey * ey);
+			const double band = 0.03 * contain_distance;
+			if (en > 1e-9 && fabs(en - contain_distance) > band) {
+				const double sign = en > contain_distance ? 1.0 : -1.0;
+				e0x = sign * ex / en;
+				e0y = sign * ey / en;
+			}
 		} else if (a->stance[s] == RT_STANCE_ADVANCE && (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range))) {
 			/* close with the nearest enemy; with none near, go to collect the kneeling */
 			const int t = (int)w->slot_of_id[enemy >= 0 && a->enemy_dist[s] < advance_range ? enemy : a->prize[s]];

@@ -19,8 +19,10 @@ void rt__morale(rt_world *w)
 	const rt_morale_params *m = &w->def.morale;
 	const int n = a->count;
 	const uint64_t seed = w->def.seed, step = (uint64_t)w->step;
-	int64_t routed = 0, rallied = 0, armour = 0, weapons = 0, knelt = 0;
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : routed, rallied, armour, weapons, knelt) if (RT_PARALLEL(n))
+	int64_t routed = 0, rallied = 0, armour = 0, weapons = 0, knelt = 0, desperate = 0;
+	/* "no way out": enemies on every side within what he can see */
+	const double trapped_radius = fmin(w->def.combat.sense_range_m, w->env.detection_range_m);
+#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : routed, rallied, armour, weapons, knelt, desperate) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		const uint8_t state = a->state[s];
 		const bool steady = state == RT_STATE_FORMED || state == RT_STATE_MARCHING || state == RT_STATE_ENGAGED;
@@ -33,7 +35,12 @@ void rt__morale(rt_world *w)
 		morale += ((a->morale_base[s] - morale) / m->recovery_time_s - loss) * dt;
 		morale = rt__clamp(morale, 0.0, 1.0);
 		a->morale[s] = (float)morale;
-		if (steady && morale < m->rout_threshold) {
+		if (steady && morale < m->rout_threshold && rt__surrounded(w, s, trapped_radius)) {
+			/* M7: with no way out he does not run; he fights harder */
+			a->state[s] = RT_STATE_DESPERATE;
+			a->level[s] = 0;
+			desperate++;
+		} else if (steady && morale < m->rout_threshold) {
 			a->state[s] = RT_STATE_ROUTING;
 			a->level[s] = 0;
 			routed++;
@@ -67,4 +74,5 @@ void rt__morale(rt_world *w)
 	w->armour_dropped += armour;
 	w->weapons_dropped += weapons;
 	w->knelt += knelt;
+	w->desperate += desperate;
 }

@@ -153,6 +153,8 @@ rt_combat_params rt_combat_params_default(void)
 	c.armour_protection = 0.3;   /* estimate: lamellar and brigandine turn a third of blows */
 	c.advance_range_m = 300.0;
 	c.collect_range_m = 1000.0;  /* he knows where he passed them: memory, not sight */
+	c.contain_distance_m = 800.0; /* 500 paces of 1.6 m (HISTORY.md) */
+	c.desperate_factor = 1.5;     /* "a cornered beast still fights": estimate (E) */
 	return c;
 }
 
@@ -232,8 +234,9 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	const rt_combat_params *c = &d->combat;
 	if (!(c->sense_range_m >= 0.0 && c->sense_range_m <= 20000.0 && c->sense_cell_m >= 1.0 && c->sense_cell_m <= 1000.0 &&
 	      c->armour_protection >= 0.0 && c->armour_protection <= 1.0 && c->advance_range_m >= 0.0 && c->advance_range_m <= 20000.0 &&
-	      c->collect_range_m >= 0.0 && c->collect_range_m <= 20000.0))
-		return rt__fail(err, RT_ERR_INVALID, "combat: sense_range_m 0..20000, sense_cell_m 1..1000, armour_protection 0..1, advance_range_m and collect_range_m 0..20000");
+	      c->collect_range_m >= 0.0 && c->collect_range_m <= 20000.0 && c->contain_distance_m >= 0.0 &&
+	      c->contain_distance_m <= 20000.0 && c->desperate_factor >= 1.0 && c->desperate_factor <= 10.0))
+		return rt__fail(err, RT_ERR_INVALID, "combat: sense_range_m 0..20000, sense_cell_m 1..1000, armour_protection 0..1, advance, collect and contain ranges 0..20000 m, desperate_factor 1..10");
 	const rt_morale_params *m = &d->morale;
 	for (int e = 0; e < RT_EXPERIENCE_COUNT; ++e)
 		if (!(m->baseline[e] >= 0.0 && m->baseline[e] <= 1.0 && m->sensitivity[e] >= 0.0 && m->sensitivity[e] <= 100.0))
@@ -444,7 +447,7 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 		return rt__fail(err, RT_ERR_INVALID, "agent of side %d cannot serve in corps %d of side %d", d->side, (int)d->corps,
 				w->corps[d->corps].def.side);
 	if (d->side >= RT_MAX_SIDES) return rt__fail(err, RT_ERR_INVALID, "agent side %d; sides are 0..%d", d->side, RT_MAX_SIDES - 1);
-	if ((unsigned)d->stance > RT_STANCE_ADVANCE) return rt__fail(err, RT_ERR_INVALID, "agent stance %d is unknown", (int)d->stance);
+	if ((unsigned)d->stance > RT_STANCE_CONTAIN) return rt__fail(err, RT_ERR_INVALID, "agent stance %d is unknown", (int)d->stance);
 	if (d->ammunition < -1 || d->ammunition > 100000) return rt__fail(err, RT_ERR_INVALID, "agent ammunition %d; expected -1 (default) or 0..100000", d->ammunition);
 	if (!(d->health >= 0.0f && d->health <= 1.0f && d->morale >= 0.0f && d->morale <= 1.0f && d->fatigue >= 0.0f &&
 	      d->fatigue <= 1.0f && d->horse_fatigue >= 0.0f && d->horse_fatigue <= 1.0f))
@@ -682,6 +685,7 @@ void rt_world_get_stats(const rt_world *w, rt_world_stats *o)
 	o->knelt = w->knelt;
 	o->captured = w->captured;
 	o->drowned = w->drowned;
+	o->desperate = w->desperate;
 	memcpy(o->phase_seconds, w->phase_seconds, sizeof o->phase_seconds);
 	o->threads = w->threads;
 }

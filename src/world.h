@@ -187,7 +187,7 @@ struct rt_world {
 	int threads;
 	int64_t agent_updates;
 	int64_t wall_clamps;
-	int64_t hits, shots, routed, rallied, armour_dropped, weapons_dropped, knelt, captured, drowned;
+	int64_t hits, shots, routed, rallied, armour_dropped, weapons_dropped, knelt, captured, drowned, desperate;
 	double phase_seconds[RT_PHASE_COUNT];
 	double max_radius; /* largest body radius so far */
 	double max_speed;  /* largest free speed so far */
@@ -319,6 +319,8 @@ void rt__env_free(rt_world *w);
 /* combat.c */
 rt_status rt__sense(rt_world *w, rt_error *err);
 void rt__fight(rt_world *w);
+/* Enemies in all four quarters round the man within radius (M7: no way out). */
+bool rt__surrounded(const rt_world *w, int slot, double radius);
 rt_status rt__resolve(rt_world *w, rt_error *err);
 
 /* command.c */

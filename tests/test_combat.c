@@ -359,3 +359,72 @@ TEST(combat_pursuers_pass_the_kneeling_and_take_them_later)
 	CHECK(captured * 10 >= kneeling_total * 9);
 	CHECK(runners_first * 10 >= seeds * 9);
 }
+
+/* M7: 300 men stand broken-spirited (morale 0.2) in a knot; 400 horse ordered to contain
+ * them at 500 paces (800 m) ride in from 1,000 m. With the ring all round, the men have
+ * no way out and turn desperate rather than running; with the horse on one side only,
+ * they run. The ring holds 800 m +- 15 % and kills nobody. */
+static bool ring(bool all_round, double *mean_distance, int *killed, int *desperate, int *routing)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_min = (rt_vec2){ -1500, -1500 };
+	d.bounds_max = (rt_vec2){ 1500, 1500 };
+	d.combat.sense_range_m = 1500.0; /* by day, on open ground */
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return false;
+	rt_agent_def man = rt_agent_def_default();
+	man.morale = 0.2f;
+	bool ok = true;
+	for (int i = 0; i < 300 && ok; ++i) {
+		man.position = (rt_vec2){ -15.0 + 1.5 * (i % 20), -11.0 + 1.5 * (i / 20) };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.stance = RT_STANCE_CONTAIN;
+	horse.experience = RT_EXPERIENCE_VETERAN;
+	for (int i = 0; i < 400 && ok; ++i) {
+		double angle = (all_round ? 6.283185307179586 : 1.5707963267948966) * (i + 0.5) / 400.0;
+		horse.position = (rt_vec2){ 1000.0 * cos(angle), 1000.0 * sin(angle) };
+		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+	}
+	for (int s = 0; s < 1200 && ok; ++s) ok = rt_world_step(w, &err) == RT_OK; /* two minutes */
+	*killed = *desperate = *routing = 0;
+	for (int id = 0; id < 300; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		*killed += v.state == RT_STATE_DEAD_COMBAT;
+		*desperate += v.state == RT_STATE_DESPERATE;
+		*routing += v.state == RT_STATE_ROUTING;
+	}
+	double sum = 0.0;
+	int counted = 0;
+	for (int id = 300; id < 700; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		if (v.enemy < 0) continue;
+		sum += v.enemy_distance_m;
+		counted++;
+	}
+	*mean_distance = counted ? sum / counted : 0.0;
+	rt_world_destroy(w);
+	return ok;
+}
+
+TEST(combat_containment_at_five_hundred_paces)
+{
+	double distance;
+	int killed, desperate, routing;
+	CHECK(ring(true, &distance, &killed, &desperate, &routing));
+	rt_test_note("ring all round: held at %.0f m (800 +- 15 %%); of 300 inside %d desperate, %d running, %d killed", distance,
+		     desperate, routing, killed);
+	CHECK_NEAR(distance, 800.0, 0.15 * 800.0);
+	CHECK(killed == 0);
+	CHECK(desperate > 250 && routing == 0);
+	CHECK(ring(false, &distance, &killed, &desperate, &routing));
+	rt_test_note("horse on one side only: %d desperate, %d running", desperate, routing);
+	CHECK(desperate == 0 && routing > 250);
+}

@@ -149,6 +149,8 @@ typedef struct rt_combat_params {
 	double armour_protection;   /* armour turns this share of otherwise disabling hits */
 	double advance_range_m;     /* an advancing man closes with enemies nearer than this */
 	double collect_range_m;     /* with none to fight, he goes back this far for kneeling men (C5) */
+	double contain_distance_m;  /* a containing man keeps this far from the nearest enemy (M7: 500 paces) */
+	double desperate_factor;    /* a desperate man's blows tell this much more often (M7) */
 } rt_combat_params;
 
 rt_combat_params rt_combat_params_default(void);
@@ -247,7 +249,8 @@ rt_status rt_world_add_goal(rt_world *world, const rt_goal_def *def, rt_goal_id 
  * sets stances from orders). */
 typedef enum rt_stance {
 	RT_STANCE_HOLD = 0, /* keep his place; strike whoever comes in reach, shoot whoever is in range */
-	RT_STANCE_ADVANCE   /* close with the nearest enemy he senses and fight */
+	RT_STANCE_ADVANCE,  /* close with the nearest enemy he senses and fight */
+	RT_STANCE_CONTAIN   /* keep contain_distance_m from the nearest enemy; strike no one (M7) */
 } rt_stance;
 
 typedef struct rt_agent_def {
@@ -371,6 +374,7 @@ typedef struct rt_world_stats {
 	int64_t armour_dropped, weapons_dropped;
 	int64_t knelt, captured;      /* men who surrendered; men taken */
 	int64_t drowned;
+	int64_t desperate;             /* men who broke with no way out and fought on */
 	int64_t wall_clamps;           /* moves cut short by the hard wall constraint */
 	double phase_seconds[RT_PHASE_COUNT];
 	int threads;

@@ -367,11 +367,33 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	return RT_OK;
 }
 
+#define COVER_REACH_M 20.0 /* a wall farther than this from the target shelters him no more */
+
+/* Whether a wall or wagon within COVER_REACH_M of the target stands between him and the
+ * shooter: the line of fire is walked back from the target a wall-grid cell at a time. */
+static bool covered(const rt_world *w, double sx, double sy, double tx, double ty)
+{
+	const rt_geometry *g = &w->geometry;
+	if (g->item_count == 0) return false;
+	const double dx = sx - tx, dy = sy - ty, len = sqrt(dx * dx + dy * dy);
+	if (len <= 0.0) return false;
+	const double reach = fmin(len, COVER_REACH_M);
+	for (double along = 0.0; along <= reach + g->cell; along += g->cell) {
+		const double f = fmin(along, reach) / len;
+		int count = 0;
+		const int *walls = rt__geometry_near(g, tx + f * dx, ty + f * dy, &count);
+		for (int m = 0; m < count; ++m)
+			if (rt__segment_segment_distance(&g->walls[walls[m]], sx, sy, tx, ty) == 0.0) return true;
+	}
+	return false;
+}
+
 void rt__fight(rt_world *w)
 {
 	rt_agents *a = &w->agents;
 	const int n = a->count;
 	const double dt = w->def.dt_s, armour = w->def.combat.armour_protection, desperate = w->def.combat.desperate_factor;
+	const double cover = w->def.combat.cover;
 	const uint64_t seed = w->def.seed;
 	const uint64_t step = (uint64_t)w->step;
 	int64_t shots = 0;
@@ -399,7 +421,8 @@ void rt__fight(rt_world *w)
 			if (u0 < kp->missile_rate_per_s * dt) {
 				a->ammunition[s]--;
 				shots++;
-				if (u1 < kp->missile_hit_prob * protect) a->victim[s] = a->enemy[s];
+				const double shelter = covered(w, a->x[s], a->y[s], a->x[t], a->y[t]) ? 1.0 - cover : 1.0; /* M5 */
+				if (u1 < kp->missile_hit_prob * protect * shelter) a->victim[s] = a->enemy[s];
 			}
 		}
 	}

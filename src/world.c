@@ -155,6 +155,7 @@ rt_combat_params rt_combat_params_default(void)
 	c.collect_range_m = 1000.0;  /* he knows where he passed them: memory, not sight */
 	c.contain_distance_m = 800.0; /* 500 paces of 1.6 m (HISTORY.md) */
 	c.desperate_factor = 1.5;     /* "a cornered beast still fights": estimate (E) */
+	c.cover = 0.7;                /* a wagon or wall between stops most arrows and balls: estimate (E) */
 	return c;
 }
 
@@ -235,7 +236,8 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	if (!(c->sense_range_m >= 0.0 && c->sense_range_m <= 20000.0 && c->sense_cell_m >= 1.0 && c->sense_cell_m <= 1000.0 &&
 	      c->armour_protection >= 0.0 && c->armour_protection <= 1.0 && c->advance_range_m >= 0.0 && c->advance_range_m <= 20000.0 &&
 	      c->collect_range_m >= 0.0 && c->collect_range_m <= 20000.0 && c->contain_distance_m >= 0.0 &&
-	      c->contain_distance_m <= 20000.0 && c->desperate_factor >= 1.0 && c->desperate_factor <= 10.0))
+	      c->contain_distance_m <= 20000.0 && c->desperate_factor >= 1.0 && c->desperate_factor <= 10.0 &&
+	      c->cover >= 0.0 && c->cover <= 1.0))
 		return rt__fail(err, RT_ERR_INVALID, "combat: sense_range_m 0..20000, sense_cell_m 1..1000, armour_protection 0..1, advance, collect and contain ranges 0..20000 m, desperate_factor 1..10");
 	const rt_morale_params *m = &d->morale;
 	for (int e = 0; e < RT_EXPERIENCE_COUNT; ++e)

@@ -151,6 +151,7 @@ typedef struct rt_combat_params {
 	double collect_range_m;     /* with none to fight, he goes back this far for kneeling men (C5) */
 	double contain_distance_m;  /* a containing man keeps this far from the nearest enemy (M7: 500 paces) */
 	double desperate_factor;    /* a desperate man's blows tell this much more often (M7) */
+	double cover;               /* share of missiles stopped by a wall or wagon between shooter and target (M5) */
 } rt_combat_params;
 
 rt_combat_params rt_combat_params_default(void);

@@ -120,7 +120,7 @@ int rout_scene(int argc, char **argv, const char *name, const char *default_out)
 	rt_scene_def sd = rt_scene_def_default(kind);
 	if (kind == RT_SCENE_CROWD) sd.agents = 20000; /* the demonstration size: seconds, not minutes */
 	const char *out = default_out ? default_out : "out/scene";
-	double seconds = kind == RT_SCENE_CROWD ? 120.0 : 60.0;
+	double seconds = kind == RT_SCENE_CROWD ? 300.0 : 60.0; /* long enough for the head of the crowd to arrive */
 	long agents = sd.agents, seed = 1, threads = 0, trace_every = 10;
 	double width = sd.width_m, density = sd.density_per_m2;
 	for (int i = 0; i < argc; ++i) {

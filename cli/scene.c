@@ -1,6 +1,6 @@
 /* `rout scene NAME` and `rout demo`: run one of the shared scenes and write its outputs
- * into a folder: start.png, middle.png, end.png, trace.bin, replay.html and
- * summary.json. Each file is written under a temporary name and renamed, so a file that
+ * into a folder: start.png, middle.png, end.png, trace.bin, replay.html,
+ * plot-states.png and summary.json. Each file is written under a temporary name and renamed, so a file that
  * exists is whole. */
 #include "rout/rout.h"
 #include "rout/replay.h"
@@ -183,6 +183,15 @@ int rout_scene(int argc, char **argv, const char *name, const char *default_out)
 		rt_trace_abort(trace);
 	}
 	if (rc == 0) rc = write_replay(w, out, trace_path, name);
+	if (rc == 0) {
+		char plot[1100], title[200];
+		snprintf(plot, sizeof plot, "%s/plot-states.png", out);
+		snprintf(title, sizeof title, "rout: %s scene, men by side and fate", name);
+		if (rt_plot_trace_states(trace_path, plot, title, NULL, &err) != RT_OK) {
+			fprintf(stderr, "rout: %s: %s\n", plot, err.message);
+			rc = -1;
+		}
+	}
 	if (rc == 0) {
 		rt_world_stats st;
 		rt_world_get_stats(w, &st);

@@ -141,6 +141,42 @@ rt_status rt_world_draw_png(const rt_world *w, const rt_picture_def *def, rt_err
 		cairo_arc(cr, a->x[s], a->y[s], fmax(a->radius[s], min_r), 0.0, 6.283185307179586);
 		cairo_fill(cr);
 	}
+	/* scale bar (bottom left), north arrow (top right), the time (bottom right): in pixels */
+	cairo_identity_matrix(cr);
+	cairo_set_dash(cr, NULL, 0, 0.0);
+	const double span_m = 0.2 * width / scale;
+	double bar_m = pow(10.0, floor(log10(span_m)));
+	if (bar_m * 5.0 <= span_m) bar_m *= 5.0;
+	else if (bar_m * 2.0 <= span_m) bar_m *= 2.0;
+	const double bar_px = bar_m * scale, base_y = title_px + height - 14.0;
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cairo_set_line_width(cr, 2.0);
+	cairo_move_to(cr, 12.0, base_y - 5.0);
+	cairo_line_to(cr, 12.0, base_y);
+	cairo_line_to(cr, 12.0 + bar_px, base_y);
+	cairo_line_to(cr, 12.0 + bar_px, base_y - 5.0);
+	cairo_stroke(cr);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 12.0);
+	char text[96];
+	if (bar_m >= 1000.0) snprintf(text, sizeof text, "%g km", bar_m / 1000.0);
+	else snprintf(text, sizeof text, "%g m", bar_m);
+	cairo_move_to(cr, 16.0 + bar_px, base_y);
+	cairo_show_text(cr, text);
+	const double ax = width - 20.0, ay = title_px + 12.0;
+	cairo_move_to(cr, ax, ay);
+	cairo_line_to(cr, ax - 6.0, ay + 16.0);
+	cairo_line_to(cr, ax + 6.0, ay + 16.0);
+	cairo_close_path(cr);
+	cairo_fill(cr);
+	cairo_move_to(cr, ax - 4.0, ay + 30.0);
+	cairo_show_text(cr, "N");
+	const long seconds = (long)floor(w->time_s + 0.5);
+	snprintf(text, sizeof text, "t = %ld:%02ld:%02ld", seconds / 3600, (seconds / 60) % 60, seconds % 60);
+	cairo_text_extents_t ext;
+	cairo_text_extents(cr, text, &ext);
+	cairo_move_to(cr, width - ext.x_advance - 12.0, base_y);
+	cairo_show_text(cr, text);
 	cairo_destroy(cr);
 
 	char temp[1024];

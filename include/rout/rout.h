@@ -446,6 +446,12 @@ rt_picture_def rt_picture_def_default(void);
 /* Draws walls and every active agent, coloured by side and shaded by state. */
 rt_status rt_world_draw_png(const rt_world *world, const rt_picture_def *def, rt_error *err);
 
+/* A plot of a run from its trace: men per side over time, by what became of them
+ * (standing, routing, kneeling or taken, dead, gone), with title, axes in minutes and
+ * men, and a legend. PNG, written whole or not at all. */
+rt_status rt_plot_trace_states(const char *trace_path, const char *png_path, const char *title,
+			       const rt_allocator *allocator, rt_error *err);
+
 /* ---- shared scenes ------------------------------------------------------------------------------ */
 /* Scenes used by the tests, the benchmarks and the CLI, built in one place. */
 typedef enum rt_scene_kind {

@@ -16,7 +16,7 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(B)/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(B)/%.o)
 TEST_OBJ  := $(TEST_SRC:%.c=$(B)/%.o)
 
-.PHONY: all deps check test sanitize demo bench clean
+.PHONY: all deps check test sanitize demo bench clean readme-images
 all: $(B)/rout
 
 # The replay page is carried inside the library as C strings.
@@ -62,6 +62,14 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory all
 	$(B)/rout bench crowd --agents 1000000 --steps 50 --threads 2
+
+# The pictures in the README, written by rout itself.
+readme-images: demo
+	$(B)/rout scene bottleneck --seconds 40 --out out/readme-bottleneck
+	cp out/readme-bottleneck/middle.png docs/img/bottleneck.png
+	$(B)/rout scene bottleneck --seconds 200 --out out/readme-bottleneck-plot
+	cp out/readme-bottleneck-plot/plot-states.png docs/img/bottleneck-plot.png
+	cp out/demo/middle.png docs/img/crowd.png
 
 clean:
 	rm -rf build out

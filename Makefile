@@ -53,7 +53,8 @@ sanitize: deps
 	@$(MAKE) --no-print-directory B=build/sanitize \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		build/sanitize/rout-tests
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/sanitize/rout-tests $(T)
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1 \
+		build/sanitize/rout-tests $(T)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -1,12 +1,34 @@
 /* Pictures of a world with cairo: walls, and every active man as a dot coloured by side
- * and shaded by state. Written to a temporary name and renamed, so a PNG that exists is
- * whole. Maps with terrain, names and legends build on this in the viewer layer. */
+ * and shaded by state. Written to a temporary name and renamed (atomic.h), so a PNG that
+ * exists is whole. Maps with terrain, names and legends build on this in the viewer layer. */
 #include "world.h"
+#include "atomic.h"
 
 #include <cairo.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+
+static cairo_status_t write_to_atomic(void *closure, const unsigned char *data, unsigned int length)
+{
+	rt_atomic_file *f = closure;
+	rt__atomic_write(f, data, length);
+	return rt__atomic_ok(f) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+rt_status rt__write_png_atomic(cairo_surface_t *surface, const char *path, const char *what, rt_error *err)
+{
+	rt_atomic_file f;
+	rt_status s = rt__atomic_open(&f, path, err);
+	if (s != RT_OK) return s;
+	if (cairo_surface_write_to_png_stream(surface, write_to_atomic, &f) != CAIRO_STATUS_SUCCESS) {
+		const int e = f.error;
+		rt__atomic_abort(&f);
+		return rt__fail_at(err, RT_ERR_IO, path, 0, 0, NULL, "cannot write the %s: %s", what,
+				   e ? strerror(e) : "the PNG encoder failed");
+	}
+	return rt__atomic_commit(&f, err);
+}
 
 rt_picture_def rt_picture_def_default(void)
 {
@@ -179,18 +201,7 @@ rt_status rt_world_draw_png(const rt_world *w, const rt_picture_def *def, rt_err
 	cairo_show_text(cr, text);
 	cairo_destroy(cr);
 
-	char temp[1024];
-	int n = snprintf(temp, sizeof temp, "%s.tmp", def->path);
-	rt_status status = RT_OK;
-	if (n < 0 || (size_t)n >= sizeof temp) {
-		status = rt__fail(err, RT_ERR_INVALID, "picture path is too long");
-	} else if (cairo_surface_write_to_png(surface, temp) != CAIRO_STATUS_SUCCESS) {
-		status = rt__fail_at(err, RT_ERR_IO, def->path, 0, 0, NULL, "cannot write the picture");
-		remove(temp);
-	} else if (rename(temp, def->path) != 0) {
-		status = rt__fail_at(err, RT_ERR_IO, def->path, 0, 0, NULL, "cannot rename the picture into place: %s", strerror(errno));
-		remove(temp);
-	}
+	rt_status status = rt__write_png_atomic(surface, def->path, "picture", err);
 	cairo_surface_destroy(surface);
 	return status;
 }

@@ -1,9 +1,10 @@
 /* Plots of a run, drawn with cairo from its trace: men per side over time by what became
- * of them. Written to a temporary name and renamed, so a plot that exists is whole. */
+ * of them. Written to a temporary name and renamed (atomic.h), so a plot that exists is
+ * whole. */
 #include "world.h"
+#include "atomic.h"
 
 #include <cairo.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -164,16 +165,7 @@ rt_status rt_plot_trace_states(const char *trace_path, const char *png_path, con
 			ly += 18;
 		}
 	cairo_destroy(cr);
-	char temp[1024];
-	int n = snprintf(temp, sizeof temp, "%s.tmp", png_path);
-	if (n < 0 || (size_t)n >= sizeof temp) status = rt__fail(err, RT_ERR_INVALID, "plot path is too long");
-	else if (cairo_surface_write_to_png(surface, temp) != CAIRO_STATUS_SUCCESS) {
-		status = rt__fail_at(err, RT_ERR_IO, png_path, 0, 0, NULL, "cannot write the plot");
-		remove(temp);
-	} else if (rename(temp, png_path) != 0) {
-		status = rt__fail_at(err, RT_ERR_IO, png_path, 0, 0, NULL, "cannot rename the plot into place: %s", strerror(errno));
-		remove(temp);
-	}
+	status = rt__write_png_atomic(surface, png_path, "plot", err);
 	cairo_surface_destroy(surface);
 	rt__free(&a, count, cells * sizeof(int));
 	rt__free(&a, time, (size_t)frames * sizeof(double));

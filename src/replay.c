@@ -16,8 +16,9 @@
  *   x[n] y[n] state[n], padded to 4 bytes so the page can view it with typed arrays.
  * - The page size is bounded from above before writing; the stride grows until the
  *   bound fits max_bytes, so the limit holds without writing the page twice.
- * - Written to NAME.tmp and renamed, so a page that exists is whole. */
+ * - Written to a temporary name and renamed (atomic.h), so a page that exists is whole. */
 #include "core.h"
+#include "atomic.h"
 #include "rout/replay.h"
 #include "replay_template.h"
 
@@ -54,7 +55,7 @@ rt_replay_def rt_replay_def_default(void)
 
 /* ---- output: counted bytes, JSON strings, streamed base64 ---- */
 typedef struct out {
-	FILE *file;
+	rt_atomic_file *file;
 	size_t bytes; /* written so far */
 	bool ok;
 	unsigned char carry[3]; /* base64: bytes waiting for a full group of three */
@@ -65,7 +66,10 @@ typedef struct out {
 
 static void put(out *o, const void *p, size_t n)
 {
-	if (o->ok && n > 0 && fwrite(p, 1, n, o->file) != n) o->ok = false;
+	if (o->ok && n > 0) {
+		rt__atomic_write(o->file, p, n);
+		o->ok = rt__atomic_ok(o->file);
+	}
 	o->bytes += n;
 }
 
@@ -473,26 +477,22 @@ rt_status rt_replay_write(const char *trace_path, const char *html_path, const r
 	s = plan(d, &scan, &l, template_bytes, err);
 	if (s != RT_OK) return s;
 
-	size_t n = (size_t)l.agents, path_size = strlen(html_path) + 5;
+	size_t n = (size_t)l.agents;
 	unsigned char *record = rt__alloc(&a, l.record_bytes);
 	uint8_t *side = rt__calloc(&a, n, 1);
 	double *times = rt__alloc(&a, (size_t)l.kept * sizeof(double));
-	char *temp_path = rt__alloc(&a, path_size);
-	bool created = false;
+	rt_atomic_file page;
+	page.file = NULL;
+	page.temp[0] = '\0';
 	out o;
 	memset(&o, 0, sizeof o);
 	o.ok = true;
-	if (!record || !side || !times || !temp_path) {
+	o.file = &page;
+	if (!record || !side || !times) {
 		s = rt__fail(err, RT_ERR_NOMEM, "cannot allocate the replay buffers (%zu bytes a frame)", l.record_bytes);
 		goto error;
 	}
-	snprintf(temp_path, path_size, "%s.tmp", html_path);
-	o.file = fopen(temp_path, "wb");
-	if (!o.file) {
-		s = rt__fail_at(err, RT_ERR_IO, html_path, 0, 0, NULL, "cannot create the replay page: %s", strerror(errno));
-		goto error;
-	}
-	created = true;
+	if ((s = rt__atomic_open(&page, html_path, err)) != RT_OK) goto error;
 
 	size_t line = 0;
 	for (; strcmp(rt__replay_template[line], REPLAY_PLACEHOLDER) != 0; ++line) put_str(&o, rt__replay_template[line]);
@@ -509,28 +509,21 @@ rt_status rt_replay_write(const char *trace_path, const char *html_path, const r
 	for (++line; line < lines; ++line) put_str(&o, rt__replay_template[line]);
 
 	RT_ASSERT(o.bytes <= d->max_bytes);
-	bool closed = fclose(o.file) == 0;
-	o.file = NULL;
-	if (!o.ok || !closed) {
-		s = rt__fail_at(err, RT_ERR_IO, html_path, 0, 0, NULL, "cannot write the replay page");
+	if (!o.ok) {
+		s = rt__fail_at(err, RT_ERR_IO, html_path, 0, 0, NULL, "cannot write the replay page: %s",
+				page.error ? strerror(page.error) : "a value did not fit its field");
 		goto error;
 	}
-	if (rename(temp_path, html_path) != 0) {
-		s = rt__fail_at(err, RT_ERR_IO, html_path, 0, 0, NULL, "cannot finish the replay page: %s", strerror(errno));
-		goto error;
-	}
+	s = rt__atomic_commit(&page, err); /* removes the temporary itself on failure */
 	rt__free(&a, record, l.record_bytes);
 	rt__free(&a, side, n);
 	rt__free(&a, times, (size_t)l.kept * sizeof(double));
-	rt__free(&a, temp_path, path_size);
-	return RT_OK;
+	return s;
 
 error:
-	if (o.file) fclose(o.file);
-	if (created) remove(temp_path);
+	rt__atomic_abort(&page);
 	rt__free(&a, record, l.record_bytes);
 	rt__free(&a, side, n);
 	rt__free(&a, times, (size_t)l.kept * sizeof(double));
-	rt__free(&a, temp_path, path_size);
 	return s;
 }

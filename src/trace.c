@@ -4,8 +4,9 @@
  *   frame   u32 "FRM1" | i64 step | f64 time_s | u32 count | f32 x[count] | f32 y[count]
  *           | u8 state[count] | u8 side[count] | u32 checksum (FNV-1a of the frame so far)
  * x and y are metres from the origin (the world's lower-left bound). The file is written
- * under a temporary name and renamed on close, so a trace that exists is whole. */
+ * under a temporary name and renamed on close (atomic.h), so a trace that exists is whole. */
 #include "world.h"
+#include "atomic.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,9 +17,7 @@
 
 struct rt_trace_writer {
 	rt_allocator allocator;
-	FILE *file;
-	char *path, *temp_path;
-	size_t path_size;
+	rt_atomic_file out;
 	int every;
 	double origin_x, origin_y;
 	float *buffer; /* count floats */
@@ -35,19 +34,8 @@ static uint32_t fnv32(uint32_t h, const void *data, size_t n)
 	return h;
 }
 
-static char *copy_string(const rt_allocator *a, const char *s, const char *suffix, size_t *size)
-{
-	size_t n = strlen(s) + strlen(suffix) + 1;
-	char *p = rt__alloc(a, n);
-	if (p) snprintf(p, n, "%s%s", s, suffix);
-	if (size) *size = n;
-	return p;
-}
-
 static void writer_free(rt_trace_writer *t)
 {
-	rt__free(&t->allocator, t->path, t->path_size);
-	rt__free(&t->allocator, t->temp_path, t->path_size + 4);
 	rt__free(&t->allocator, t->buffer, t->buffer_count * sizeof(float));
 	rt_allocator a = t->allocator;
 	rt__free(&a, t, sizeof *t);
@@ -69,25 +57,19 @@ rt_trace_writer *rt_trace_open(const rt_world *w, const char *path, int every, r
 	t->every = every;
 	t->origin_x = w->def.bounds_min.x;
 	t->origin_y = w->def.bounds_min.y;
-	t->path = copy_string(&t->allocator, path, "", &t->path_size);
-	t->temp_path = copy_string(&t->allocator, path, ".tmp", NULL);
-	if (!t->path || !t->temp_path) {
-		rt__fail(err, RT_ERR_NOMEM, "cannot allocate the trace path");
-		writer_free(t);
-		return NULL;
-	}
-	t->file = fopen(t->temp_path, "wb");
-	if (!t->file) {
-		rt__fail_at(err, RT_ERR_IO, path, 0, 0, NULL, "cannot create the trace: %s", strerror(errno));
+	if (rt__atomic_open(&t->out, path, err) != RT_OK) {
 		writer_free(t);
 		return NULL;
 	}
 	uint32_t version = TRACE_VERSION, e = (uint32_t)every;
 	double dt = w->def.dt_s;
-	bool ok = fwrite("RTTRACE1", 1, 8, t->file) == 8 && fwrite(&version, 4, 1, t->file) == 1 &&
-		  fwrite(&e, 4, 1, t->file) == 1 && fwrite(&dt, 8, 1, t->file) == 1 &&
-		  fwrite(&t->origin_x, 8, 1, t->file) == 1 && fwrite(&t->origin_y, 8, 1, t->file) == 1;
-	if (!ok) {
+	rt__atomic_write(&t->out, "RTTRACE1", 8);
+	rt__atomic_write(&t->out, &version, 4);
+	rt__atomic_write(&t->out, &e, 4);
+	rt__atomic_write(&t->out, &dt, 8);
+	rt__atomic_write(&t->out, &t->origin_x, 8);
+	rt__atomic_write(&t->out, &t->origin_y, 8);
+	if (!rt__atomic_ok(&t->out)) {
 		rt__fail_at(err, RT_ERR_IO, path, 0, 0, NULL, "cannot write the trace header");
 		rt_trace_abort(t);
 		return NULL;
@@ -112,9 +94,8 @@ rt_status rt_trace_record(rt_trace_writer *t, const rt_world *w, rt_error *err)
 	int64_t step = w->step;
 	double time = w->time_s;
 	uint32_t h = 2166136261u;
-	bool ok = true;
 #define PUT(ptr, size, num) do { h = fnv32(h, (ptr), (size_t)(size) * (num)); \
-	ok = ok && fwrite((ptr), (size), (num), t->file) == (size_t)(num); } while (0)
+	rt__atomic_write(&t->out, (ptr), (size_t)(size) * (num)); } while (0)
 	PUT(&magic, 4, 1);
 	PUT(&step, 8, 1);
 	PUT(&time, 8, 1);
@@ -129,8 +110,10 @@ rt_status rt_trace_record(rt_trace_writer *t, const rt_world *w, rt_error *err)
 	for (size_t id = 0; id < n; ++id) bytes[id] = a->side[w->slot_of_id[id]];
 	PUT(bytes, 1, n);
 #undef PUT
-	ok = ok && fwrite(&h, 4, 1, t->file) == 1;
-	if (!ok) return rt__fail_at(err, RT_ERR_IO, t->path, 0, 0, NULL, "cannot write a trace frame");
+	rt__atomic_write(&t->out, &h, 4);
+	if (!rt__atomic_ok(&t->out))
+		return rt__fail_at(err, RT_ERR_IO, t->out.path, 0, 0, NULL, "cannot write a trace frame: %s",
+				   t->out.error ? strerror(t->out.error) : "write failed");
 	return RT_OK;
 }
 
@@ -138,14 +121,7 @@ rt_status rt_trace_close(rt_trace_writer *t, rt_error *err)
 {
 	rt__error_clear(err);
 	if (!t) return RT_OK;
-	bool ok = fflush(t->file) == 0;
-	ok = fclose(t->file) == 0 && ok;
-	t->file = NULL;
-	rt_status s = RT_OK;
-	if (!ok || rename(t->temp_path, t->path) != 0) {
-		s = rt__fail_at(err, RT_ERR_IO, t->path, 0, 0, NULL, "cannot finish the trace: %s", strerror(errno));
-		remove(t->temp_path);
-	}
+	rt_status s = rt__atomic_commit(&t->out, err);
 	writer_free(t);
 	return s;
 }
@@ -153,8 +129,7 @@ rt_status rt_trace_close(rt_trace_writer *t, rt_error *err)
 void rt_trace_abort(rt_trace_writer *t)
 {
 	if (!t) return;
-	if (t->file) fclose(t->file);
-	remove(t->temp_path);
+	rt__atomic_abort(&t->out);
 	writer_free(t);
 }
 

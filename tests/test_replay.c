@@ -91,7 +91,7 @@ static rt_replay_def fixture_def(const fixture *fx)
 static void remove_fixture(const fixture *fx)
 {
 	char tmp[128];
-	snprintf(tmp, sizeof tmp, "%s.tmp", fx->page);
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", fx->page, (long)getpid()); /* the atomic writer's temporary */
 	remove(fx->trace);
 	remove(fx->page);
 	remove(tmp);
@@ -250,7 +250,7 @@ TEST(replay_page_is_self_contained_and_holds_the_run)
 	rt_error err;
 	CHECK_OK(rt_replay_write(fx.trace, fx.page, &rd, &err), err);
 	char tmp[128];
-	snprintf(tmp, sizeof tmp, "%s.tmp", fx.page);
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", fx.page, (long)getpid()); /* the atomic writer's temporary */
 	CHECK(file_exists(fx.page) && !file_exists(tmp));
 	size_t size = 0;
 	char *html = slurp(fx.page, &size);
@@ -331,7 +331,7 @@ TEST(replay_thins_long_runs_to_the_limits)
 	CHECK(rt_replay_write(fx.trace, fx.page, &rd, &err) == RT_ERR_CAPACITY);
 	CHECK(strstr(err.message, "max_bytes"));
 	char tmp[128];
-	snprintf(tmp, sizeof tmp, "%s.tmp", fx.page);
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", fx.page, (long)getpid()); /* the atomic writer's temporary */
 	CHECK(!file_exists(fx.page) && !file_exists(tmp));
 	remove_fixture(&fx);
 }
@@ -401,7 +401,7 @@ TEST(replay_refuses_bad_input_and_leaves_nothing)
 	CHECK(make_run(&fx, 20, 10, 5) == RT_OK);
 	rt_error err;
 	char tmp[128];
-	snprintf(tmp, sizeof tmp, "%s.tmp", fx.page);
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", fx.page, (long)getpid()); /* the atomic writer's temporary */
 	rt_replay_def rd = fixture_def(&fx);
 
 	CHECK(rt_replay_write("/tmp/rout-replay-no-such-trace.bin", fx.page, &rd, &err) == RT_ERR_IO);
@@ -428,7 +428,7 @@ TEST(replay_refuses_bad_input_and_leaves_nothing)
 	rd = fixture_def(&fx);
 
 	CHECK(rt_replay_write(fx.trace, "/tmp/rout-replay-no-such-dir/replay.html", &rd, &err) == RT_ERR_IO);
-	CHECK(!file_exists("/tmp/rout-replay-no-such-dir/replay.html.tmp"));
+	CHECK(!file_exists("/tmp/rout-replay-no-such-dir"));
 	CHECK(!file_exists(fx.page) && !file_exists(tmp));
 
 	/* a damaged trace: a byte of the first frame's positions flipped */
@@ -464,7 +464,7 @@ TEST(replay_out_of_memory_sweep)
 	rt_replay_def rd = fixture_def(&fx);
 	rt_error err;
 	char tmp[128];
-	snprintf(tmp, sizeof tmp, "%s.tmp", fx.page);
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", fx.page, (long)getpid()); /* the atomic writer's temporary */
 	rt_test_fail_allocation(-1);
 	CHECK_OK(rt_replay_write(fx.trace, fx.page, &rd, &err), err);
 	long needed = rt_test_allocations_made();

@@ -452,6 +452,25 @@ rt_status rt_world_draw_png(const rt_world *world, const rt_picture_def *def, rt
 rt_status rt_plot_trace_states(const char *trace_path, const char *png_path, const char *title,
 			       const rt_allocator *allocator, rt_error *err);
 
+/* ---- output files and checkpoints ------------------------------------------------------------- */
+/* Writes size bytes to path atomically: to NAME.tmp.<pid> beside it, then flush, fsync,
+ * rename over NAME and fsync of the directory. After a crash at any moment NAME is the
+ * old file (or absent) or the whole new one, never a part. Every file the library writes
+ * (trace, pictures, plots, replay pages, checkpoints) is written this way. */
+rt_status rt_write_file_atomic(const char *path, const void *data, size_t size, rt_error *err);
+
+/* A checkpoint holds the whole dynamic state of a world (docs/checkpoint-format.md),
+ * written atomically. Loaded into a world built the same way (the same definition,
+ * map, environment, walls, goals, corps and agents, added in the same order, stepped
+ * or not), stepping on gives a result bit-identical to a run never interrupted, at any
+ * thread count. The world's configuration is fingerprinted: a checkpoint of a
+ * different world is refused with RT_ERR_INVALID naming the first difference ("seed 7
+ * in the checkpoint, 8 in this world"); a truncated, damaged or foreign file with
+ * RT_ERR_PARSE naming the file and what is wrong. A refused load leaves the world as it
+ * was. Not async-signal-safe: from a signal handler, set a flag and save between steps. */
+rt_status rt_world_save_checkpoint(const rt_world *world, const char *path, rt_error *err);
+rt_status rt_world_load_checkpoint(rt_world *world, const char *path, rt_error *err);
+
 /* ---- shared scenes ------------------------------------------------------------------------------ */
 /* Scenes used by the tests, the benchmarks and the CLI, built in one place. */
 typedef enum rt_scene_kind {

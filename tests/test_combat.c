@@ -2,7 +2,7 @@
  * two laws of Lanchester (1916) are the benchmarks (issue 4, acceptance 1 and 2): aimed
  * fire in which every man can shoot makes losses go with the enemy's number (square
  * law); melee limited by a frontage makes them go with the frontage (linear law). */
-#include "test.h"
+#include "builders.h"
 #include "rout/env.h"
 
 #include <string.h>
@@ -200,29 +200,13 @@ TEST(combat_kneeling_men_are_not_targets)
 	CHECK_NEAR(v.enemy_distance_m, 20.0, 1e-4);
 }
 
-/* A small battle with every phase at work, for determinism and out-of-memory checks. */
+/* The skirmish of builders.h, for determinism and out-of-memory checks. */
 static rt_status skirmish(int threads, int steps, uint64_t *hash)
 {
-	rt_world_def d = rt_world_def_default();
-	d.allocator = rt_test_allocator();
-	d.seed = 99;
-	d.threads = threads;
-	d.bounds_min = (rt_vec2){ 0, 0 };
-	d.bounds_max = (rt_vec2){ 60, 40 };
 	rt_error err;
-	rt_world *w = rt_world_create(&d, &err);
+	rt_world *w = skirmish_world(threads, &err);
 	if (!w) return err.code;
 	rt_status s = RT_OK;
-	rt_agent_def ad = rt_agent_def_default();
-	ad.stance = RT_STANCE_ADVANCE;
-	for (int i = 0; i < 600 && s == RT_OK; ++i) {
-		ad.side = (uint8_t)(i % 2);
-		ad.kind = i % 6 == 0 ? RT_KIND_ARCHER : (i % 6 == 3 ? RT_KIND_HORSE : RT_KIND_FOOT);
-		double r = ad.kind == RT_KIND_HORSE ? 1.4 : 0.8;
-		ad.position = (rt_vec2){ (ad.side ? 35.0 : 5.0) + r * ((i / 2) % 15), 2.0 + r * ((i / 2) / 15) * 0.9 };
-		if (ad.position.y > 39.0) ad.position.y = 39.0 - (i % 7);
-		s = rt_world_add_agent(w, &ad, NULL, &err);
-	}
 	for (int i = 0; i < steps && s == RT_OK; ++i) s = rt_world_step(w, &err);
 	if (hash) *hash = rt_world_hash(w);
 	rt_world_destroy(w);

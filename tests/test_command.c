@@ -2,13 +2,11 @@
  * With one craven commander, he leaves first and the others follow, since blame shared
  * is blame halved; with all steadfast, nobody leaves. Nothing names who leaves or when:
  * the cascade comes out of the commander model. 50 seeds each. */
-#include "test.h"
+#include "builders.h"
 
 #include <string.h>
 
-#define CORPS 4
-#define MEN 20
-#define RIDERS 10
+#define CORPS PRESSURE_CORPS
 
 typedef struct cascade {
 	double left_at[CORPS]; /* -1: stayed */
@@ -16,48 +14,11 @@ typedef struct cascade {
 
 static bool line_under_pressure(uint64_t seed, const double courage[CORPS], double minutes, cascade *out)
 {
-	rt_world_def d = rt_world_def_default();
-	d.allocator = rt_test_allocator();
-	d.seed = seed;
-	d.dt_s = 0.5;               /* a standing army for hours: long steps */
-	d.max_period_level = 5;
-	d.bounds_min = (rt_vec2){ -210, -10 };
-	d.bounds_max = (rt_vec2){ 60, 70 };
 	rt_error err;
-	rt_world *w = rt_world_create(&d, &err);
+	rt_world *w = pressure_line_world(seed, courage, NULL, 0, &err);
 	if (!w) return false;
-	rt_goal_def refuge = rt_goal_def_default();
-	refuge.target_min = (rt_vec2){ -205, -10 };
-	refuge.target_max = (rt_vec2){ -195, 70 };
-	refuge.straight = true;
-	rt_goal_id home;
-	bool ok = rt_world_add_goal(w, &refuge, &home, &err) == RT_OK;
-	for (int c = 0; c < CORPS && ok; ++c) {
-		rt_corps_def cd = rt_corps_def_default();
-		cd.courage = courage[c];
-		cd.refuge = home;
-		rt_corps_id id;
-		ok = rt_world_add_corps(w, &cd, &id, &err) == RT_OK;
-		rt_agent_def man = rt_agent_def_default();
-		man.corps = id;
-		man.experience = RT_EXPERIENCE_VETERAN; /* the men hold; the question is their commanders */
-		rt_agent_id first = 0;
-		for (int i = 0; i < MEN && ok; ++i) {
-			man.kind = i == 0 ? RT_KIND_COMMANDER : RT_KIND_FOOT;
-			man.position = (rt_vec2){ 1.0 * (i / 5), 15.0 * c + 1.0 * (i % 5) };
-			ok = rt_world_add_agent(w, &man, i == 0 ? &first : NULL, &err) == RT_OK;
-		}
-		ok = ok && rt_world_set_corps_commander(w, id, first, &err) == RT_OK;
-		rt_agent_def horse = rt_agent_def_default();
-		horse.kind = RT_KIND_HORSE;
-		horse.side = 1;
-		horse.experience = RT_EXPERIENCE_VETERAN;
-		for (int i = 0; i < RIDERS && ok; ++i) {
-			horse.position = (rt_vec2){ 30.0 + 1.5 * (i / 5), 15.0 * c + 1.5 * (i % 5) };
-			ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
-		}
-	}
-	int steps = (int)(minutes * 60.0 / d.dt_s);
+	bool ok = true;
+	int steps = (int)(minutes * 60.0 / PRESSURE_DT_S);
 	for (int s = 0; s < steps && ok; ++s) ok = rt_world_step(w, &err) == RT_OK;
 	for (int c = 0; c < CORPS; ++c) {
 		rt_corps_view v;

@@ -1,0 +1,167 @@
+/* Worlds and maps shared by several tests (builders.h). */
+#include "builders.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void put(map_builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(map_builder *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(b->text + b->used, sizeof b->text - b->used, fmt, ap);
+	va_end(ap);
+	if (n > 0) b->used += (size_t)n;
+}
+
+bool map_begin(map_builder *b, double width_m, double height_m, double cell_m)
+{
+	memset(b, 0, sizeof *b);
+	char head[256];
+	snprintf(head, sizeof head,
+		 "{\"type\":\"FeatureCollection\",\"rout\":{\"origin\":[%.6f,%.6f],\"cell_m\":%g,\"extent_m\":[%g,%g]},\"features\":[",
+		 MAP_ORIGIN_LON, MAP_ORIGIN_LAT, cell_m, width_m, height_m);
+	char blank[512];
+	snprintf(blank, sizeof blank, "%s]}", head);
+	rt_map_def md = rt_map_def_default();
+	md.allocator = rt_test_allocator();
+	rt_error err;
+	if (rt_map_load_string(blank, "blank", &md, &b->blank, &err) != RT_OK) {
+		rt_test_note("blank map: %s", err.message);
+		return false;
+	}
+	put(b, "%s", head);
+	return true;
+}
+
+void map_point(map_builder *b, double x, double y)
+{
+	rt_lonlat p = rt_map_xy_to_lonlat(b->blank, (rt_vec2){ x, y });
+	put(b, "[%.8f,%.8f]", p.lon_deg, p.lat_deg);
+}
+
+void map_rect(map_builder *b, const char *props, double x0, double y0, double x1, double y1)
+{
+	put(b, "%s{\"type\":\"Feature\",\"properties\":%s,\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[", b->features++ ? "," : "", props);
+	map_point(b, x0, y0); put(b, ","); map_point(b, x1, y0); put(b, ","); map_point(b, x1, y1); put(b, ","); map_point(b, x0, y1);
+	put(b, ","); map_point(b, x0, y0);
+	put(b, "]]}}");
+}
+
+void map_line(map_builder *b, const char *props, double x0, double y0, double x1, double y1)
+{
+	put(b, "%s{\"type\":\"Feature\",\"properties\":%s,\"geometry\":{\"type\":\"LineString\",\"coordinates\":[", b->features++ ? "," : "", props);
+	map_point(b, x0, y0); put(b, ","); map_point(b, x1, y1);
+	put(b, "]}}");
+}
+
+rt_map *map_finish(map_builder *b)
+{
+	put(b, "]}");
+	rt_map_destroy(b->blank);
+	rt_map_def md = rt_map_def_default();
+	md.allocator = rt_test_allocator();
+	rt_map *map = NULL;
+	rt_error err;
+	if (rt_map_load_string(b->text, "test map", &md, &map, &err) != RT_OK) rt_test_note("map: %s (%s)", err.message, err.field);
+	return map;
+}
+
+rt_world *world_on_map(const rt_map *map, double half_w, double half_h, int threads)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.threads = threads;
+	d.bounds_min = (rt_vec2){ -half_w, -half_h };
+	d.bounds_max = (rt_vec2){ half_w, half_h };
+	d.agent_capacity = 2048;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (w && rt_world_set_map(w, map, &err) != RT_OK) {
+		rt_test_note("set map: %s", err.message);
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+rt_world *skirmish_world(int threads, rt_error *err)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = 99;
+	d.threads = threads;
+	d.bounds_min = (rt_vec2){ 0, 0 };
+	d.bounds_max = (rt_vec2){ 60, 40 };
+	rt_world *w = rt_world_create(&d, err);
+	if (!w) return NULL;
+	rt_status s = RT_OK;
+	rt_agent_def ad = rt_agent_def_default();
+	ad.stance = RT_STANCE_ADVANCE;
+	for (int i = 0; i < 600 && s == RT_OK; ++i) {
+		ad.side = (uint8_t)(i % 2);
+		ad.kind = i % 6 == 0 ? RT_KIND_ARCHER : (i % 6 == 3 ? RT_KIND_HORSE : RT_KIND_FOOT);
+		double r = ad.kind == RT_KIND_HORSE ? 1.4 : 0.8;
+		ad.position = (rt_vec2){ (ad.side ? 35.0 : 5.0) + r * ((i / 2) % 15), 2.0 + r * ((i / 2) / 15) * 0.9 };
+		if (ad.position.y > 39.0) ad.position.y = 39.0 - (i % 7);
+		s = rt_world_add_agent(w, &ad, NULL, err);
+	}
+	if (s != RT_OK) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+rt_world *pressure_line_world(uint64_t seed, const double courage[PRESSURE_CORPS], const rt_command_params *command, int threads,
+			      rt_error *err)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = seed;
+	d.threads = threads;
+	d.dt_s = PRESSURE_DT_S;     /* a standing army for hours: long steps */
+	d.max_period_level = 5;
+	d.bounds_min = (rt_vec2){ -210, -10 };
+	d.bounds_max = (rt_vec2){ 60, 70 };
+	if (command) d.command = *command;
+	rt_world *w = rt_world_create(&d, err);
+	if (!w) return NULL;
+	rt_goal_def refuge = rt_goal_def_default();
+	refuge.target_min = (rt_vec2){ -205, -10 };
+	refuge.target_max = (rt_vec2){ -195, 70 };
+	refuge.straight = true;
+	rt_goal_id home;
+	bool ok = rt_world_add_goal(w, &refuge, &home, err) == RT_OK;
+	for (int c = 0; c < PRESSURE_CORPS && ok; ++c) {
+		rt_corps_def cd = rt_corps_def_default();
+		cd.courage = courage[c];
+		cd.refuge = home;
+		rt_corps_id id;
+		ok = rt_world_add_corps(w, &cd, &id, err) == RT_OK;
+		rt_agent_def man = rt_agent_def_default();
+		man.corps = id;
+		man.experience = RT_EXPERIENCE_VETERAN; /* the men hold; the question is their commanders */
+		rt_agent_id first = 0;
+		for (int i = 0; i < 20 && ok; ++i) {
+			man.kind = i == 0 ? RT_KIND_COMMANDER : RT_KIND_FOOT;
+			man.position = (rt_vec2){ 1.0 * (i / 5), 15.0 * c + 1.0 * (i % 5) };
+			ok = rt_world_add_agent(w, &man, i == 0 ? &first : NULL, err) == RT_OK;
+		}
+		ok = ok && rt_world_set_corps_commander(w, id, first, err) == RT_OK;
+		rt_agent_def horse = rt_agent_def_default();
+		horse.kind = RT_KIND_HORSE;
+		horse.side = 1;
+		horse.experience = RT_EXPERIENCE_VETERAN;
+		for (int i = 0; i < 10 && ok; ++i) {
+			horse.position = (rt_vec2){ 30.0 + 1.5 * (i / 5), 15.0 * c + 1.5 * (i % 5) };
+			ok = rt_world_add_agent(w, &horse, NULL, err) == RT_OK;
+		}
+	}
+	if (!ok) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}

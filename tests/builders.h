@@ -1,0 +1,46 @@
+/* Worlds and maps shared by several tests, built in one place so that a test of one
+ * property (a law of combat, determinism, checkpoints, running out of memory) runs on the
+ * same scene as the tests of the others. */
+#ifndef RT_TEST_BUILDERS_H
+#define RT_TEST_BUILDERS_H
+
+#include "test.h"
+#include "rout/map.h"
+
+/* ---- maps written as GeoJSON from rectangles and lines given in metres ---- */
+#define MAP_ORIGIN_LON 121.08
+#define MAP_ORIGIN_LAT 41.03
+
+typedef struct map_builder {
+	char text[65536];
+	size_t used;
+	rt_map *blank; /* a featureless map of the same origin, for metres -> degrees */
+	int features;
+} map_builder;
+
+/* A map of width_m x height_m metres in cells of cell_m, its origin at the centre. */
+bool map_begin(map_builder *b, double width_m, double height_m, double cell_m);
+/* [lon, lat] of the point (x, y) metres from the origin. */
+void map_point(map_builder *b, double x, double y);
+/* A feature with the given JSON properties: a rectangle, a line. */
+void map_rect(map_builder *b, const char *props, double x0, double y0, double x1, double y1);
+void map_line(map_builder *b, const char *props, double x0, double y0, double x1, double y1);
+/* The map, or NULL (with a note saying why). */
+rt_map *map_finish(map_builder *b);
+/* A world over (-half_w, -half_h) .. (half_w, half_h) on the map, room for 2,048 men. */
+rt_world *world_on_map(const rt_map *map, double half_w, double half_h, int threads);
+
+/* ---- scenes ---- */
+/* A small battle with every phase at work (sense, morale, decide, move, fight,
+ * resolve): 600 foot, archers and horse in two advancing sides on 60 x 40 m, seed 99. */
+rt_world *skirmish_world(int threads, rt_error *err);
+
+/* Four corps in line, each of a commander and 19 veteran foot, with 10 enemy horse
+ * facing each; every corps has a straight refuge 200 m behind. dt 0.5 s, max period
+ * level 5. command NULL: the default commander model. */
+#define PRESSURE_CORPS 4
+#define PRESSURE_DT_S 0.5
+rt_world *pressure_line_world(uint64_t seed, const double courage[PRESSURE_CORPS], const rt_command_params *command, int threads,
+			      rt_error *err);
+
+#endif

@@ -58,7 +58,12 @@ static rt_status sense_prepare(rt_world *w, double x0, double y0, double x1, dou
 	g->ny = (int)floor(height / cell) + 1;
 	g->cells = g->nx * g->ny;
 	g->sides = sides;
-	size_t need = 2 * (size_t)sides * (size_t)g->cells; /* fightable and kneeling, per side */
+	return rt__sense_reserve(w, 2 * (size_t)sides * (size_t)g->cells /* fightable and kneeling, per side */, err);
+}
+
+rt_status rt__sense_reserve(rt_world *w, size_t need, rt_error *err)
+{
+	rt_sense_grid *g = &w->sense;
 	if (need > g->allocated) {
 		size_t grow = need + need / 2;
 		int *start = rt__alloc(&w->allocator, (grow + 1) * sizeof(int));
@@ -72,10 +77,17 @@ static rt_status sense_prepare(rt_world *w, double x0, double y0, double x1, dou
 			rt__free(&w->allocator, deaths, grow * sizeof(float));
 			return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the sense grid (%zu cells)", grow);
 		}
-		if (g->start) rt__free(&w->allocator, g->start, (g->allocated + 1) * sizeof(int));
-		if (g->routing) rt__free(&w->allocator, g->routing, g->allocated * sizeof(int));
-		if (g->weight) rt__free(&w->allocator, g->weight, g->allocated * sizeof(float));
-		if (g->deaths) rt__free(&w->allocator, g->deaths, g->allocated * sizeof(float));
+		if (g->start) {
+			/* what the grid holds is kept: a checkpoint restores into it */
+			memcpy(start, g->start, (g->allocated + 1) * sizeof(int));
+			memcpy(routing, g->routing, g->allocated * sizeof(int));
+			memcpy(weight, g->weight, g->allocated * sizeof(float));
+			memcpy(deaths, g->deaths, g->allocated * sizeof(float));
+			rt__free(&w->allocator, g->start, (g->allocated + 1) * sizeof(int));
+			rt__free(&w->allocator, g->routing, g->allocated * sizeof(int));
+			rt__free(&w->allocator, g->weight, g->allocated * sizeof(float));
+			rt__free(&w->allocator, g->deaths, g->allocated * sizeof(float));
+		}
 		g->start = start;
 		g->routing = routing;
 		g->weight = weight;
@@ -85,6 +97,7 @@ static rt_status sense_prepare(rt_world *w, double x0, double y0, double x1, dou
 	if (g->capacity < w->agents.capacity) {
 		int *order = rt__alloc(&w->allocator, (size_t)w->agents.capacity * sizeof(int));
 		if (!order) return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the sense order for %d men", w->agents.capacity);
+		if (g->order) memcpy(order, g->order, (size_t)g->capacity * sizeof(int));
 		rt__free(&w->allocator, g->order, (size_t)g->capacity * sizeof(int));
 		g->order = order;
 		g->capacity = w->agents.capacity;

@@ -169,10 +169,32 @@ static void register_wall(rt_geometry *g, int i, int pass, int *cursor, int *las
 
 rt_status rt__geometry_build(rt_world *w, rt_error *err)
 {
-	rt_geometry *g = &w->geometry;
-	const rt_world_def *d = &w->def;
 	/* reach: body + clearance + the longest move of one step, with room to spare */
-	double reach = 2.0 * w->max_radius + 2.0 * w->max_speed * d->dt_s + 1.0;
+	return rt__geometry_build_reach(w, 2.0 * w->max_radius + 2.0 * w->max_speed * w->def.dt_s + 1.0, err);
+}
+
+static void lookup_free(rt_world *w, rt_geometry *g)
+{
+	if (g->start) rt__free(&w->allocator, g->start, (size_t)g->buckets * sizeof(int) + sizeof(int));
+	if (g->items) rt__free(&w->allocator, g->items, (size_t)(g->item_count ? g->item_count : 1) * sizeof(int));
+	g->start = g->items = NULL;
+	g->item_count = 0;
+	g->buckets = 0;
+}
+
+void rt__geometry_unbuild(rt_world *w)
+{
+	lookup_free(w, &w->geometry);
+	w->geometry.built = false;
+}
+
+rt_status rt__geometry_build_reach(rt_world *w, double reach, rt_error *err)
+{
+	/* built in a copy, installed only when whole: a failure leaves the world as it was */
+	rt_geometry copy = w->geometry, *g = &copy;
+	g->start = g->items = NULL;
+	g->item_count = 0;
+	const rt_world_def *d = &w->def;
 	double cell = fmax(2.0, reach);
 	double width = d->bounds_max.x - d->bounds_min.x, height = d->bounds_max.y - d->bounds_min.y;
 	long long hx = (long long)ceil(width / cell) + 1, hy = (long long)ceil(height / cell) + 1;
@@ -209,6 +231,7 @@ rt_status rt__geometry_build(rt_world *w, rt_error *err)
 	if (!cursor || !last) {
 		rt__free(&w->allocator, cursor, (size_t)g->buckets * sizeof(int));
 		rt__free(&w->allocator, last, (size_t)g->buckets * sizeof(int));
+		lookup_free(w, g);
 		return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the wall grid");
 	}
 	for (int pass = 0; pass < 2; ++pass) {
@@ -221,20 +244,23 @@ rt_status rt__geometry_build(rt_world *w, rt_error *err)
 				total += c;
 			}
 			g->start[g->buckets] = total;
-			g->item_count = total;
 			g->items = rt__alloc(&w->allocator, (size_t)(total ? total : 1) * sizeof(int));
 			if (!g->items) {
 				rt__free(&w->allocator, cursor, (size_t)g->buckets * sizeof(int));
 				rt__free(&w->allocator, last, (size_t)g->buckets * sizeof(int));
+				lookup_free(w, g);
 				return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the wall grid (%d entries)", total);
 			}
+			g->item_count = total;
 		}
 		for (int i = 0; i < g->wall_count; ++i)
 			register_wall(g, i, pass, cursor, last, d->periodic_x);
 	}
 	rt__free(&w->allocator, cursor, (size_t)g->buckets * sizeof(int));
 	rt__free(&w->allocator, last, (size_t)g->buckets * sizeof(int));
+	lookup_free(w, &w->geometry);
 	g->built = true;
+	w->geometry = copy;
 	return RT_OK;
 }
 
@@ -244,8 +270,7 @@ void rt__geometry_free(rt_world *w)
 	rt__free(&w->allocator, g->walls, (size_t)g->wall_capacity * sizeof(rt_segment));
 	rt__free(&w->allocator, g->points, (size_t)g->point_capacity * sizeof(rt_vec2));
 	rt__free(&w->allocator, g->obstacles, (size_t)g->obstacle_capacity * sizeof(rt_polygon));
-	if (g->start) rt__free(&w->allocator, g->start, (size_t)g->buckets * sizeof(int) + sizeof(int));
-	if (g->items) rt__free(&w->allocator, g->items, (size_t)(g->item_count ? g->item_count : 1) * sizeof(int));
+	lookup_free(w, g);
 	memset(g, 0, sizeof *g);
 }
 

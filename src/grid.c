@@ -9,7 +9,9 @@
 
 #define MIN_TILE 8 /* buckets per axis at least, so a search never visits a bucket twice */
 
-rt_status rt__grid_init(rt_world *w, rt_error *err)
+/* Lays the grid out for `men` men: cell, tiling and buckets. All or nothing: on failure
+ * the grid is as it was. */
+static rt_status grid_lay(rt_world *w, long long men, rt_error *err)
 {
 	rt_grid *g = &w->grid;
 	const rt_world_def *d = &w->def;
@@ -36,10 +38,8 @@ rt_status rt__grid_init(rt_world *w, rt_error *err)
 	hy = (long long)ceil(height / cell) + 1;
 	/* buckets in proportion to the men (4 each, at least 4096, at most 4 Mi): a few
 	 * hundred men in a large world must not pay for every cell of it each step */
-	long long men = w->agents.count > d->agent_capacity ? w->agents.count : d->agent_capacity;
 	long long cap = 4 * men;
 	cap = cap < 4096 ? 4096 : (cap > (1ll << 22) ? (1ll << 22) : cap);
-	g->target_agents = (int)men;
 	if (hx * hy > cap) {
 		if (d->periodic_x) {
 			hy = cap / hx;
@@ -54,38 +54,50 @@ rt_status rt__grid_init(rt_world *w, rt_error *err)
 	}
 	if (!d->periodic_x && hx < MIN_TILE) hx = MIN_TILE;
 	if (hy < MIN_TILE) hy = MIN_TILE;
+	const int buckets = (int)(hx * hy);
+	int *start = rt__calloc(&w->allocator, (size_t)buckets + 1, sizeof(int));
+	int *fill = rt__calloc(&w->allocator, (size_t)buckets, sizeof(int));
+	if (!start || !fill) {
+		rt__free(&w->allocator, start, (size_t)buckets * sizeof(int) + sizeof(int));
+		rt__free(&w->allocator, fill, (size_t)buckets * sizeof(int));
+		return rt__fail(err, RT_ERR_NOMEM, "cannot allocate a neighbour grid of %d buckets", buckets);
+	}
+	if (g->start) rt__free(&w->allocator, g->start, (size_t)g->buckets * sizeof(int) + sizeof(int));
+	if (g->fill) rt__free(&w->allocator, g->fill, (size_t)g->buckets * sizeof(int));
+	g->target_agents = (int)men;
 	g->origin_x = d->bounds_min.x;
 	g->origin_y = d->bounds_min.y;
 	g->cell = cell;
 	g->inv_cell = 1.0 / cell;
 	g->hx = (int)hx;
 	g->hy = (int)hy;
-	g->buckets = (int)(hx * hy);
-	g->start = rt__calloc(&w->allocator, (size_t)g->buckets + 1, sizeof(int));
-	g->fill = rt__calloc(&w->allocator, (size_t)g->buckets, sizeof(int));
-	if (!g->start || !g->fill)
-		return rt__fail(err, RT_ERR_NOMEM, "cannot allocate a neighbour grid of %d buckets", g->buckets);
+	g->buckets = buckets;
+	g->start = start;
+	g->fill = fill;
 	return RT_OK;
+}
+
+static long long grid_men(const rt_world *w)
+{
+	return w->agents.count > w->def.agent_capacity ? w->agents.count : w->def.agent_capacity;
+}
+
+rt_status rt__grid_init(rt_world *w, rt_error *err)
+{
+	return grid_lay(w, grid_men(w), err);
 }
 
 rt_status rt__grid_fit(rt_world *w, rt_error *err)
 {
-	rt_grid *g = &w->grid;
-	if (w->agents.count <= 2 * g->target_agents) return RT_OK;
-	int *start = g->start, *fill = g->fill, buckets = g->buckets;
-	g->start = g->fill = NULL;
-	rt_status s = rt__grid_init(w, err);
-	if (s != RT_OK) {
-		rt__free(&w->allocator, g->start, (size_t)g->buckets * sizeof(int) + sizeof(int));
-		rt__free(&w->allocator, g->fill, (size_t)g->buckets * sizeof(int));
-		g->start = start; /* keep the old grid: still correct, only slower */
-		g->fill = fill;
-		g->buckets = buckets;
-		return s;
-	}
-	rt__free(&w->allocator, start, (size_t)buckets * sizeof(int) + sizeof(int));
-	rt__free(&w->allocator, fill, (size_t)buckets * sizeof(int));
-	return RT_OK;
+	/* on failure the old grid stays: still correct, only slower */
+	if (w->agents.count <= 2 * w->grid.target_agents) return RT_OK;
+	return grid_lay(w, grid_men(w), err);
+}
+
+rt_status rt__grid_set_target(rt_world *w, int target_agents, rt_error *err)
+{
+	if (target_agents == w->grid.target_agents && w->grid.start) return RT_OK;
+	return grid_lay(w, target_agents, err);
 }
 
 rt_status rt__grid_reserve(rt_world *w, int capacity)

@@ -277,16 +277,6 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	return RT_OK;
 }
 
-#define AGENT_FIELDS(X) \
-	X(x, double) X(y, double) X(vx, double) X(vy, double) \
-	X(heading_x, float) X(heading_y, float) X(radius, float) X(free_speed, float) \
-	X(health, float) X(morale, float) X(fatigue, float) X(horse_fatigue, float) \
-	X(id, uint32_t) X(unit, uint32_t) X(goal, int32_t) \
-	X(side, uint8_t) X(kind, uint8_t) X(state, uint8_t) X(equipment, uint8_t) X(level, uint8_t) \
-	X(stance, uint8_t) X(ammunition, int32_t) X(enemy, int32_t) X(enemy_dist, float) X(victim, int32_t) \
-	X(experience, uint8_t) X(morale_base, float) X(flee_goal, int32_t) X(threat, float) X(routing_share, float) \
-	X(deaths_seen, float) X(corps, int32_t) X(prize, int32_t)
-
 static void agents_free(rt_world *w)
 {
 	rt_agents *a = &w->agents;
@@ -300,7 +290,7 @@ static void agents_free(rt_world *w)
 }
 
 /* Grows every agent array to `capacity`. All or nothing: on failure nothing changed. */
-static rt_status agents_reserve(rt_world *w, int capacity)
+rt_status rt__agents_reserve(rt_world *w, int capacity)
 {
 	rt_agents *a = &w->agents;
 	if (capacity <= a->capacity) return RT_OK;
@@ -364,7 +354,7 @@ rt_world *rt_world_create(const rt_world_def *def, rt_error *err)
 	w->threads = 1;
 #endif
 	if (rt__grid_init(w, err) != RT_OK) goto error;
-	if (agents_reserve(w, def->agent_capacity > 0 ? def->agent_capacity : 64) != RT_OK) {
+	if (rt__agents_reserve(w, def->agent_capacity > 0 ? def->agent_capacity : 64) != RT_OK) {
 		rt__fail(err, RT_ERR_NOMEM, "cannot allocate storage for %d agents", def->agent_capacity);
 		goto error;
 	}
@@ -458,7 +448,7 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	if (a->count >= RT_MAX_AGENTS) return rt__fail(err, RT_ERR_CAPACITY, "more than %d agents", RT_MAX_AGENTS);
 	if (a->count == a->capacity) {
 		int cap = a->capacity < RT_MAX_AGENTS / 2 ? 2 * a->capacity : RT_MAX_AGENTS;
-		if (agents_reserve(w, cap) != RT_OK)
+		if (rt__agents_reserve(w, cap) != RT_OK)
 			return rt__fail(err, RT_ERR_NOMEM, "cannot grow agent storage to %d", cap);
 	}
 	int slot = a->count++;

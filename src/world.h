@@ -40,6 +40,24 @@ typedef struct rt_agents {
 	int32_t *prize;        /* sense: nearest kneeling enemy to collect (C5), -1 none */
 } rt_agents;
 
+/* Every per-agent array of rt_agents, once: storage growth, the storage reorder and the
+ * checkpoint (checkpoint.c) all walk this list, so a new array added here is grown,
+ * permuted and saved with the rest. A pointer added to rt_agents but not here breaks
+ * the build (the assertion below). */
+#define AGENT_FIELDS(X) \
+	X(x, double) X(y, double) X(vx, double) X(vy, double) \
+	X(heading_x, float) X(heading_y, float) X(radius, float) X(free_speed, float) \
+	X(health, float) X(morale, float) X(fatigue, float) X(horse_fatigue, float) \
+	X(id, uint32_t) X(unit, uint32_t) X(goal, int32_t) \
+	X(side, uint8_t) X(kind, uint8_t) X(state, uint8_t) X(equipment, uint8_t) X(level, uint8_t) \
+	X(stance, uint8_t) X(ammunition, int32_t) X(enemy, int32_t) X(enemy_dist, float) X(victim, int32_t) \
+	X(experience, uint8_t) X(morale_base, float) X(flee_goal, int32_t) X(threat, float) X(routing_share, float) \
+	X(deaths_seen, float) X(corps, int32_t) X(prize, int32_t)
+#define RT__AGENT_FIELD_ONE(name, type) +1
+enum { RT_AGENT_FIELD_COUNT = 0 AGENT_FIELDS(RT__AGENT_FIELD_ONE) };
+_Static_assert(sizeof(rt_agents) == 2 * sizeof(int) + RT_AGENT_FIELD_COUNT * sizeof(void *),
+	       "every array of rt_agents must be listed in AGENT_FIELDS");
+
 /* ---- corps and commanders (command.c) ---- */
 typedef struct rt_corps {
 	rt_corps_def def;
@@ -199,6 +217,9 @@ rt_status rt__grid_fit(rt_world *w, rt_error *err); /* re-size for a grown crowd
 rt_status rt__grid_reserve(rt_world *w, int capacity);
 void rt__grid_free(rt_world *w);
 void rt__grid_build(rt_world *w);
+/* Lays the grid out for target_agents men as rt__grid_fit would have (checkpoint.c
+ * restores the layout the saved run had); all or nothing. */
+rt_status rt__grid_set_target(rt_world *w, int target_agents, rt_error *err);
 static inline int rt__grid_wrap(int v, int n)
 {
 	if ((unsigned)v < (unsigned)n) return v; /* the common case, without a division */
@@ -216,6 +237,10 @@ static inline int rt__grid_cell_y(const rt_grid *g, double y) { return rt__floor
 
 /* geometry.c */
 rt_status rt__geometry_build(rt_world *w, rt_error *err);
+/* Builds (or builds again) the wall lookup grid for a given reach; all or nothing. */
+rt_status rt__geometry_build_reach(rt_world *w, double reach, rt_error *err);
+/* Drops the wall lookup grid (the walls stay); it is built again before the next step. */
+void rt__geometry_unbuild(rt_world *w);
 void rt__geometry_free(rt_world *w);
 double rt__segment_point_distance(const rt_segment *s, double px, double py, double *nx, double *ny);
 double rt__segment_segment_distance(const rt_segment *s, double ax, double ay, double bx, double by);
@@ -318,6 +343,9 @@ void rt__env_free(rt_world *w);
 
 /* combat.c */
 rt_status rt__sense(rt_world *w, rt_error *err);
+/* Room for `entries` (side, cell) entries and an order of agents.capacity men in the
+ * sense grid; what it holds is kept. */
+rt_status rt__sense_reserve(rt_world *w, size_t entries, rt_error *err);
 void rt__fight(rt_world *w);
 /* Enemies in all four quarters round the man within radius (M7: no way out). */
 bool rt__surrounded(const rt_world *w, int slot, double radius);
@@ -341,6 +369,8 @@ void rt__locomotion_move(rt_world *w);
 
 /* world.c */
 double rt__now_seconds(void);
+/* Grows every agent array to capacity, keeping what they hold; all or nothing. */
+rt_status rt__agents_reserve(rt_world *w, int capacity);
 static inline bool rt__active(uint8_t state) { return rt_state_is_active((rt_state)state); }
 
 #endif

@@ -1,0 +1,641 @@
+/* Checkpoints and atomic output files (issue 7). A run stopped halfway, saved, and
+ * resumed in a world built again - at another thread count - ends bit-identical to the
+ * same run never stopped, in four scenes that between them work every phase: a crowd
+ * round pillars to an exit, the skirmish, corps whose commanders leave, and men on a map
+ * with a tide, a surge and a fort. Truncated, damaged, foreign and other worlds'
+ * checkpoints are refused with a message and leave the world as it was; so is a load
+ * that runs out of memory. */
+#include "builders.h"
+#include "rout/env.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void temp_name(char *out, size_t size, const char *what)
+{
+	snprintf(out, size, "/tmp/rout-checkpoint-%ld-%s", (long)getpid(), what);
+}
+
+static unsigned char *slurp(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	unsigned char *data = malloc(n > 0 ? (size_t)n : 1);
+	if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
+		free(data);
+		data = NULL;
+	}
+	fclose(f);
+	*size = (size_t)n;
+	return data;
+}
+
+/* A plain (not atomic) write: the tests make damaged copies with it. */
+static bool spill(const char *path, const void *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f) return false;
+	bool ok = fwrite(data, 1, size, f) == size;
+	return fclose(f) == 0 && ok;
+}
+
+static bool file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* The checksum of docs/checkpoint-format.md: FNV-1a 64 over every byte before it. */
+static void seal(unsigned char *data, size_t size)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i + 8 < size + 0 && i < size - 8; ++i) {
+		h ^= data[i];
+		h *= 0x100000001b3ull;
+	}
+	for (int i = 0; i < 8; ++i) data[size - 8 + (size_t)i] = (unsigned char)(h >> (8 * i));
+}
+
+/* ---- the scenes ---- */
+typedef rt_world *build_fn(const void *ctx, int threads, rt_error *err);
+
+static rt_world *crowd(const void *ctx, int threads, rt_error *err)
+{
+	(void)ctx;
+	rt_scene_def sd = rt_scene_def_default(RT_SCENE_CROWD);
+	sd.agents = 2000;
+	sd.seed = 7;
+	sd.threads = threads;
+	sd.max_period_level = 2; /* multi-rate: men resting in the crowd decide every 4th step */
+	sd.allocator = rt_test_allocator();
+	return rt_scene_create(&sd, err);
+}
+
+static rt_world *crowd_seed_8(const void *ctx, int threads, rt_error *err)
+{
+	(void)ctx;
+	rt_scene_def sd = rt_scene_def_default(RT_SCENE_CROWD);
+	sd.agents = 2000;
+	sd.seed = 8;
+	sd.threads = threads;
+	sd.max_period_level = 2;
+	sd.allocator = rt_test_allocator();
+	return rt_scene_create(&sd, err);
+}
+
+static rt_world *skirmish(const void *ctx, int threads, rt_error *err)
+{
+	(void)ctx;
+	return skirmish_world(threads, err);
+}
+
+/* Commanders quick to leave: a decision every 5 s at a base rate of 10 an hour; the craven one goes within seconds, the rest when the pressure tells (seed 1: after the stop). */
+static rt_world *cascade(const void *ctx, int threads, rt_error *err)
+{
+	(void)ctx;
+	const double courage[PRESSURE_CORPS] = { 0.8, 0.0, 0.8, 0.8 };
+	rt_command_params c = rt_command_params_default();
+	c.decision_interval_s = 5.0;
+	c.base_hazard_per_h = 10.0;
+	return pressure_line_world(1, courage, &c, threads, err);
+}
+
+/* A map 300 m square: the sea to the south over a tidal flat at 0.5 m, a fort of side
+ * "ming" for 80 men with its gate to the south. High water and a surge rising 3 m in a
+ * minute drown the men on the flat; 100 men file into the fort until it is full; 60 green
+ * foot face 30 horse of a corps that pursues one for one. */
+static rt_map *terrain_map(void)
+{
+	map_builder b;
+	if (!map_begin(&b, 300, 300, 5)) return NULL;
+	map_rect(&b, "{\"kind\":\"sea\"}", -149, -149, 149, -100);
+	map_rect(&b, "{\"kind\":\"tidal_flat\",\"elevation_m\":0.5}", -149, -100, 149, -60);
+	char fort[512];
+	rt_lonlat gate = rt_map_xy_to_lonlat(b.blank, (rt_vec2){ 60, 40 });
+	snprintf(fort, sizeof fort, "{\"kind\":\"fort\",\"side\":\"ming\",\"capacity\":80,\"gates\":[[%.8f,%.8f]]}", gate.lon_deg,
+		 gate.lat_deg);
+	map_rect(&b, fort, 40, 40, 80, 80);
+	return map_finish(&b);
+}
+
+static double surge_t[2] = { 0.0, 60.0 }, surge_h[2] = { 0.0, 3.0 };
+
+static rt_world *terrain(const void *ctx, int threads, rt_error *err)
+{
+	const rt_map *map = ctx;
+	rt_world *w = world_on_map(map, 140, 140, threads);
+	if (!w) return NULL;
+	rt_environment_def env = rt_environment_def_default();
+	env.start_jd_ut = rt_julian_day_from_civil(1641, 9, 25, 18, 0, 0.0, 8.0);
+	env.latitude_deg = MAP_ORIGIN_LAT;
+	env.longitude_deg = MAP_ORIGIN_LON;
+	env.tide.constituent_count = 1;
+	env.tide.constituents[0] = (rt_tide_constituent){ "M2", 1.5, 0.0, RT_TIDE_SPEED_M2_DEG_PER_H };
+	env.tide.surge_count = 2;
+	env.tide.surge_time_s = surge_t;
+	env.tide.surge_level_m = surge_h;
+	env.tide.surge_outside = RT_SURGE_OUTSIDE_HOLD;
+	bool ok = rt_world_set_environment(w, &env, err) == RT_OK && rt_world_bind_side_name(w, "ming", 0, err) == RT_OK;
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ 50, 55 };
+	gd.target_max = (rt_vec2){ 70, 70 };
+	gd.field_cell_m = 1.0;
+	rt_goal_id inside = 0;
+	ok = ok && rt_world_add_goal(w, &gd, &inside, err) == RT_OK;
+	rt_corps_def cd = rt_corps_def_default();
+	cd.side = 1;
+	cd.pursue_ratio = 1.0;
+	rt_corps_id horse_corps = 0;
+	ok = ok && rt_world_add_corps(w, &cd, &horse_corps, err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.goal = inside;
+	for (int i = 0; i < 100 && ok; ++i) { /* file into the fort */
+		man.position = (rt_vec2){ 50.0 + 2.0 * (i % 10), 2.0 + 2.0 * (i / 10) };
+		ok = rt_world_add_agent(w, &man, NULL, err) == RT_OK;
+	}
+	man.goal = RT_NO_GOAL;
+	for (int i = 0; i < 60 && ok; ++i) { /* on the flat */
+		man.position = (rt_vec2){ -100.0 + 2.0 * i, -80.0 };
+		ok = rt_world_add_agent(w, &man, NULL, err) == RT_OK;
+	}
+	man.experience = RT_EXPERIENCE_GREEN;
+	man.morale = 0.5f;
+	man.flee_goal = inside;
+	for (int i = 0; i < 60 && ok; ++i) { /* green foot in the open */
+		man.position = (rt_vec2){ -60.0 + 1.0 * (i % 20), 0.0 + 1.0 * (i / 20) };
+		ok = rt_world_add_agent(w, &man, NULL, err) == RT_OK;
+	}
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.corps = horse_corps;
+	horse.stance = RT_STANCE_ADVANCE;
+	for (int i = 0; i < 30 && ok; ++i) {
+		horse.position = (rt_vec2){ -60.0 + 1.5 * (i % 15), 15.0 + 1.5 * (i / 15) };
+		ok = rt_world_add_agent(w, &horse, NULL, err) == RT_OK;
+	}
+	if (!ok) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* ---- stopped, saved, resumed ---- */
+static bool run(rt_world *w, int steps)
+{
+	rt_error err;
+	for (int i = 0; i < steps; ++i)
+		if (rt_world_step(w, &err) != RT_OK) {
+			rt_test_note("step %d: %s", i, err.message);
+			return false;
+		}
+	return true;
+}
+
+/* Runs `steps` straight at 1 thread; then half at 2 threads, saves, destroys, builds again
+ * at 1 thread (stepped `warm` steps first, when warm > 0: a load overwrites a world that
+ * has moved on), loads and runs the rest. The loaded world saved again must give the very
+ * bytes it was loaded from (everything saved is restored exactly); the hash, and every
+ * byte of a checkpoint of the final state, must agree with the straight run's. */
+static void check_resume(const char *name, build_fn *build, const void *ctx, int steps, int warm, rt_world_stats *final)
+{
+	char mid[256], again[256], straight_end[256], resumed_end[256];
+	temp_name(mid, sizeof mid, "mid");
+	temp_name(again, sizeof again, "again");
+	temp_name(straight_end, sizeof straight_end, "straight");
+	temp_name(resumed_end, sizeof resumed_end, "resumed");
+	rt_error err;
+
+	rt_world *w = build(ctx, 1, &err);
+	CHECK_MSG(w, "%s: %s", name, err.message);
+	bool ok = run(w, steps);
+	const uint64_t straight = rt_world_hash(w);
+	rt_world_get_stats(w, final);
+	ok = ok && rt_world_save_checkpoint(w, straight_end, &err) == RT_OK;
+	rt_world_destroy(w);
+	CHECK_MSG(ok, "%s: the straight run failed: %s", name, err.message);
+
+	w = build(ctx, 2, &err);
+	CHECK(w);
+	ok = run(w, steps / 2);
+	const uint64_t at_save = rt_world_hash(w);
+	ok = ok && rt_world_save_checkpoint(w, mid, &err) == RT_OK;
+	rt_world_destroy(w);
+	CHECK_MSG(ok, "%s: the first half failed: %s", name, err.message);
+
+	w = build(ctx, 1, &err);
+	CHECK(w);
+	ok = run(w, warm);
+	rt_status s = rt_world_load_checkpoint(w, mid, &err);
+	const uint64_t loaded = rt_world_hash(w);
+	ok = ok && s == RT_OK && rt_world_save_checkpoint(w, again, &err) == RT_OK && run(w, steps - steps / 2);
+	const uint64_t resumed = rt_world_hash(w);
+	ok = ok && rt_world_save_checkpoint(w, resumed_end, &err) == RT_OK;
+	rt_world_destroy(w);
+	CHECK_MSG(ok, "%s: the resumed run failed: %s", name, err.message);
+
+	size_t n1 = 0, n2 = 0, n_mid = 0, n_again = 0;
+	unsigned char *a = slurp(straight_end, &n1), *b = slurp(resumed_end, &n2), *m = slurp(mid, &n_mid), *m2 = slurp(again, &n_again);
+	const bool same_file = a && b && n1 == n2 && memcmp(a, b, n1) == 0;
+	const bool round_trip = m && m2 && n_mid == n_again && memcmp(m, m2, n_mid) == 0;
+	size_t first_difference = 0;
+	while (a && b && first_difference < n1 && first_difference < n2 && a[first_difference] == b[first_difference]) first_difference++;
+	free(a);
+	free(b);
+	free(m);
+	free(m2);
+	remove(mid);
+	remove(again);
+	remove(straight_end);
+	remove(resumed_end);
+	rt_test_note("%s: %d steps straight %016llx; stopped at %d (%zu-byte checkpoint), resumed %016llx; final checkpoints %s", name,
+		     steps, (unsigned long long)straight, steps / 2, n_mid, (unsigned long long)resumed,
+		     same_file ? "byte-identical" : "differ");
+	CHECK_MSG(loaded == at_save, "%s: the loaded world hashes %016llx, the saved one %016llx", name, (unsigned long long)loaded,
+		  (unsigned long long)at_save);
+	CHECK_MSG(round_trip, "%s: the loaded world saved again differs from the file it was loaded from", name);
+	CHECK_MSG(resumed == straight, "%s: resumed %016llx, straight %016llx", name, (unsigned long long)resumed,
+		  (unsigned long long)straight);
+	CHECK_MSG(same_file, "%s: the final states differ from byte %zu of their checkpoints (%zu and %zu bytes)", name,
+		  first_difference, n1, n2);
+}
+
+TEST(checkpoint_resume_crowd)
+{
+	rt_world_stats st;
+	check_resume("crowd of 2000", crowd, NULL, 240, 0, &st);
+	rt_test_note("crowd: %lld moves cut short by walls and pillars", (long long)st.wall_clamps);
+}
+
+TEST(checkpoint_resume_skirmish)
+{
+	rt_world_stats st;
+	check_resume("skirmish", skirmish, NULL, 300, 7, &st);
+	rt_test_note("skirmish: %lld hits, %lld shots, %lld routs, %lld rallies, %lld knelt, %lld taken, %d dead",
+		     (long long)st.hits, (long long)st.shots, (long long)st.routed, (long long)st.rallied, (long long)st.knelt,
+		     (long long)st.captured, st.by_state[RT_STATE_DEAD_COMBAT]);
+	CHECK(st.hits > 0 && st.shots > 0 && st.by_state[RT_STATE_DEAD_COMBAT] > 0);
+}
+
+TEST(checkpoint_resume_commanders)
+{
+	rt_world_stats st;
+	/* 700 steps of 0.5 s: the commanders weigh leaving 70 times */
+	check_resume("corps under pressure", cascade, NULL, 700, 0, &st);
+	rt_test_note("%lld decisions for %lld man-steps (multi-rate: men at rest decide less often)", (long long)st.agent_updates,
+		     (long long)st.step * st.agents);
+	CHECK(st.agent_updates < st.step * st.agents);
+	rt_error err;
+	rt_world *w = cascade(NULL, 0, &err);
+	CHECK(w);
+	int before = 0, after = 0;
+	CHECK(run(w, 700));
+	for (int c = 0; c < PRESSURE_CORPS; ++c) {
+		rt_corps_view v;
+		rt_world_get_corps(w, c, &v);
+		if (v.left) *(v.left_at_s <= 350 * PRESSURE_DT_S ? &before : &after) += 1;
+		rt_test_note("corps %d: %s %.0f s", c, v.left ? "left at" : "stayed", v.left_at_s);
+	}
+	rt_world_destroy(w);
+	rt_test_note("commanders: %d left before the stop, %d after it", before, after);
+	CHECK(before >= 1 && after >= 1);
+}
+
+TEST(checkpoint_resume_terrain)
+{
+	rt_map *map = terrain_map();
+	CHECK(map);
+	rt_world_stats st;
+	check_resume("tide, surge and fort", terrain, map, 400, 0, &st);
+	rt_error err;
+	rt_world *w = terrain(map, 0, &err);
+	CHECK(w);
+	CHECK(run(w, 200));
+	int sheltered_mid = rt_world_fort_sheltered(w, 2);
+	rt_environment_state e0, e1;
+	rt_world_get_environment(w, &e0);
+	CHECK(run(w, 200));
+	rt_world_get_environment(w, &e1);
+	int sheltered_end = rt_world_fort_sheltered(w, 2);
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	rt_test_note("terrain: sea at %.2f m at the stop, %.2f m at the end; %d then %d sheltered in the fort; %lld drowned, %lld routed, %d taken",
+		     e0.sea_level_m, e1.sea_level_m, sheltered_mid, sheltered_end, (long long)st.drowned, (long long)st.routed,
+		     st.by_state[RT_STATE_CAPTURED] + st.by_state[RT_STATE_SURRENDERED]);
+	CHECK(sheltered_mid > 0 && sheltered_end > sheltered_mid);
+	CHECK(e1.sea_level_m > e0.sea_level_m);
+	CHECK(st.drowned > 0);
+}
+
+/* A checkpoint of a world that has not stepped yet resumes as well. */
+TEST(checkpoint_before_the_first_step)
+{
+	char path[256];
+	temp_name(path, sizeof path, "zero");
+	rt_error err;
+	rt_world *a = skirmish_world(1, &err), *b = skirmish_world(2, &err);
+	CHECK(a && b);
+	CHECK_OK(rt_world_save_checkpoint(a, path, &err), err);
+	CHECK_OK(rt_world_load_checkpoint(b, path, &err), err);
+	remove(path);
+	CHECK(run(a, 60) && run(b, 60));
+	const uint64_t ha = rt_world_hash(a), hb = rt_world_hash(b);
+	rt_world_destroy(a);
+	rt_world_destroy(b);
+	CHECK(ha == hb);
+}
+
+/* ---- refusals ---- */
+static bool refused(rt_world *w, const char *path, rt_status *code, rt_error *err)
+{
+	*code = rt_world_load_checkpoint(w, path, err);
+	return *code != RT_OK && strcmp(err->file, path) == 0 && err->message[0] != '\0';
+}
+
+TEST(checkpoint_refuses_truncated_and_damaged_files)
+{
+	char good[256], bad[256];
+	temp_name(good, sizeof good, "good");
+	temp_name(bad, sizeof bad, "bad");
+	rt_error err;
+	rt_world *w = skirmish_world(0, &err);
+	CHECK(w);
+	CHECK(run(w, 120));
+	CHECK_OK(rt_world_save_checkpoint(w, good, &err), err);
+	size_t size = 0;
+	unsigned char *data = slurp(good, &size);
+	CHECK(data && size > 1000);
+	rt_world *target = skirmish_world(0, &err);
+	CHECK(target);
+	CHECK(run(target, 3));
+	const uint64_t before = rt_world_hash(target);
+	rt_status code;
+
+	/* every length up to 400 bytes, then every 997th, and one short of whole */
+	int truncations = 0;
+	for (size_t n = 0; n < size; n = n < 400 ? n + 1 : (n + 997 < size - 1 ? n + 997 : (n == size - 1 ? size : size - 1))) {
+		CHECK(spill(bad, data, n));
+		CHECK_MSG(refused(target, bad, &code, &err), "a checkpoint cut to %zu of %zu bytes was accepted", n, size);
+		CHECK_MSG(code == RT_ERR_PARSE, "cut to %zu bytes: %s (%s)", n, rt_status_name(code), err.message);
+		if (n == 0) rt_test_note("empty: %s", err.message);
+		if (n == 5) rt_test_note("5 bytes: %s", err.message);
+		if (n == 100) rt_test_note("100 bytes: %s", err.message);
+		truncations++;
+	}
+	/* one byte changed, at every 97th position and in the whole header */
+	int flips = 0;
+	for (size_t i = 0; i < size; i = i < 40 ? i + 1 : i + 97) {
+		data[i] ^= 0x24;
+		CHECK(spill(bad, data, size));
+		data[i] ^= 0x24;
+		CHECK_MSG(refused(target, bad, &code, &err), "a checkpoint with byte %zu changed was accepted", i);
+		CHECK_MSG(code == RT_ERR_PARSE || code == RT_ERR_INVALID, "byte %zu: %s", i, err.message);
+		if (i == 0 || i == 9 || i == 20 || i == 2000) rt_test_note("byte %zu changed: %s", i, err.message);
+		flips++;
+	}
+	/* the world is as it was */
+	CHECK(rt_world_hash(target) == before);
+	rt_test_note("%d truncations and %d changed bytes of a %zu-byte checkpoint refused; the world untouched", truncations, flips, size);
+
+	/* longer than its header says */
+	unsigned char *longer = malloc(size + 3);
+	CHECK(longer);
+	memcpy(longer, data, size);
+	memset(longer + size, 0, 3);
+	CHECK(spill(bad, longer, size + 3));
+	free(longer);
+	CHECK(refused(target, bad, &code, &err) && code == RT_ERR_PARSE);
+	rt_test_note("3 bytes too many: %s", err.message);
+
+	/* foreign files, and files that are not there */
+	CHECK(spill(bad, "{\"scenario\": \"not a checkpoint\"}\n", 34));
+	CHECK(refused(target, bad, &code, &err) && code == RT_ERR_PARSE);
+	rt_test_note("a JSON file: %s", err.message);
+	temp_name(bad, sizeof bad, "no-such-file");
+	CHECK(refused(target, bad, &code, &err) && code == RT_ERR_IO);
+	CHECK(refused(target, "/tmp", &code, &err) && code == RT_ERR_IO);
+	CHECK(rt_world_hash(target) == before);
+	temp_name(bad, sizeof bad, "bad");
+	remove(bad);
+	remove(good);
+	free(data);
+	rt_world_destroy(w);
+	rt_world_destroy(target);
+}
+
+/* A file whose checksum was made to match after its contents were changed - made by
+ * hand, or by a program with a bug - is checked value by value: an index out of range,
+ * an unknown state, a NaN, a broken permutation of ids are refused; whatever is accepted
+ * steps without reading out of bounds (run this under `make sanitize`). */
+TEST(checkpoint_checks_values_behind_a_good_checksum)
+{
+	char good[256], bad[256];
+	temp_name(good, sizeof good, "good");
+	temp_name(bad, sizeof bad, "bad");
+	rt_error err;
+	rt_world *w = skirmish_world(0, &err);
+	CHECK(w);
+	CHECK(run(w, 150));
+	CHECK_OK(rt_world_save_checkpoint(w, good, &err), err);
+	rt_world_destroy(w);
+	size_t size = 0;
+	unsigned char *data = slurp(good, &size);
+	CHECK(data);
+	rt_world *target = skirmish_world(0, &err);
+	CHECK(target);
+	int accepted = 0, refusals = 0;
+	for (size_t i = 24; i + 8 < size; i += 149) {
+		const unsigned char keep = data[i];
+		data[i] ^= 0xa5;
+		seal(data, size);
+		CHECK(spill(bad, data, size));
+		data[i] = keep;
+		rt_status s = rt_world_load_checkpoint(target, bad, &err);
+		if (s == RT_OK) {
+			accepted++;
+			CHECK_MSG(run(target, 2), "after a load with byte %zu changed, a step failed", i);
+		} else {
+			refusals++;
+			CHECK_MSG(s == RT_ERR_PARSE || s == RT_ERR_INVALID, "byte %zu: %s: %s", i, rt_status_name(s), err.message);
+		}
+	}
+	rt_test_note("bytes changed behind a good checksum: %d loads refused, %d accepted (and stepped)", refusals, accepted);
+	CHECK(refusals > 0);
+	rt_world_destroy(target);
+	target = skirmish_world(0, &err); /* the agents' kinds and sides came from the last file */
+	CHECK(target);
+	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the good file still loads */
+	free(data);
+	remove(bad);
+	remove(good);
+	rt_world_destroy(target);
+}
+
+TEST(checkpoint_refuses_another_world)
+{
+	char path[256];
+	temp_name(path, sizeof path, "seed7");
+	rt_error err;
+	rt_world *w = crowd(NULL, 0, &err);
+	CHECK(w);
+	CHECK(run(w, 10));
+	CHECK_OK(rt_world_save_checkpoint(w, path, &err), err);
+	rt_world_destroy(w);
+
+	rt_world *other = crowd_seed_8(NULL, 0, &err);
+	CHECK(other);
+	const uint64_t before = rt_world_hash(other);
+	rt_status s = rt_world_load_checkpoint(other, path, &err);
+	rt_test_note("seed 8: %s (field %s)", err.message, err.field);
+	CHECK(s == RT_ERR_INVALID);
+	CHECK(strstr(err.message, "different world") && strstr(err.message, "seed 7 in the checkpoint, 8 in this world"));
+	CHECK(strcmp(err.file, path) == 0);
+	CHECK(rt_world_hash(other) == before);
+	rt_world_destroy(other);
+
+	other = crowd(NULL, 0, &err);
+	CHECK(other);
+	rt_agent_def extra = rt_agent_def_default();
+	extra.position = (rt_vec2){ 1, 1 };
+	CHECK_OK(rt_world_add_agent(other, &extra, NULL, &err), err);
+	s = rt_world_load_checkpoint(other, path, &err);
+	rt_test_note("one man more: %s", err.message);
+	CHECK(s == RT_ERR_INVALID && strstr(err.message, "agents 2000 in the checkpoint, 2001 in this world"));
+	rt_world_destroy(other);
+
+	other = skirmish_world(0, &err);
+	CHECK(other);
+	s = rt_world_load_checkpoint(other, path, &err);
+	rt_test_note("the skirmish: %s", err.message);
+	CHECK(s == RT_ERR_INVALID && strstr(err.message, "different world"));
+	rt_world_destroy(other);
+
+	/* the same world but for one parameter */
+	rt_map *map = terrain_map();
+	CHECK(map);
+	w = terrain(map, 0, &err);
+	CHECK(w);
+	CHECK_OK(rt_world_save_checkpoint(w, path, &err), err);
+	rt_world_destroy(w);
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_min = (rt_vec2){ -140, -140 };
+	d.bounds_max = (rt_vec2){ 140, 140 };
+	d.morale.rout_threshold = 0.25;
+	other = rt_world_create(&d, &err);
+	CHECK(other);
+	s = rt_world_load_checkpoint(other, path, &err);
+	rt_test_note("rout threshold changed: %s", err.message);
+	CHECK(s == RT_ERR_INVALID && strstr(err.message, "morale.rout_threshold 0.3 in the checkpoint, 0.25 in this world"));
+	rt_world_destroy(other);
+	rt_map_destroy(map);
+	remove(path);
+}
+
+TEST(checkpoint_out_of_memory)
+{
+	char path[256];
+	temp_name(path, sizeof path, "oom");
+	rt_error err;
+	rt_world *w = skirmish_world(0, &err);
+	CHECK(w);
+	CHECK(run(w, 100));
+	const uint64_t saved = rt_world_hash(w);
+	/* saving: every allocation refused in turn gives an error and no file */
+	int save_failures = 0;
+	for (long k = 0;; ++k) {
+		rt_test_fail_allocation(k);
+		rt_status s = rt_world_save_checkpoint(w, path, &err);
+		rt_test_fail_allocation(-1);
+		if (s == RT_OK) break;
+		CHECK_MSG(s == RT_ERR_NOMEM && !file_exists(path), "save with allocation %ld refused: %s", k, err.message);
+		save_failures++;
+	}
+	rt_world_destroy(w);
+	/* loading: likewise, and the world is left as it was */
+	rt_world *target = skirmish_world(0, &err);
+	CHECK(target);
+	CHECK(run(target, 2));
+	const uint64_t before = rt_world_hash(target);
+	int load_failures = 0;
+	for (long k = 0;; ++k) {
+		rt_test_fail_allocation(k);
+		rt_status s = rt_world_load_checkpoint(target, path, &err);
+		rt_test_fail_allocation(-1);
+		if (s == RT_OK) break;
+		CHECK_MSG(s == RT_ERR_NOMEM, "load with allocation %ld refused: %s: %s", k, rt_status_name(s), err.message);
+		CHECK_MSG(rt_world_hash(target) == before, "a load that ran out of memory at allocation %ld changed the world", k);
+		load_failures++;
+	}
+	CHECK(rt_world_hash(target) == saved);
+	rt_world_destroy(target);
+	remove(path);
+	rt_test_note("%d allocations of a save and %d of a load refused in turn: each a clean error", save_failures, load_failures);
+	CHECK(save_failures >= 1 && load_failures >= 2);
+}
+
+/* ---- atomic files ---- */
+TEST(atomic_files_are_whole_or_absent)
+{
+	char path[256], stale[300];
+	temp_name(path, sizeof path, "atomic.txt");
+	rt_error err;
+	CHECK_OK(rt_write_file_atomic(path, "first\n", 6, &err), err);
+	size_t n = 0;
+	unsigned char *got = slurp(path, &n);
+	CHECK(got && n == 6 && memcmp(got, "first\n", 6) == 0);
+	free(got);
+	/* a leftover temporary of a process with our pid is stepped round, not written into */
+	snprintf(stale, sizeof stale, "%s.tmp.%ld", path, (long)getpid());
+	CHECK(spill(stale, "stale", 5));
+	CHECK_OK(rt_write_file_atomic(path, "second, longer\n", 15, &err), err);
+	got = slurp(path, &n);
+	CHECK(got && n == 15 && memcmp(got, "second, longer\n", 15) == 0);
+	free(got);
+	got = slurp(stale, &n);
+	CHECK(got && n == 5);
+	free(got);
+	remove(stale);
+	/* no directory: an error naming the file, nothing created, the old file kept */
+	CHECK(rt_write_file_atomic("/tmp/rout-no-such-dir/out.txt", "x", 1, &err) == RT_ERR_IO);
+	rt_test_note("into a missing directory: %s: %s", err.file, err.message);
+	CHECK(strcmp(err.file, "/tmp/rout-no-such-dir/out.txt") == 0 && !file_exists("/tmp/rout-no-such-dir"));
+	CHECK(rt_write_file_atomic("", "x", 1, &err) == RT_ERR_INVALID);
+	/* a directory in the way: the rename fails, the temporary is removed */
+	char dir[256], inner[300];
+	temp_name(dir, sizeof dir, "a-directory");
+	CHECK(mkdir(dir, 0700) == 0);
+	snprintf(inner, sizeof inner, "%s/x", dir);
+	CHECK(spill(inner, "x", 1));
+	CHECK(rt_write_file_atomic(dir, "y", 1, &err) == RT_ERR_IO);
+	rt_test_note("over a directory: %s", err.message);
+	char temp[320];
+	snprintf(temp, sizeof temp, "%s.tmp.%ld", dir, (long)getpid());
+	CHECK(!file_exists(temp));
+	remove(inner);
+	rmdir(dir);
+	/* a checkpoint that cannot be written leaves nothing behind either */
+	rt_world *w = skirmish_world(0, &err);
+	CHECK(w);
+	CHECK(rt_world_save_checkpoint(w, "/tmp/rout-no-such-dir/c.ckpt", &err) == RT_ERR_IO);
+	/* an aborted trace leaves nothing */
+	rt_trace_writer *t = rt_trace_open(w, path, 1, &err);
+	CHECK(t);
+	CHECK(run(w, 2));
+	CHECK_OK(rt_trace_record(t, w, &err), err);
+	rt_trace_abort(t);
+	snprintf(stale, sizeof stale, "%s.tmp.%ld", path, (long)getpid());
+	CHECK(!file_exists(stale));
+	got = slurp(path, &n);
+	CHECK(got && n == 15); /* the earlier file, untouched */
+	free(got);
+	rt_world_destroy(w);
+	remove(path);
+}

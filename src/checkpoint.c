@@ -1240,7 +1240,7 @@ rt_status rt_world_load_checkpoint(rt_world *w, const char *path, rt_error *err)
 	if (actual != total) {
 		fclose(f);
 		if (actual < total)
-			return parse_fail(err, path, "header", "the checkpoint is truncated: %llu bytes of the %llu its header gives",
+			return parse_fail(err, path, "header", "the checkpoint is truncated (or its header damaged): %llu bytes of the %llu its header gives",
 					  (unsigned long long)actual, (unsigned long long)total);
 		return parse_fail(err, path, "header", "the checkpoint has %llu bytes, %llu more than its header gives", (unsigned long long)actual,
 				  (unsigned long long)(actual - total));

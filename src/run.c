@@ -269,6 +269,9 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 	wd.bounds_max = (rt_vec2){ origin.x + nx * cell, origin.y + ny * cell };
 	wd.agent_capacity = (int)fmin(1e8, (double)sc->men / run->scale + sc->corps_count * 64.0 + 16.0);
 	wd.allocator = run->allocator;
+	/* an agent is sqrt(scale) men wide: distances between bodies in contact grow with it */
+	wd.morale.capture_distance_m *= sqrt(run->scale);
+	wd.morale.kneel_distance_m *= sqrt(run->scale);
 	rt_status s;
 	run->world = rt_world_create(&wd, err);
 	if (!run->world) return err ? err->code : RT_ERR_NOMEM;
@@ -317,6 +320,10 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 		cd.cut_off = k->cut_off;
 		cd.refuge = place_goal(run, k->refuge);
 		cd.pursue_ratio = k->pursue_ratio;
+		if (k->pursue_limit >= 0) {
+			cd.pursue_limited = true;
+			cd.pursue_limit = sc->places[k->pursue_limit].centre;
+		}
 		cd.all_out_threshold = k->pursue_all_out > 0 ? (int)fmax(1.0, floor(k->pursue_all_out / run->scale + 0.5)) : 0;
 		if ((s = rt_world_add_corps(w, &cd, NULL, err)) != RT_OK) return s;
 	}

@@ -632,16 +632,18 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 		if ((s = get_number(r, v, "hunger", p, false, 0.0, 1.0, &c->hunger)) != RT_OK) return s;
 		if ((s = get_bool(r, v, "cut_off", p, &c->cut_off)) != RT_OK) return s;
 		c->refuge = -1;
+		c->pursue_limit = -1;
 		if ((s = get_ref(r, v, "refuge", p, false, find_place, "place", &c->refuge)) != RT_OK) return s;
 		if ((s = get_int(r, v, "guards", p, false, 0, 100000, &c->guards)) != RT_OK) return s;
 		const rt_ynode *pu = rt__yaml_get(v, "pursue");
 		if (pu) {
 			char pp[PATH_SIZE];
 			join(pp, p, "pursue");
-			static const char *const pkeys[] = { "ratio", "all_out", NULL };
+			static const char *const pkeys[] = { "ratio", "all_out", "limit", NULL };
 			if ((s = need_map(r, pu, pp)) != RT_OK || (s = check_keys(r, pu, pp, pkeys)) != RT_OK) return s;
 			if ((s = get_number(r, pu, "ratio", pp, true, 0.0, 100.0, &c->pursue_ratio)) != RT_OK) return s;
 			if ((s = get_int(r, pu, "all_out", pp, false, 0, 100000000, &c->pursue_all_out)) != RT_OK) return s;
+			if ((s = get_ref(r, pu, "limit", pp, false, find_place, "place", &c->pursue_limit)) != RT_OK) return s;
 		}
 		const rt_ynode *un;
 		if ((s = get_node(r, v, "units", p, true, &un)) != RT_OK) return s;

@@ -68,6 +68,7 @@ typedef struct rt_sc_corps {
 	int guards;             /* men of his personal guard (M8) */
 	double pursue_ratio;
 	int pursue_all_out;     /* men fleeing */
+	int pursue_limit;       /* place the pursuit goes no farther than (Q2), -1 none */
 	int first_unit, unit_count;
 } rt_sc_corps;
 

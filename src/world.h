@@ -50,6 +50,8 @@ typedef struct rt_corps {
 	double mean_threat;
 	int men, active;
 	int fleeing_seen, pursuers;
+	bool home_set;         /* the corps' post: its men's centre at its first decision */
+	double home_x, home_y;
 } rt_corps;
 
 /* ---- sense grid ----

@@ -1,7 +1,7 @@
 # rout: `make` builds build/librout.a and build/rout; `make check` installs what is
 # missing, builds and runs every test; `make demo` runs the demonstration scene.
 CC      ?= cc
-PKGS    := cairo jansson
+PKGS    := cairo jansson yaml-0.1
 CSTD    := -std=c17 -D_POSIX_C_SOURCE=200809L
 WARN    := -Wall -Wextra -Wpedantic -Wmissing-prototypes -Wshadow -Werror
 CFLAGS  ?= -O2 -g

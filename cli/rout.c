@@ -7,6 +7,8 @@
 
 int rout_bench(int argc, char **argv);
 int rout_scene(int argc, char **argv, const char *default_scene, const char *default_out);
+int rout_run(int argc, char **argv, const char *default_scenario, const char *default_out);
+int rout_check(int argc, char **argv);
 
 static void usage(FILE *f)
 {
@@ -18,6 +20,10 @@ static void usage(FILE *f)
 		"  rout scene NAME [--agents N] [--width M] [--density D] [--seconds S] [--seed N]\n"
 		"                  [--threads T] [--out DIR] [--trace-every K]\n"
 		"        NAME: corridor, periodic, bottleneck, corner, crowd\n"
+		"  rout run SCENARIO [--seed N] [--scale K] [--until TIME] [--threads T] [--out DIR]\n"
+		"                    [--set key.path=value ...] [--runs N] [--trace-every S] [--quiet] [--no-pictures]\n"
+		"        SCENARIO: a scenario.yaml or its folder (scenarios/songjin-1641)\n"
+		"  rout check SCENARIO [--set key.path=value ...]   validate only\n"
 		"  rout demo [--out DIR]      the largest crowd scene, with pictures and a trace\n"
 		"  rout version\n",
 		RT_VERSION_STRING);
@@ -38,6 +44,8 @@ int main(int argc, char **argv)
 		}
 		return rout_scene(argc - 3, argv + 3, argv[2], NULL);
 	}
+	if (strcmp(cmd, "run") == 0) return rout_run(argc - 2, argv + 2, NULL, NULL);
+	if (strcmp(cmd, "check") == 0) return rout_check(argc - 2, argv + 2);
 	if (strcmp(cmd, "demo") == 0) return rout_scene(argc - 2, argv + 2, "crowd", "out/demo");
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("rout %s\n", RT_VERSION_STRING);

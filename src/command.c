@@ -57,6 +57,8 @@ rt_status rt_world_add_corps(rt_world *w, const rt_corps_def *d, rt_corps_id *ou
 		return rt__fail(err, RT_ERR_INVALID, "corps courage and hunger must be within 0..1");
 	if (!(d->pursue_ratio >= 0.0 && d->pursue_ratio <= 100.0) || d->all_out_threshold < 0)
 		return rt__fail(err, RT_ERR_INVALID, "corps pursue_ratio must be 0..100 and all_out_threshold >= 0");
+	if (d->pursue_limited && !(isfinite(d->pursue_limit.x) && isfinite(d->pursue_limit.y)))
+		return rt__fail(err, RT_ERR_INVALID, "corps pursue_limit must be a finite point");
 	if (d->refuge != RT_NO_GOAL && (d->refuge < 0 || d->refuge >= w->goal_count))
 		return rt__fail(err, RT_ERR_INVALID, "corps refuge goal %d does not exist", (int)d->refuge);
 	if (w->corps_count >= 1 << 20) return rt__fail(err, RT_ERR_CAPACITY, "more than %d corps", 1 << 20);
@@ -169,6 +171,12 @@ static void pursue(rt_world *w, int corps)
 		}
 	c->fleeing_seen = c->pursuers = 0;
 	if (men == 0) return;
+	/* the pursuit limit (Q2): a line through the limit point, square to the way from the post */
+	double lim_dx = 0.0, lim_dy = 0.0;
+	if (c->def.pursue_limited && c->home_set) {
+		lim_dx = c->def.pursue_limit.x - c->home_x;
+		lim_dy = c->def.pursue_limit.y - c->home_y;
+	}
 	const double sight = fmin(w->def.combat.sense_range_m, w->env.detection_range_m);
 	double fx = 0.0, fy = 0.0;
 	for (int s = 0; s < n; ++s) {
@@ -208,15 +216,20 @@ static void pursue(rt_world *w, int corps)
 			}
 			list[j] = t;
 		}
+	int sent = 0;
 	for (int i = 0; i < k; ++i) {
 		const int s = list[i].slot;
-		const uint8_t stance = i < send ? RT_STANCE_ADVANCE : RT_STANCE_HOLD;
+		const bool beyond = (lim_dx != 0.0 || lim_dy != 0.0) &&
+				    (a->x[s] - c->def.pursue_limit.x) * lim_dx + (a->y[s] - c->def.pursue_limit.y) * lim_dy > 0.0;
+		const bool go = sent < send && !beyond;
+		sent += go;
+		const uint8_t stance = go ? RT_STANCE_ADVANCE : RT_STANCE_HOLD;
 		if (a->stance[s] != stance) {
 			a->stance[s] = stance;
 			a->level[s] = 0;
 		}
 	}
-	c->pursuers = send;
+	c->pursuers = sent;
 }
 
 void rt__command(rt_world *w)
@@ -234,14 +247,25 @@ void rt__command(rt_world *w)
 		w->corps[c].men = w->corps[c].active = 0;
 		threat[c] = 0.0;
 	}
+	double *hx = rt__arena_push(&w->arena, 2 * (size_t)w->corps_count * sizeof(double));
+	if (!hx) return;
+	memset(hx, 0, 2 * (size_t)w->corps_count * sizeof(double));
 	for (int s = 0; s < a->count; ++s) {
 		const int c = a->corps[s];
 		if (c < 0) continue;
 		w->corps[c].men++;
+		hx[2 * c] += a->x[s];
+		hx[2 * c + 1] += a->y[s];
 		if (!rt__active(a->state[s])) continue;
 		w->corps[c].active++;
 		threat[c] += a->threat[s];
 	}
+	for (int c = 0; c < w->corps_count; ++c)
+		if (!w->corps[c].home_set && w->corps[c].men > 0) {
+			w->corps[c].home_set = true;
+			w->corps[c].home_x = hx[2 * c] / w->corps[c].men;
+			w->corps[c].home_y = hx[2 * c + 1] / w->corps[c].men;
+		}
 	int gone[RT_MAX_SIDES] = { 0 };
 	for (int c = 0; c < w->corps_count; ++c) gone[w->corps[c].def.side] += w->corps[c].left;
 	const double interval_h = p->decision_interval_s / 3600.0;

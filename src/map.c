@@ -27,6 +27,7 @@
 #define DEG (PI / 180.0)
 #define MAX_MAP_POINTS (1 << 28)
 #define MAX_STRING_BYTES 255
+#define MAX_NOTE_BYTES 2000 /* "note" and "source": free text, longer than a name */
 #define MAX_LONGITUDE_SPAN_DEG 10.0
 
 /* ---- kinds and their properties ------------------------------------------------------ */
@@ -402,10 +403,11 @@ static rt_status add_string(loader *L, const char *s, size_t n, int *offset)
 	return RT_OK;
 }
 
-/* A text property: a non-empty UTF-8 string of at most 255 bytes (or, for "id", an
- * integer, kept as its decimal digits). */
+/* A text property: a non-empty UTF-8 string of at most 255 bytes (2000 for "note" and
+ * "source"), or, for "id", an integer, kept as its decimal digits. */
 static rt_status read_text(loader *L, json_t *props, const char *key, bool integer_ok, int *offset)
 {
+	const size_t max_bytes = strcmp(key, "note") == 0 || strcmp(key, "source") == 0 ? MAX_NOTE_BYTES : MAX_STRING_BYTES;
 	json_t *v = json_object_get(props, key);
 	*offset = -1;
 	if (!v || json_is_null(v)) return RT_OK;
@@ -424,9 +426,22 @@ static rt_status read_text(loader *L, json_t *props, const char *key, bool integ
 		return fail(L, "%s must be %s", key, integer_ok ? "a string or an integer" : "a string");
 	}
 	if (n == 0) return fail(L, "%s is empty; leave it out instead", key);
-	if (n > MAX_STRING_BYTES) return fail(L, "%s is %zu bytes long; at most %d are allowed", key, n, MAX_STRING_BYTES);
+	if (n > max_bytes) return fail(L, "%s is %zu bytes long; at most %zu are allowed", key, n, max_bytes);
 	if (strlen(s) != n || !valid_utf8((const unsigned char *)s, n)) return fail(L, "%s is not valid UTF-8 text", key);
 	return add_string(L, s, n, offset);
+}
+
+/* "grade": how sure the feature's numbers are, as in ../shared/HISTORY.md: "A" (primary
+ * records or a standard history), "B" (sourced but secondary or partly inferred) or "E"
+ * (an estimate). */
+static rt_status read_grade(loader *L, json_t *props, int *offset)
+{
+	rt_status s = read_text(L, props, "grade", false, offset);
+	if (s != RT_OK || *offset < 0) return s;
+	const char *g = L->map->strings + *offset;
+	if (strcmp(g, "A") != 0 && strcmp(g, "B") != 0 && strcmp(g, "E") != 0)
+		return fail(L, "grade \"%.40s\" is not a grade; expected \"A\" (primary record), \"B\" (secondary or inferred) or \"E\" (estimate)", g);
+	return RT_OK;
 }
 
 /* ---- positions and geometry --------------------------------------------------------------------- */
@@ -768,7 +783,7 @@ static const prop_spec *find_prop(const prop_spec *props, const char *key)
 
 static void list_props(rt_map_kind kind, char *out, size_t size)
 {
-	int n = snprintf(out, size, "name, name_zh, id");
+	int n = snprintf(out, size, "name, name_zh, id, note, source, grade");
 	for (const prop_spec *p = kind_table[kind].props; p->name && n >= 0 && (size_t)n < size; ++p)
 		n += snprintf(out + n, size - (size_t)n, ", %s", p->name);
 }
@@ -822,6 +837,7 @@ static rt_status read_properties(loader *L, json_t *props, json_t **gates)
 	*gates = NULL;
 	json_object_foreach(props, key, v) {
 		if (strcmp(key, "name") == 0 || strcmp(key, "name_zh") == 0 || strcmp(key, "id") == 0 ||
+		    strcmp(key, "note") == 0 || strcmp(key, "source") == 0 || strcmp(key, "grade") == 0 ||
 		    strcmp(key, L->kind_property) == 0 || json_is_null(v))
 			continue;
 		set_field(L, "features[%d].properties.%.60s", L->index, key);
@@ -935,7 +951,7 @@ static rt_status read_feature(loader *L, json_t *feature)
 	rt_map_feature *f = &m->features[m->feature_count++];
 	memset(f, 0, sizeof *f);
 	f->kind = RT_MAP_KIND_COUNT;
-	f->id = f->name = f->name_zh = f->side = -1;
+	f->id = f->name = f->name_zh = f->side = f->note = f->source = f->grade = -1;
 	for (int k = 0; k < RT_MAPV_COUNT; ++k) f->value[k] = NAN;
 	L->feature = f;
 	update_label(L);
@@ -960,6 +976,9 @@ static rt_status read_feature(loader *L, json_t *feature)
 			}
 	if ((s = read_kind(L, props)) != RT_OK) return s;
 	update_label(L);
+	if ((s = read_text(L, props, "note", false, &f->note)) != RT_OK) return s;
+	if ((s = read_text(L, props, "source", false, &f->source)) != RT_OK) return s;
+	if ((s = read_grade(L, props, &f->grade)) != RT_OK) return s;
 	json_t *gates;
 	if ((s = read_properties(L, props, &gates)) != RT_OK) return s;
 	bool lines = false;
@@ -1262,6 +1281,9 @@ bool rt_map_feature_info(const rt_map *map, int index, rt_map_feature_view *out)
 	out->name = rt__map_string(map, f->name);
 	out->name_zh = rt__map_string(map, f->name_zh);
 	out->side = rt__map_string(map, f->side);
+	out->note = rt__map_string(map, f->note);
+	out->source = rt__map_string(map, f->source);
+	out->grade = rt__map_string(map, f->grade);
 	out->bbox_min = f->bbox_min;
 	out->bbox_max = f->bbox_max;
 	out->cell_count = f->cell_count;

@@ -28,6 +28,7 @@ typedef struct rt_map_feature {
 	int first_part, part_count; /* into rt_map.part_start */
 	int first_gate, gate_count; /* into rt_map.gates */
 	int id, name, name_zh, side; /* offsets into rt_map.strings; -1 none */
+	int note, source, grade;     /* likewise: free text, and "A", "B" or "E" */
 	double value[RT_MAPV_COUNT]; /* NaN where absent and without default */
 	rt_vec2 bbox_min, bbox_max;
 	int64_t cell_count;

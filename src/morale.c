@@ -5,9 +5,11 @@
  *   dm/dt = (m_base - m) / tau - s_e (k_threat threat + k_contagion routing_share
  *                                     + k_death deaths_seen)
  *
- * m_base is his experience's baseline spread a little per man; s_e his experience's
- * sensitivity (green men lose morale faster: M1); threat, routing_share and deaths_seen
- * come from the sense phase's local picture. Parallel over men who decide this step,
+ * m_base is his experience's baseline spread a little per man, lowered by his corps'
+ * hunger (M9: m_base - hunger_baseline_loss hunger); s_e his experience's sensitivity
+ * (green men lose morale faster: M1), times (1 + darkness_loss_factor darkness) at night
+ * (E1: darkness 0 in daylight, 1 at or below the dark illuminance, log-linear between);
+ * threat, routing_share and deaths_seen come from the sense phase's local picture. Parallel over men who decide this step,
  * each writing only his own slot; the step length is his update period. */
 #include "world.h"
 
@@ -22,17 +24,26 @@ void rt__morale(rt_world *w)
 	int64_t routed = 0, rallied = 0, armour = 0, weapons = 0, knelt = 0, desperate = 0;
 	/* "no way out": enemies on every side within what he can see */
 	const double trapped_radius = fmin(w->def.combat.sense_range_m, w->env.detection_range_m);
+	double darkness = 0.0;
+	if (w->env.set) {
+		const rt_light_params *lp = &w->environment.light;
+		const double lux = fmax(w->env.illuminance_lux, 1e-12);
+		darkness = rt__clamp(log(lp->daylight_lux / lux) / log(lp->daylight_lux / lp->dark_lux), 0.0, 1.0);
+	}
+	const double dark_gain = 1.0 + m->darkness_loss_factor * darkness;
 #pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : routed, rallied, armour, weapons, knelt, desperate) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		const uint8_t state = a->state[s];
 		const bool steady = state == RT_STATE_FORMED || state == RT_STATE_MARCHING || state == RT_STATE_ENGAGED;
 		if ((!steady && state != RT_STATE_ROUTING) || !rt__agent_due(w, s)) continue;
 		const double dt = w->def.dt_s * (double)(1 << a->level[s]);
-		const double sens = m->sensitivity[a->experience[s]];
+		const double sens = m->sensitivity[a->experience[s]] * dark_gain;
+		const int corps = a->corps[s];
+		const double base = a->morale_base[s] - (corps >= 0 ? m->hunger_baseline_loss * w->corps[corps].def.hunger : 0.0);
 		const double loss = sens * (m->threat_rate_per_s * a->threat[s] + m->contagion_rate_per_s * a->routing_share[s] +
 					    m->death_shock * a->deaths_seen[s]);
 		double morale = a->morale[s];
-		morale += ((a->morale_base[s] - morale) / m->recovery_time_s - loss) * dt;
+		morale += ((base - morale) / m->recovery_time_s - loss) * dt;
 		morale = rt__clamp(morale, 0.0, 1.0);
 		a->morale[s] = (float)morale;
 		if (steady && morale < m->rout_threshold && rt__surrounded(w, s, trapped_radius)) {

@@ -144,8 +144,9 @@ rt_status rt__forts_prepare(rt_world *w, rt_error *err)
 }
 
 /* The fort a man at (x, y) would stand in, or -1. */
-static int fort_at(const rt_world *w, double x, double y)
+int rt__fort_at(const rt_world *w, double x, double y)
 {
+	if (!w->fort_side) return -1;
 	const int cell = rt__terrain_cell(w, x, y);
 	if (cell < 0) return -1;
 	const int f = w->map_feature[cell];
@@ -157,7 +158,7 @@ static int fort_at(const rt_world *w, double x, double y)
 bool rt__fort_admits(const rt_world *w, double x, double y, int side)
 {
 	if (!w->fort_side) return true;
-	const int f = fort_at(w, x, y);
+	const int f = rt__fort_at(w, x, y);
 	if (f < 0) return true;
 	const int own = w->fort_side[f];
 	return (own == -1 || own == side) && w->fort_sheltered[f] < w->fort_capacity[f];
@@ -171,7 +172,7 @@ void rt__forts_admit(rt_world *w)
 	rt_agents *a = &w->agents;
 	for (int s = 0; s < a->count; ++s) {
 		if (!rt__active(a->state[s])) continue;
-		const int f = fort_at(w, a->x[s], a->y[s]);
+		const int f = rt__fort_at(w, a->x[s], a->y[s]);
 		if (f < 0) continue;
 		if (w->fort_sheltered[f] < w->fort_capacity[f] && (w->fort_side[f] == -1 || w->fort_side[f] == a->side[s])) {
 			w->fort_sheltered[f]++;

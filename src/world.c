@@ -142,6 +142,8 @@ rt_morale_params rt_morale_params_default(void)
 	m.kneel_distance_m = 3.0;                   /* the pursuer is on him */
 	m.kneel_rate_per_s = 0.3;
 	m.capture_distance_m = 2.0;
+	m.hunger_baseline_loss = 0.25;
+	m.darkness_loss_factor = 1.0;
 	return m;
 }
 
@@ -252,7 +254,8 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      m->flight_speed_factor <= 5.0 && m->drop_armour_prob >= 0.0 && m->drop_armour_prob <= 1.0 &&
 	      m->drop_weapon_prob >= 0.0 && m->drop_weapon_prob <= 1.0 && m->kneel_distance_m >= 0.0 &&
 	      m->kneel_distance_m <= 100.0 && m->kneel_rate_per_s >= 0.0 && m->kneel_rate_per_s <= 100.0 &&
-	      m->capture_distance_m >= 0.0 && m->capture_distance_m <= 100.0))
+	      m->capture_distance_m >= 0.0 && m->capture_distance_m <= 100.0 && m->hunger_baseline_loss >= 0.0 &&
+	      m->hunger_baseline_loss <= 1.0 && m->darkness_loss_factor >= 0.0 && m->darkness_loss_factor <= 10.0))
 		return rt__fail(err, RT_ERR_INVALID, "morale parameters out of range (docs/model.md section 9 gives each range)");
 	for (int k = 0; k < RT_KIND_COUNT; ++k) {
 		const rt_kind_params *kp = &d->kinds[k];

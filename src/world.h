@@ -68,6 +68,8 @@ typedef struct rt_corps {
 	double mean_threat;
 	int men, active;
 	int fleeing_seen, pursuers;
+	bool home_set;         /* the corps' post: its men's centre at its first decision */
+	double home_x, home_y;
 } rt_corps;
 
 /* ---- sense grid ----
@@ -335,6 +337,8 @@ void rt__drown(rt_world *w);
 rt_status rt__forts_prepare(rt_world *w, rt_error *err);
 void rt__forts_admit(rt_world *w);
 bool rt__fort_admits(const rt_world *w, double x, double y, int side);
+/* The map feature index of the fort covering (x, y), or -1 (also -1 without forts). */
+int rt__fort_at(const rt_world *w, double x, double y);
 void rt__terrain_free(rt_world *w);
 
 /* env_phase.c */

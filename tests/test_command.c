@@ -133,3 +133,63 @@ TEST(command_proportional_pursuit)
 		else CHECK(sent == 12000);
 	}
 }
+
+/* Q2 "as far as Tashan": pursuers with a limit stop at the line through it, square to
+ * the way from their post; without one they ride on after the fleeing. */
+static double farthest_pursuer(bool limited, double *fled)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_min = (rt_vec2){ -300, -200 };
+	d.bounds_max = (rt_vec2){ 300, 3000 };
+	d.command.decision_interval_s = 5.0;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return NAN;
+	rt_corps_def cd = rt_corps_def_default();
+	cd.side = 1;
+	cd.pursue_ratio = 1.0;
+	cd.pursue_limited = limited;
+	cd.pursue_limit = (rt_vec2){ 0.0, 300.0 };
+	rt_corps_id corps;
+	bool ok = rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.corps = corps;
+	horse.experience = RT_EXPERIENCE_VETERAN;
+	for (int i = 0; i < 100 && ok; ++i) {
+		horse.position = (rt_vec2){ -100.0 + 2.0 * (i % 100), -10.0 - 2.0 * (i / 100) };
+		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+	}
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_ROUTING;
+	man.morale = 0.0f;
+	man.heading = (rt_vec2){ 0.0, 1.0 };
+	for (int i = 0; i < 100 && ok; ++i) {
+		man.position = (rt_vec2){ -100.0 + 2.0 * (i % 100), 150.0 + 2.0 * (i / 100) };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	for (int s = 0; s < 3000 && ok; ++s) ok = rt_world_step(w, &err) == RT_OK; /* ten minutes */
+	double far = -INFINITY;
+	*fled = -INFINITY;
+	for (int id = 0; id < 200; ++id) {
+		rt_agent_view a;
+		rt_world_get_agent(w, (rt_agent_id)id, &a);
+		if (id < 100) far = fmax(far, a.position.y);
+		else if (a.state == RT_STATE_ROUTING) *fled = fmax(*fled, a.position.y);
+	}
+	rt_world_destroy(w);
+	return ok ? far : NAN;
+}
+
+TEST(command_pursuit_stops_at_its_limit)
+{
+	double fled_limited, fled_free;
+	const double limited = farthest_pursuer(true, &fled_limited), free_ride = farthest_pursuer(false, &fled_free);
+	rt_test_note("farthest pursuer: %.0f m with the limit at 300 m (fleeing reached %.0f m), %.0f m without it", limited,
+		     fled_limited, free_ride);
+	CHECK(limited <= 300.0 + 60.0); /* at most one decision interval's ride past the line */
+	CHECK(free_ride > 450.0);
+	CHECK(rt_test_bytes_held() == 0);
+}

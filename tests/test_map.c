@@ -334,7 +334,7 @@ static const struct {
 	{ "too_many_cells", RT_ERR_CAPACITY, "20000 x 20000 = 400000000 cells of 5 m, needing 6800000000 bytes", "rout.extent_m" },
 	{ "no_kind", RT_ERR_INVALID, "features[0] (name \"Nameless\"): has no \"kind\" property (its properties: name)", "features[0].properties.kind" },
 	{ "unknown_kind", RT_ERR_INVALID, "features[0]: unknown kind \"swamp\"", "features[0].properties.kind" },
-	{ "unknown_property", RT_ERR_INVALID, "features[0] (river): unknown property \"widht_m\" (a river has: name, name_zh, id, width_m, depth_m)", "features[0].properties.widht_m" },
+	{ "unknown_property", RT_ERR_INVALID, "features[0] (river): unknown property \"widht_m\" (a river has: name, name_zh, id, note, source, grade, width_m, depth_m)", "features[0].properties.widht_m" },
 	{ "wrong_property_for_kind", RT_ERR_INVALID, "\"depth_m\" is not a property of a road", "features[0].properties.depth_m" },
 	{ "wrong_type", RT_ERR_INVALID, "depth_m must be a number (m)", "features[0].properties.depth_m" },
 	{ "out_of_range", RT_ERR_INVALID, "depth_m is 45; expected 0 to 30 (m)", "features[0].properties.depth_m" },
@@ -364,6 +364,8 @@ static const struct {
 	{ "fort_without_gates", RT_ERR_INVALID, "has no gate; a fort needs \"gates\"", "features[0].properties.gates" },
 	{ "gates_not_list", RT_ERR_INVALID, "gates must be a list", "features[0].properties.gates" },
 	{ "fort_gate_off_outline", RT_ERR_INVALID, "gate 0 at [121.000000, 41.001351] is 50.0 m from the fort's outline", "features[0].properties.gates[0]" },
+	{ "grade_unknown", RT_ERR_INVALID, "features[0] (camp, id \"camp-1\"): grade \"C\" is not a grade; expected \"A\" (primary record), \"B\" (secondary or inferred) or \"E\" (estimate)", "features[0].properties.grade" },
+	{ "note_not_string", RT_ERR_INVALID, "note must be a string", "features[0].properties.note" },
 	{ "ford_off_river", RT_ERR_INVALID, "features[1] (ford, id \"dry-ford\"): does not cross any river", "features[1].geometry" },
 };
 #define BAD_MAP_COUNT ((int)(sizeof bad_maps / sizeof bad_maps[0]))
@@ -701,8 +703,48 @@ TEST(map_liaoxi_natural_earth_needs_kinds)
 	CHECK(s == RT_ERR_INVALID && map == NULL);
 	CHECK(strstr(err.message, "features[1] (river, name \"Daling 大凌河\"): a river needs width_m when drawn as a line"));
 	CHECK(strcmp(err.field, "features[1].properties.width_m") == 0);
-	/* without allow_unknown_properties the coastline's "note" is a typo-class error */
+	/* without allow_unknown_properties the coastline's "note" is still read (every
+	 * feature may carry one), so the river's missing width is again what refuses it */
 	def.allow_unknown_properties = false;
 	CHECK(rt_map_load(LIAOXI_MAP, &def, &map, &err) == RT_ERR_INVALID);
-	CHECK(strstr(err.message, "features[0] (coast): unknown property \"note\""));
+	CHECK(strstr(err.message, "features[1] (river, name \"Daling 大凌河\"): a river needs width_m"));
+}
+
+/* Every feature may say what its numbers rest on: "note" and "source" (free text, up to
+ * 2000 bytes) and "grade" (A, B or E, as in ../shared/HISTORY.md). */
+TEST(map_features_carry_note_source_and_grade)
+{
+	rt_map_def def = test_def();
+	rt_map *map;
+	rt_error err;
+	char note[2101];
+	memset(note, 'x', 2000);
+	note[2000] = '\0';
+	char text[4096];
+	snprintf(text, sizeof text,
+		 "{\"type\": \"FeatureCollection\", \"rout\": {\"origin\": [121.0, 41.0], \"cell_m\": 20}, \"features\": ["
+		 "{\"type\": \"Feature\", \"properties\": {\"kind\": \"camp\", \"id\": \"c\", \"grade\": \"E\", "
+		 "\"source\": \"seed 004; 清太宗实录 vol. 57\", \"note\": \"%s\"}, "
+		 "\"geometry\": {\"type\": \"Point\", \"coordinates\": [121.0, 41.0]}},"
+		 "{\"type\": \"Feature\", \"properties\": {\"kind\": \"road\", \"width_m\": 6, \"note\": null}, "
+		 "\"geometry\": {\"type\": \"LineString\", \"coordinates\": [[121.0, 41.0], [121.001, 41.0]]}}]}",
+		 note);
+	CHECK_OK(rt_map_load_string(text, "inline", &def, &map, &err), err);
+	rt_map_feature_view v;
+	CHECK(rt_map_feature_info(map, 0, &v));
+	CHECK(strcmp(v.grade, "E") == 0 && strcmp(v.source, "seed 004; 清太宗实录 vol. 57") == 0 && strlen(v.note) == 2000);
+	CHECK(rt_map_feature_info(map, 1, &v));
+	CHECK(v.grade[0] == '\0' && v.source[0] == '\0' && v.note[0] == '\0');
+	rt_map_destroy(map);
+	/* a note of 2001 bytes is refused, naming the limit */
+	note[2000] = 'x';
+	note[2001] = '\0';
+	snprintf(text, sizeof text,
+		 "{\"type\": \"FeatureCollection\", \"rout\": {\"origin\": [121.0, 41.0], \"cell_m\": 20}, \"features\": ["
+		 "{\"type\": \"Feature\", \"properties\": {\"kind\": \"camp\", \"note\": \"%s\"}, "
+		 "\"geometry\": {\"type\": \"Point\", \"coordinates\": [121.0, 41.0]}}]}",
+		 note);
+	CHECK(rt_map_load_string(text, "inline", &def, &map, &err) == RT_ERR_INVALID && map == NULL);
+	CHECK(strstr(err.message, "note is 2001 bytes long; at most 2000 are allowed"));
+	CHECK(strcmp(err.field, "features[0].properties.note") == 0);
 }

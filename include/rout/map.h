@@ -138,6 +138,9 @@ typedef struct rt_map_feature_view {
 	const char *name;
 	const char *name_zh;
 	const char *side;           /* fort, camp */
+	const char *note;           /* free text on any feature: what the numbers rest on */
+	const char *source;         /* free text: where they come from */
+	const char *grade;          /* "A", "B", "E" (../shared/HISTORY.md) or "" */
 	rt_vec2 bbox_min, bbox_max; /* metres */
 	int64_t cell_count;         /* raster cells the feature covers (under others or not) */
 	/* the kind's numbers, NaN where the kind has no such property */

@@ -177,6 +177,8 @@ typedef struct rt_morale_params {
 	double kneel_distance_m;                 /* a routing man this near an enemy may kneel (C5) */
 	double kneel_rate_per_s;                 /* ... at this rate */
 	double capture_distance_m;               /* a kneeling man is taken by an enemy this near who is not fighting */
+	double hunger_baseline_loss;             /* M9: a starving corps' (hunger 1) baseline is this much lower */
+	double darkness_loss_factor;             /* E1: every loss of morale is (1 + this) times larger in full darkness */
 } rt_morale_params;
 
 rt_morale_params rt_morale_params_default(void);
@@ -297,6 +299,10 @@ typedef struct rt_corps_def {
 	 * everyone (0: never) */
 	double pursue_ratio;
 	int all_out_threshold;
+	/* Q2 "as far as Tashan": pursuers go no farther than the line through this point,
+	 * square to the way from the corps' post (where its men stood at its first decision) */
+	bool pursue_limited;
+	rt_vec2 pursue_limit;
 	uint32_t cookie;
 } rt_corps_def;
 

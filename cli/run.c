@@ -1,0 +1,511 @@
+/* `rout run` and `rout check`: load a scenario, run it (or several seeds of it), write the
+ * run folder — summary.json, report.md, series.csv, events.jsonl, trace.bin, replay.html,
+ * pictures and plots — and, with --runs, the ensemble table. A progress line with the
+ * simulated time and speed goes to a terminal only. Ctrl-C (SIGINT) or SIGTERM finishes
+ * the current step, writes what the run has so far and exits with code 3.
+ * Exit codes: 0 done, 1 a failure while running or writing, 2 bad input, 3 stopped. */
+#include "rout/rout.h"
+#include "rout/env.h"
+#include "rout/replay.h"
+#include "rout/scenario.h"
+#include "args.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int rout_run(int argc, char **argv, const char *default_scenario, const char *default_out);
+int rout_check(int argc, char **argv);
+
+#define MAX_SETS 256
+
+static volatile sig_atomic_t stop_requested = 0;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void print_error(const char *what, const rt_error *err)
+{
+	if (err->file[0] && err->line > 0)
+		fprintf(stderr, "%s:%d:%d: %s\n", err->file, err->line, err->column, err->message);
+	else if (err->file[0])
+		fprintf(stderr, "%s: %s\n", err->file, err->message);
+	else
+		fprintf(stderr, "rout %s: %s\n", what, err->message);
+}
+
+static int exit_code_for(rt_status s)
+{
+	return s == RT_ERR_PARSE || s == RT_ERR_INVALID || s == RT_ERR_CAPACITY || s == RT_ERR_IO ? 2 : 1;
+}
+
+static int make_dirs(const char *path)
+{
+	char buf[1024];
+	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
+	for (char *p = buf + 1; *p; ++p) {
+		if (*p != '/') continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* "6h", "90m", "3600s", "3600" (seconds after the start) or a local time
+ * "1641-09-26T12:00" of the scenario. */
+static bool parse_until(const rt_scenario *sc, const char *text, double *out)
+{
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	int y, mo, d, h, mi;
+	char sep;
+	if (sscanf(text, "%d-%d-%d%c%d:%d", &y, &mo, &d, &sep, &h, &mi) == 6 && (sep == 'T' || sep == ' ')) {
+		double jd = rt_julian_day_from_civil(y, mo, d, h, mi, 0.0, info.utc_offset_h);
+		*out = (jd - info.start_jd_ut) * 86400.0;
+	} else {
+		char *end;
+		double v = strtod(text, &end);
+		if (end == text || !isfinite(v)) return false;
+		if (*end == 'h' && end[1] == '\0') v *= 3600.0;
+		else if (*end == 'm' && end[1] == '\0') v *= 60.0;
+		else if (!(*end == '\0' || (*end == 's' && end[1] == '\0'))) return false;
+		*out = v;
+	}
+	*out = floor(*out * 1000.0 + 0.5) / 1000.0;
+	return *out > 0.0 && *out <= info.duration_s + 1e-6;
+}
+
+typedef struct run_options {
+	const char *scenario_path;
+	const char *out;
+	long seed, threads, runs;
+	double scale;
+	const char *until;
+	const char *sets[MAX_SETS];
+	int set_count;
+	bool quiet, no_pictures;
+	double trace_every_s;
+} run_options;
+
+static int load(const run_options *o, rt_scenario **sc)
+{
+	rt_scenario_def def = rt_scenario_def_default();
+	def.sets = o->sets;
+	def.set_count = o->set_count;
+	rt_error err;
+	rt_status s = rt_scenario_load(o->scenario_path, &def, sc, &err);
+	if (s != RT_OK) {
+		print_error("run", &err);
+		return exit_code_for(s);
+	}
+	return 0;
+}
+
+static int draw(rt_world *w, const char *dir, const char *file, const char *title)
+{
+	char path[1200];
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	rt_picture_def pd = rt_picture_def_default();
+	pd.path = path;
+	pd.title = title;
+	pd.width_px = 1600;
+	rt_error err;
+	if (rt_world_draw_png(w, &pd, &err) != RT_OK) {
+		fprintf(stderr, "rout: %s: %s\n", path, err.message);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_replay(rt_run *run, const char *dir, const char *trace_path, const char *title)
+{
+	rt_world *w = rt_run_world(run);
+	char path[1200];
+	snprintf(path, sizeof path, "%s/replay.html", dir);
+	rt_replay_def rd = rt_replay_def_default();
+	rd.title = title;
+	rt_world_get_bounds(w, &rd.bounds_min, &rd.bounds_max);
+	/* the events of the report, clickable in the page */
+	FILE *f = NULL;
+	char events_path[1200];
+	snprintf(events_path, sizeof events_path, "%s/events.jsonl", dir);
+	f = fopen(events_path, "r");
+	rt_replay_event *ev = NULL;
+	char **texts = NULL;
+	int n = 0, cap = 0;
+	if (f) {
+		char line[4096];
+		while (fgets(line, sizeof line, f)) {
+			json_error_t je;
+			json_t *o = json_loads(line, 0, &je);
+			if (!o) continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				rt_replay_event *e2 = realloc(ev, (size_t)cap * sizeof *ev);
+				char **t2 = realloc(texts, (size_t)cap * 2 * sizeof *texts);
+				if (e2) ev = e2;
+				if (t2) texts = t2;
+				if (!e2 || !t2) {
+					json_decref(o);
+					break;
+				}
+			}
+			const char *type = json_string_value(json_object_get(o, "type"));
+			const char *text = json_string_value(json_object_get(o, "text"));
+			texts[2 * n] = strdup(type ? type : "");
+			texts[2 * n + 1] = strdup(text ? text : "");
+			ev[n].time_s = json_real_value(json_object_get(o, "t_s"));
+			ev[n].type = texts[2 * n];
+			ev[n].text = texts[2 * n + 1];
+			n++;
+			json_decref(o);
+		}
+		fclose(f);
+	}
+	rd.events = ev;
+	rd.event_count = n;
+	rt_error err;
+	rt_status s = rt_replay_write(trace_path, path, &rd, &err);
+	for (int i = 0; i < 2 * n; ++i) free(texts[i]);
+	free(texts);
+	free(ev);
+	if (s != RT_OK) {
+		fprintf(stderr, "rout: %s: %s\n", path, err.message);
+		return -1;
+	}
+	return 0;
+}
+
+static void progress(const rt_run *run, double started, bool done)
+{
+	const rt_scenario *sc = rt_run_scenario(run);
+	char when[40];
+	const double t = rt_run_time_s(run), end = rt_run_end_s(run);
+	rt_scenario_format_time(sc, t, when, sizeof when);
+	const double wall = now_s() - started;
+	const int width = 30, filled = (int)(width * t / end);
+	char bar[64];
+	for (int i = 0; i < width; ++i) bar[i] = i < filled ? '#' : '.';
+	bar[width] = '\0';
+	fprintf(stderr, "\r[%s] %s  %5.1f%%  %6.0fx real time  %5.0f s%s", bar, when, 100.0 * t / end,
+		wall > 0 ? t / wall : 0.0, wall, done ? "\n" : "");
+	fflush(stderr);
+}
+
+/* One run into dir. Returns the exit code; values (history figures) filled when asked. */
+static int one_run(const rt_scenario *sc, const run_options *o, uint64_t seed, const char *dir, double *values,
+		   int capacity)
+{
+	if (make_dirs(dir) != 0) {
+		fprintf(stderr, "rout: cannot create the folder %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	char trace_path[1200];
+	snprintf(trace_path, sizeof trace_path, "%s/trace.bin", dir);
+	rt_run_def rd = rt_run_def_default();
+	rd.seed = seed;
+	rd.scale = o->scale;
+	rd.threads = (int)o->threads;
+	rd.trace_every_s = o->trace_every_s;
+	rd.trace_path = o->trace_every_s > 0.0 ? trace_path : NULL;
+	if (o->until && !parse_until(sc, o->until, &rd.until_s)) {
+		fprintf(stderr, "rout run: --until %s: expected a local time within the run (like 1641-09-26T06:00) or a duration after the start (6h, 90m, 3600s)\n",
+			o->until);
+		return 2;
+	}
+	rt_error err;
+	rt_run *run;
+	rt_status s = rt_run_create(sc, &rd, &run, &err);
+	if (s != RT_OK) {
+		print_error("run", &err);
+		return exit_code_for(s);
+	}
+	char title[300];
+	snprintf(title, sizeof title, "%s — seed %llu", info.title[0] ? info.title : info.name, (unsigned long long)seed);
+	if (!o->no_pictures) draw(rt_run_world(run), dir, "start.png", title);
+	const bool tty = !o->quiet && isatty(2);
+	const double started = now_s();
+	double last_print = 0.0;
+	int code = 0;
+	while (!rt_run_done(run)) {
+		if (stop_requested) {
+			code = 3;
+			break;
+		}
+		if ((s = rt_run_step(run, &err)) != RT_OK) {
+			print_error("run", &err);
+			code = 1;
+			break;
+		}
+		if (tty && now_s() - last_print > 0.5) {
+			last_print = now_s();
+			progress(run, started, false);
+		}
+	}
+	if (tty) progress(run, started, true);
+	if ((s = rt_run_write_outputs(run, dir, &err)) != RT_OK) {
+		print_error("run", &err);
+		code = code ? code : 1;
+	} else if (!o->no_pictures) {
+		draw(rt_run_world(run), dir, "end.png", title);
+		if (rd.trace_path) {
+			char plot[1200];
+			snprintf(plot, sizeof plot, "%s/plot-states.png", dir);
+			rt_allocator al = rt_allocator_default();
+			if (rt_plot_trace_states(trace_path, plot, title, &al, &err) != RT_OK)
+				fprintf(stderr, "rout: %s: %s\n", plot, err.message);
+			write_replay(run, dir, trace_path, title);
+		}
+	}
+	if (values) rt_run_history_values(run, values, capacity);
+	if (code == 3) fprintf(stderr, "rout: stopped at the user's request; the outputs in %s describe the run so far\n", dir);
+	else if (!o->quiet) fprintf(stderr, "rout: %s written\n", dir);
+	rt_run_destroy(run);
+	return code;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The q-quantile of n sorted values (linear interpolation). */
+static double quantile(const double *v, int n, double q)
+{
+	if (n == 0) return NAN;
+	const double pos = q * (n - 1);
+	const int i = (int)floor(pos);
+	const double f = pos - i;
+	return i + 1 < n ? v[i] * (1 - f) + v[i + 1] * f : v[i];
+}
+
+static int write_ensemble(const rt_scenario *sc, const run_options *o, const double *values, int runs, int figures)
+{
+	char path[1200], tmp[1300];
+	snprintf(path, sizeof path, "%s/ensemble.md", o->out);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "rout: cannot write %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	fprintf(f, "# %s — %d runs (seeds %ld to %ld)\n\n", info.title[0] ? info.title : info.name, runs, o->seed,
+		o->seed + runs - 1);
+	fprintf(f, "Median and 90 %% interval (5th to 95th percentile) over the runs, beside the record.\n\n");
+	fprintf(f, "| figure | recorded | grade | median | 90 %% interval | record inside the interval |\n|---|---|---|---|---|---|\n");
+	json_t *root = json_object(), *arr = json_array();
+	double *col = malloc((size_t)runs * sizeof *col);
+	if (!col) {
+		fclose(f);
+		remove(tmp);
+		return 1;
+	}
+	for (int h = 0; h < figures; ++h) {
+		rt_history_view hv;
+		rt_scenario_get_history(sc, h, &hv);
+		int n = 0;
+		for (int r = 0; r < runs; ++r)
+			if (isfinite(values[(size_t)r * (size_t)figures + h])) col[n++] = values[(size_t)r * (size_t)figures + h];
+		qsort(col, (size_t)n, sizeof *col, compare_doubles);
+		const double med = quantile(col, n, 0.5), lo = quantile(col, n, 0.05), hi = quantile(col, n, 0.95);
+		const bool inside = n > 0 && hv.recorded_high >= lo && hv.recorded_low <= hi;
+		if (hv.recorded_low == hv.recorded_high) fprintf(f, "| %s | %.0f | %s |", hv.figure, hv.recorded_low, hv.grade);
+		else fprintf(f, "| %s | %.0f–%.0f | %s |", hv.figure, hv.recorded_low, hv.recorded_high, hv.grade);
+		fprintf(f, " %.0f | %.0f – %.0f | %s |\n", med, lo, hi, inside ? "yes" : "**no**");
+		json_t *e = json_object();
+		json_object_set_new(e, "figure", json_string(hv.figure));
+		json_object_set_new(e, "recorded_low", json_real(hv.recorded_low));
+		json_object_set_new(e, "recorded_high", json_real(hv.recorded_high));
+		json_object_set_new(e, "grade", json_string(hv.grade));
+		json_object_set_new(e, "median", json_real(med));
+		json_object_set_new(e, "p05", json_real(lo));
+		json_object_set_new(e, "p95", json_real(hi));
+		json_t *all = json_array();
+		for (int r = 0; r < runs; ++r) json_array_append_new(all, json_real(values[(size_t)r * (size_t)figures + h]));
+		json_object_set_new(e, "runs", all);
+		json_array_append_new(arr, e);
+	}
+	free(col);
+	json_object_set_new(root, "scenario", json_string(info.name));
+	json_object_set_new(root, "first_seed", json_integer(o->seed));
+	json_object_set_new(root, "runs", json_integer(runs));
+	json_object_set_new(root, "figures", arr);
+	bool ok = fclose(f) == 0 && rename(tmp, path) == 0;
+	snprintf(path, sizeof path, "%s/ensemble.json", o->out);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	ok = ok && json_dump_file(root, tmp, JSON_INDENT(2)) == 0 && rename(tmp, path) == 0;
+	json_decref(root);
+	if (!ok) {
+		fprintf(stderr, "rout: cannot write the ensemble table in %s\n", o->out);
+		return 1;
+	}
+	fprintf(stderr, "rout: %s/ensemble.md written\n", o->out);
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, run_options *o, const char *cmd)
+{
+	for (int i = 0; i < argc; ++i) {
+		if (arg_long(argc, argv, &i, "--seed", &o->seed, 0, 1L << 62)) continue;
+		if (arg_long(argc, argv, &i, "--threads", &o->threads, 0, 1024)) continue;
+		if (arg_long(argc, argv, &i, "--runs", &o->runs, 1, 100000)) continue;
+		if (arg_double(argc, argv, &i, "--scale", &o->scale, 1.0, 1000.0)) continue;
+		if (arg_double(argc, argv, &i, "--trace-every", &o->trace_every_s, 0.0, 86400.0)) continue;
+		if (arg_string(argc, argv, &i, "--until", &o->until)) continue;
+		if (arg_string(argc, argv, &i, "--out", &o->out)) continue;
+		const char *set = NULL;
+		if (arg_string(argc, argv, &i, "--set", &set)) {
+			if (o->set_count == MAX_SETS) {
+				fprintf(stderr, "rout %s: more than %d --set options\n", cmd, MAX_SETS);
+				return 2;
+			}
+			o->sets[o->set_count++] = set;
+			continue;
+		}
+		if (arg_error) return 2;
+		if (strcmp(argv[i], "--quiet") == 0) {
+			o->quiet = true;
+			continue;
+		}
+		if (strcmp(argv[i], "--no-pictures") == 0) {
+			o->no_pictures = true;
+			continue;
+		}
+		if (argv[i][0] == '-' || o->scenario_path) {
+			fprintf(stderr, "rout %s: unknown option '%s'\n", cmd, argv[i]);
+			return 2;
+		}
+		o->scenario_path = argv[i];
+	}
+	if (!o->scenario_path) {
+		fprintf(stderr, "rout %s: which scenario? (a scenario.yaml, or a folder holding one)\n", cmd);
+		return 2;
+	}
+	return 0;
+}
+
+/* A folder stands for the scenario.yaml inside it. */
+static const char *scenario_file(const char *path, char *buf, size_t size)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(buf, size, "%s/scenario.yaml", path);
+		return buf;
+	}
+	return path;
+}
+
+int rout_run(int argc, char **argv, const char *default_scenario, const char *default_out)
+{
+	run_options o;
+	memset(&o, 0, sizeof o);
+	o.seed = 1;
+	o.runs = 1;
+	o.out = default_out;
+	o.scenario_path = default_scenario;
+	o.trace_every_s = 60.0;
+	int rc = parse_options(argc, argv, &o, "run");
+	if (rc) return rc;
+	char buf[1100];
+	o.scenario_path = scenario_file(o.scenario_path, buf, sizeof buf);
+	rt_scenario *sc;
+	if ((rc = load(&o, &sc)) != 0) return rc;
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	char out_default[300];
+	if (!o.out) {
+		snprintf(out_default, sizeof out_default, "out/%s", info.name);
+		o.out = out_default;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (o.runs == 1) {
+		rc = one_run(sc, &o, (uint64_t)o.seed, o.out, NULL, 0);
+		rt_scenario_destroy(sc);
+		return rc;
+	}
+	const int figures = info.history_count;
+	double *values = calloc((size_t)o.runs * (size_t)(figures + 1), sizeof *values);
+	if (!values) {
+		fprintf(stderr, "rout run: out of memory for %ld runs\n", o.runs);
+		rt_scenario_destroy(sc);
+		return 1;
+	}
+	int done = 0;
+	run_options each = o;
+	each.quiet = true;
+	for (long r = 0; r < o.runs && !stop_requested; ++r) {
+		char dir[1200];
+		snprintf(dir, sizeof dir, "%s/seed-%ld", o.out, o.seed + r);
+		const double t0 = now_s();
+		rc = one_run(sc, &each, (uint64_t)(o.seed + r), dir, values + (size_t)r * (size_t)figures, figures);
+		if (rc != 0 && rc != 3) break;
+		if (rc == 0) done++;
+		if (!o.quiet) fprintf(stderr, "rout: run %ld of %ld (seed %ld) done in %.0f s\n", r + 1, o.runs, o.seed + r, now_s() - t0);
+	}
+	if (done > 0 && (rc == 0 || rc == 3)) {
+		int erc = write_ensemble(sc, &o, values, done, figures);
+		if (rc == 0) rc = erc;
+	}
+	free(values);
+	rt_scenario_destroy(sc);
+	return rc;
+}
+
+int rout_check(int argc, char **argv)
+{
+	run_options o;
+	memset(&o, 0, sizeof o);
+	int rc = parse_options(argc, argv, &o, "check");
+	if (rc) return rc;
+	char buf[1100];
+	o.scenario_path = scenario_file(o.scenario_path, buf, sizeof buf);
+	rt_scenario *sc;
+	if ((rc = load(&o, &sc)) != 0) return rc;
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	/* build the world too: men must stand on dry, passable ground */
+	rt_run_def rd = rt_run_def_default();
+	rd.scale = o.scale;
+	rt_run *run;
+	rt_error err;
+	rt_status s = rt_run_create(sc, &rd, &run, &err);
+	if (s != RT_OK) {
+		print_error("check", &err);
+		rt_scenario_destroy(sc);
+		return exit_code_for(s);
+	}
+	rt_run_destroy(run);
+	printf("%s: %s — %d sides, %d corps, %d units, %lld men, %d places, %d triggers, %d history figures, %d free parameters; map %s\n",
+	       o.scenario_path, info.name, info.side_count, info.corps_count, info.unit_count, (long long)info.men,
+	       info.place_count, info.trigger_count, info.history_count, info.parameter_count, info.map_path);
+	rt_scenario_destroy(sc);
+	return 0;
+}

@@ -1,0 +1,715 @@
+/* What a run tells: tallies in men, the series per simulated minute, the events and the
+ * first occurrence of each phenomenon it can recognise, and the run's files —
+ * summary.json, report.md (the run beside the record), series.csv and events.jsonl —
+ * each written to a temporary name, flushed and renamed, so a file that exists under its
+ * name is whole (docs/scenario-format.md, "Outputs"). */
+#include "run_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const phenomenon_id[RT_PH_COUNT] = { "C2", "C3", "C5", "E1", "E3", "M2", "M3", "M7", "Q2", "Q9" };
+static const char *const phenomenon_text[RT_PH_COUNT] = {
+	"men trampled in the crush",
+	"fleeing men throw away armour and weapons",
+	"men kneel and surrender; pursuers pass them",
+	"night: men see little and cannot tell friend from foe",
+	"men drown in the sea or a river",
+	"a commander leaves after another has (blame shared)",
+	"a commander cut off from headquarters leaves",
+	"cornered men turn desperate and fight on",
+	"pursuers sent in proportion to the fleeing",
+	"fleeing men shelter in a fort",
+};
+
+/* ---- small text buffer ------------------------------------------------------------------ */
+typedef struct text {
+	const rt_allocator *a;
+	char *data;
+	size_t size, capacity;
+	bool failed;
+} text;
+
+static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text *t, const char *fmt, ...)
+{
+	if (t->failed) return;
+	for (;;) {
+		va_list ap;
+		va_start(ap, fmt);
+		int n = vsnprintf(t->data ? t->data + t->size : NULL, t->data ? t->capacity - t->size : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			t->failed = true;
+			return;
+		}
+		if (t->data && t->size + (size_t)n < t->capacity) {
+			t->size += (size_t)n;
+			return;
+		}
+		size_t cap = t->capacity ? t->capacity : 4096;
+		while (cap <= t->size + (size_t)n) cap *= 2;
+		char *d = rt__realloc(t->a, t->data, t->capacity, cap);
+		if (!d) {
+			t->failed = true;
+			return;
+		}
+		t->data = d;
+		t->capacity = cap;
+	}
+}
+
+static void text_free(text *t)
+{
+	rt__free(t->a, t->data, t->capacity);
+	t->data = NULL;
+	t->capacity = t->size = 0;
+}
+
+/* Writes data to path through a temporary file: write, fsync, rename. */
+static rt_status write_whole(const char *path, const char *data, size_t size, rt_error *err)
+{
+	char tmp[1100];
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) return rt__fail_at(err, RT_ERR_IO, path, 0, 0, "", "cannot write %s: %s", path, strerror(errno));
+	size_t done = 0;
+	while (done < size) {
+		ssize_t w = write(fd, data + done, size - done);
+		if (w < 0) {
+			if (errno == EINTR) continue;
+			int e = errno;
+			close(fd);
+			unlink(tmp);
+			return rt__fail_at(err, RT_ERR_IO, path, 0, 0, "", "cannot write %s: %s", path, strerror(e));
+		}
+		done += (size_t)w;
+	}
+	if (fsync(fd) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
+		int e = errno;
+		unlink(tmp);
+		return rt__fail_at(err, RT_ERR_IO, path, 0, 0, "", "cannot write %s: %s", path, strerror(e));
+	}
+	return RT_OK;
+}
+
+/* ---- tallies --------------------------------------------------------------------------- */
+static bool is_rider(uint8_t kind)
+{
+	return kind == RT_KIND_HORSE || kind == RT_KIND_HORSE_ARCHER || kind == RT_KIND_COMMANDER;
+}
+
+static bool is_lost(uint8_t st)
+{
+	return st == RT_STATE_DEAD_COMBAT || st == RT_STATE_DEAD_TRAMPLED || st == RT_STATE_DEAD_DROWNED ||
+	       st == RT_STATE_CAPTURED || st == RT_STATE_SURRENDERED;
+}
+
+static bool in_field(uint8_t st)
+{
+	return st == RT_STATE_FORMED || st == RT_STATE_MARCHING || st == RT_STATE_ENGAGED || st == RT_STATE_ROUTING ||
+	       st == RT_STATE_DESPERATE;
+}
+
+/* The place a sheltered man at (x, y) is in: the first place naming the fort he stands in. */
+static int shelter_place(const rt_run *run, double x, double y)
+{
+	const int f = rt__fort_at(run->world, x, y);
+	if (f < 0) return -1;
+	const rt_scenario *sc = run->scenario;
+	for (int p = 0; p < sc->place_count; ++p)
+		if (sc->places[p].feature == f) return p;
+	return -1;
+}
+
+/* Whether the agent in slot s belongs to the term's group. */
+static bool in_group(const rt_run *run, const rt_sc_term *t, int s)
+{
+	const rt_agents *a = &run->world->agents;
+	if (t->side >= 0) return a->side[s] == t->side;
+	if (t->unit >= 0) return (int)a->unit[s] == t->unit;
+	return a->corps[s] == t->corps;
+}
+
+static bool counts(const rt_run *run, const rt_sc_term *t, int s)
+{
+	const rt_agents *a = &run->world->agents;
+	const uint8_t st = a->state[s];
+	switch (t->what) {
+	case RT_MEASURE_INITIAL: return true;
+	case RT_MEASURE_KILLED: return st == RT_STATE_DEAD_COMBAT;
+	case RT_MEASURE_DROWNED: return st == RT_STATE_DEAD_DROWNED;
+	case RT_MEASURE_TRAMPLED: return st == RT_STATE_DEAD_TRAMPLED;
+	case RT_MEASURE_CAPTURED: return st == RT_STATE_CAPTURED;
+	case RT_MEASURE_SURRENDERED: return st == RT_STATE_SURRENDERED;
+	case RT_MEASURE_ESCAPED: return st == RT_STATE_ESCAPED;
+	case RT_MEASURE_IN_FIELD: return in_field(st);
+	case RT_MEASURE_SHELTERED:
+		return st == RT_STATE_SHELTERED && (t->place < 0 || shelter_place(run, a->x[s], a->y[s]) == t->place);
+	case RT_MEASURE_HORSES_LOST: return is_rider(a->kind[s]) && is_lost(st);
+	case RT_MEASURE_ARMOUR_DROPPED:
+		return run->initial_armour[a->id[s]] && !(a->equipment[s] & RT_EQUIP_ARMOUR);
+	case RT_MEASURE_DEAD:
+		return st == RT_STATE_DEAD_COMBAT || st == RT_STATE_DEAD_TRAMPLED || st == RT_STATE_DEAD_DROWNED;
+	case RT_MEASURE_ROUTING: return st == RT_STATE_ROUTING;
+	case RT_MEASURE_DESPERATE: return st == RT_STATE_DESPERATE;
+	default: return false;
+	}
+}
+
+/* A term in men. */
+static double term_men(const rt_run *run, const rt_sc_term *t)
+{
+	const rt_agents *a = &run->world->agents;
+	int64_t n = 0;
+	for (int s = 0; s < a->count; ++s)
+		if (in_group(run, t, s) && counts(run, t, s)) n++;
+	return (double)n * run->scale;
+}
+
+static double history_value(const rt_run *run, const rt_sc_history *h)
+{
+	double v = 0.0, base = 0.0;
+	for (int k = 0; k < h->term_count; ++k) {
+		v += term_men(run, &h->terms[k]);
+		if (h->percent) {
+			rt_sc_term init = h->terms[k];
+			init.what = RT_MEASURE_INITIAL;
+			init.place = -1;
+			base += term_men(run, &init);
+		}
+	}
+	if (h->percent) return base > 0.0 ? 100.0 * v / base : NAN;
+	return v;
+}
+
+int rt_run_history_values(const rt_run *run, double *values, int capacity)
+{
+	if (!run) return 0;
+	const rt_scenario *sc = run->scenario;
+	for (int i = 0; i < sc->history_count && i < capacity; ++i) values[i] = history_value(run, &sc->history[i]);
+	return sc->history_count;
+}
+
+/* The record's band widened by its grade's uncertainty (docs/scenario-format.md). */
+static void record_band(const rt_sc_history *h, double *lo, double *hi)
+{
+	const double widen = h->grade[0] == 'A' ? 0.20 : h->grade[0] == 'B' ? 0.35 : 0.50;
+	*lo = h->low * (1.0 - widen);
+	*hi = h->high * (1.0 + widen);
+}
+
+/* ---- series and watch ------------------------------------------------------------------------ */
+rt_status rt__run_record(rt_run *run, rt_error *err)
+{
+	const rt_scenario *sc = run->scenario;
+	const int width = 1 + sc->side_count * RT_STATE_COUNT;
+	if ((run->series_rows + 1) * (size_t)width > run->series_capacity) {
+		size_t cap = run->series_capacity ? 2 * run->series_capacity : (size_t)width * 256;
+		int32_t *d = rt__realloc(&run->allocator, run->series, run->series_capacity * sizeof(int32_t), cap * sizeof(int32_t));
+		if (!d) return rt__fail(err, RT_ERR_NOMEM, "out of memory keeping the series");
+		run->series = d;
+		run->series_capacity = cap;
+	}
+	int32_t *row = run->series + run->series_rows * (size_t)width;
+	memset(row, 0, (size_t)width * sizeof(int32_t));
+	row[0] = (int32_t)floor(run->world->time_s + 0.5);
+	const rt_agents *a = &run->world->agents;
+	for (int s = 0; s < a->count; ++s) row[1 + a->side[s] * RT_STATE_COUNT + a->state[s]]++;
+	run->series_rows++;
+	return RT_OK;
+}
+
+static rt_vec2 first_in_state(const rt_run *run, uint8_t state)
+{
+	const rt_agents *a = &run->world->agents;
+	uint32_t best = UINT32_MAX;
+	rt_vec2 p = { NAN, NAN };
+	for (int s = 0; s < a->count; ++s)
+		if (a->state[s] == state && a->id[s] < best) {
+			best = a->id[s];
+			p = (rt_vec2){ a->x[s], a->y[s] };
+		}
+	return p;
+}
+
+static rt_status seen(rt_run *run, int ph, rt_vec2 where, const char *who)
+{
+	if (run->seen[ph]) return RT_OK;
+	run->seen[ph] = true;
+	return rt__run_event(run, "first", who, where, phenomenon_id[ph], "first: %s", phenomenon_text[ph]);
+}
+
+rt_status rt__run_watch(rt_run *run)
+{
+	const rt_scenario *sc = run->scenario;
+	rt_world *w = run->world;
+	const rt_agents *a = &w->agents;
+	rt_status s = RT_OK;
+	char when[40];
+	/* commanders: leaving, reaching a fort, falling */
+	int gone[RT_SCENARIO_MAX_SIDES] = { 0 };
+	for (int c = 0; c < sc->corps_count; ++c) gone[sc->corps[c].side] += run->commander_left[c];
+	for (int c = 0; c < sc->corps_count && s == RT_OK; ++c) {
+		const rt_sc_corps *k = &sc->corps[c];
+		const int slot = (int)w->slot_of_id[run->commander[c]];
+		const rt_vec2 at = { a->x[slot], a->y[slot] };
+		if (w->corps[c].left && !run->commander_left[c]) {
+			run->commander_left[c] = true;
+			rt_scenario_format_time(sc, w->corps[c].left_at_s, when, sizeof when);
+			s = rt__run_event(run, "commander_left", k->id, at, "", "%s (%s) leaves without orders", k->name, k->id);
+			if (s == RT_OK && gone[k->side] > 0) s = seen(run, RT_PH_M2, at, k->id);
+			if (s == RT_OK && k->cut_off) s = seen(run, RT_PH_M3, at, k->id);
+			gone[k->side]++;
+		}
+		const uint8_t st = a->state[slot];
+		if (st != run->commander_state[c] && s == RT_OK) {
+			if (st == RT_STATE_SHELTERED) {
+				const int p = shelter_place(run, at.x, at.y);
+				run->reached_place[c] = p;
+				run->reached_at_s[c] = w->time_s;
+				s = rt__run_event(run, "commander_reached", k->id, at, "Q9", "%s reaches %s", k->name,
+						  p >= 0 ? sc->places[p].id : "a fort");
+			} else if (st == RT_STATE_ESCAPED) {
+				s = rt__run_event(run, "commander_escaped", k->id, at, "", "%s gets away", k->name);
+			} else if (!rt__active(st)) {
+				s = rt__run_event(run, "commander_fell", k->id, at, "", "%s is %s", k->name, rt_state_name((rt_state)st));
+			} else if (st == RT_STATE_ROUTING && run->commander_state[c] != RT_STATE_ROUTING) {
+				s = rt__run_event(run, "commander_routing", k->id, at, "", "%s is swept into the flight", k->name);
+			}
+			run->commander_state[c] = st;
+		}
+	}
+	/* units breaking: half their men routing, taken or dead */
+	for (int u = 0; u < sc->unit_count && s == RT_OK; ++u) {
+		if (run->unit_routed[u]) continue;
+		int men = 0, broken = 0;
+		double x = 0.0, y = 0.0;
+		for (int k = 0; k < a->count; ++k) {
+			if ((int)a->unit[k] != u) continue;
+			men++;
+			const uint8_t st = a->state[k];
+			if (st == RT_STATE_ROUTING || is_lost(st)) {
+				broken++;
+				x += a->x[k];
+				y += a->y[k];
+			}
+		}
+		if (men > 0 && 2 * broken >= men) {
+			run->unit_routed[u] = true;
+			s = rt__run_event(run, "unit_broken", sc->units[u].id, (rt_vec2){ x / broken, y / broken }, "",
+					  "%s breaks (%s, %s)", sc->units[u].id, rt_kind_name(sc->units[u].kind),
+					  sc->units[u].experience == RT_EXPERIENCE_GREEN ? "green" :
+					  sc->units[u].experience == RT_EXPERIENCE_VETERAN ? "veteran" : "trained");
+		}
+	}
+	/* first occurrences */
+	rt_world_stats st;
+	rt_world_get_stats(w, &st);
+	if (s == RT_OK && st.by_state[RT_STATE_DEAD_TRAMPLED] > 0) s = seen(run, RT_PH_C2, first_in_state(run, RT_STATE_DEAD_TRAMPLED), "");
+	if (s == RT_OK && st.armour_dropped > 0) s = seen(run, RT_PH_C3, first_in_state(run, RT_STATE_ROUTING), "");
+	if (s == RT_OK && st.knelt > 0) s = seen(run, RT_PH_C5, first_in_state(run, RT_STATE_SURRENDERED), "");
+	if (s == RT_OK && st.drowned > 0) s = seen(run, RT_PH_E3, first_in_state(run, RT_STATE_DEAD_DROWNED), "");
+	if (s == RT_OK && st.desperate > 0) s = seen(run, RT_PH_M7, first_in_state(run, RT_STATE_DESPERATE), "");
+	if (s == RT_OK && st.by_state[RT_STATE_SHELTERED] > run->sheltered_at_start && run->sheltered_at_start >= 0)
+		s = seen(run, RT_PH_Q9, (rt_vec2){ NAN, NAN }, "");
+	if (s == RT_OK && !run->seen[RT_PH_Q2])
+		for (int c = 0; c < sc->corps_count; ++c)
+			if (w->corps[c].pursuers > 0) {
+				s = seen(run, RT_PH_Q2, (rt_vec2){ NAN, NAN }, sc->corps[c].id);
+				break;
+			}
+	rt_environment_state env;
+	rt_world_get_environment(w, &env);
+	if (s == RT_OK && env.set && env.illuminance_lux < 0.01 && st.by_state[RT_STATE_ROUTING] > 0)
+		s = seen(run, RT_PH_E1, first_in_state(run, RT_STATE_ROUTING), "");
+	/* high water: the level at the last check was above those either side of it */
+	if (env.set && s == RT_OK) {
+		if (run->tide_samples >= 2 && run->tide_prev_m > run->tide_prev2_m && run->tide_prev_m >= env.sea_level_m)
+			s = rt__run_event(run, "tide_peak", "", (rt_vec2){ NAN, NAN }, "", "high water: sea level %.2f m",
+					  run->tide_prev_m);
+		if (s == RT_OK && run->event_count > 0 && strcmp(run->events[run->event_count - 1].type, "tide_peak") == 0 &&
+		    run->events[run->event_count - 1].time_s == w->time_s)
+			run->events[run->event_count - 1].time_s = w->time_s - 10.0; /* the peak was at the previous check */
+		run->tide_prev2_m = run->tide_prev_m;
+		run->tide_prev_m = env.sea_level_m;
+		run->tide_samples++;
+	}
+	return s;
+}
+
+/* ---- outputs ----------------------------------------------------------------------------- */
+static json_t *iso(const rt_scenario *sc, double t_s)
+{
+	char b[40];
+	rt_scenario_format_time(sc, t_s, b, sizeof b);
+	return json_string(b);
+}
+
+static rt_lonlat lonlat(const rt_run *run, rt_vec2 p)
+{
+	return rt_map_xy_to_lonlat(run->scenario->map, p);
+}
+
+static rt_status write_json(const char *path, json_t *root, rt_error *err)
+{
+	if (!root) return rt__fail(err, RT_ERR_NOMEM, "out of memory writing %s", path);
+	char *s = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(root);
+	if (!s) return rt__fail(err, RT_ERR_NOMEM, "out of memory writing %s", path);
+	size_t n = strlen(s);
+	char *withnl = malloc(n + 2);
+	rt_status st;
+	if (!withnl) {
+		st = rt__fail(err, RT_ERR_NOMEM, "out of memory writing %s", path);
+	} else {
+		memcpy(withnl, s, n);
+		withnl[n] = '\n';
+		st = write_whole(path, withnl, n + 1, err);
+		free(withnl);
+	}
+	free(s);
+	return st;
+}
+
+typedef struct side_tally {
+	double initial, killed, drowned, trampled, captured, surrendered, escaped, in_field, sheltered, horses_lost,
+		armour_dropped;
+} side_tally;
+
+static void tally_sides(const rt_run *run, side_tally *t, double *sheltered_by_place)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_agents *a = &run->world->agents;
+	memset(t, 0, (size_t)sc->side_count * sizeof *t);
+	memset(sheltered_by_place, 0, (size_t)(sc->place_count + 1) * (size_t)sc->side_count * sizeof(double));
+	const double k = run->scale;
+	for (int s = 0; s < a->count; ++s) {
+		side_tally *x = &t[a->side[s]];
+		const uint8_t st = a->state[s];
+		x->initial += k;
+		x->killed += st == RT_STATE_DEAD_COMBAT ? k : 0.0;
+		x->drowned += st == RT_STATE_DEAD_DROWNED ? k : 0.0;
+		x->trampled += st == RT_STATE_DEAD_TRAMPLED ? k : 0.0;
+		x->captured += st == RT_STATE_CAPTURED ? k : 0.0;
+		x->surrendered += st == RT_STATE_SURRENDERED ? k : 0.0;
+		x->escaped += st == RT_STATE_ESCAPED ? k : 0.0;
+		x->in_field += in_field(st) ? k : 0.0;
+		if (st == RT_STATE_SHELTERED) {
+			x->sheltered += k;
+			const int p = shelter_place(run, a->x[s], a->y[s]);
+			sheltered_by_place[(size_t)(p < 0 ? sc->place_count : p) * (size_t)sc->side_count + a->side[s]] += k;
+		}
+		x->horses_lost += is_rider(a->kind[s]) && is_lost(st) ? k : 0.0;
+		x->armour_dropped += run->initial_armour[a->id[s]] && !(a->equipment[s] & RT_EQUIP_ARMOUR) ? k : 0.0;
+	}
+}
+
+static const char *fate_word(uint8_t st)
+{
+	switch (st) {
+	case RT_STATE_SHELTERED: return "sheltered";
+	case RT_STATE_ESCAPED: return "escaped";
+	case RT_STATE_CAPTURED: case RT_STATE_SURRENDERED: return "captured";
+	case RT_STATE_DEAD_COMBAT: case RT_STATE_DEAD_TRAMPLED: case RT_STATE_DEAD_DROWNED: return "dead";
+	default: return "in_field";
+	}
+}
+
+static rt_status write_summary(rt_run *run, const char *path, const side_tally *t, const double *by_place, rt_error *err)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	json_t *root = json_object();
+	json_object_set_new(root, "scenario", json_string(sc->name));
+	json_object_set_new(root, "seed", json_integer((json_int_t)run->seed));
+	json_object_set_new(root, "scale", json_real(run->scale));
+	json_object_set_new(root, "start", iso(sc, 0.0));
+	json_object_set_new(root, "end", iso(sc, w->time_s));
+	json_object_set_new(root, "complete", json_boolean(rt_run_done(run)));
+	json_t *sides = json_object();
+	for (int i = 0; i < sc->side_count; ++i) {
+		const side_tally *x = &t[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "initial", json_real(x->initial));
+		json_object_set_new(o, "killed", json_real(x->killed));
+		json_object_set_new(o, "drowned", json_real(x->drowned));
+		json_object_set_new(o, "trampled", json_real(x->trampled));
+		json_object_set_new(o, "captured", json_real(x->captured));
+		json_object_set_new(o, "surrendered", json_real(x->surrendered));
+		json_object_set_new(o, "escaped", json_real(x->escaped));
+		json_object_set_new(o, "in_field", json_real(x->in_field));
+		json_t *sh = json_object();
+		for (int p = 0; p <= sc->place_count; ++p) {
+			const double men = by_place[(size_t)p * (size_t)sc->side_count + i];
+			if (men > 0.0) json_object_set_new(sh, p < sc->place_count ? sc->places[p].id : "other", json_real(men));
+		}
+		json_object_set_new(o, "sheltered", sh);
+		json_object_set_new(o, "horses_lost", json_real(x->horses_lost));
+		json_object_set_new(o, "armour_dropped", json_real(x->armour_dropped));
+		json_object_set_new(sides, sc->sides[i].id, o);
+	}
+	json_object_set_new(root, "sides", sides);
+	json_t *cmd = json_array();
+	for (int c = 0; c < sc->corps_count; ++c) {
+		const rt_sc_corps *k = &sc->corps[c];
+		json_t *o = json_object();
+		json_object_set_new(o, "id", json_string(k->id));
+		json_object_set_new(o, "name", json_string(k->name));
+		json_object_set_new(o, "side", json_string(sc->sides[k->side].id));
+		json_object_set_new(o, "left_at", w->corps[c].left ? iso(sc, w->corps[c].left_at_s) : json_null());
+		const uint8_t st = w->agents.state[w->slot_of_id[run->commander[c]]];
+		json_object_set_new(o, "fate", json_string(fate_word(st)));
+		json_object_set_new(o, "reached", run->reached_place[c] >= 0 ? json_string(sc->places[run->reached_place[c]].id) : json_null());
+		json_object_set_new(o, "reached_at", run->reached_at_s[c] >= 0.0 ? iso(sc, run->reached_at_s[c]) : json_null());
+		json_array_append_new(cmd, o);
+	}
+	json_object_set_new(root, "commanders", cmd);
+	json_t *hist = json_array();
+	for (int i = 0; i < sc->history_count; ++i) {
+		const rt_sc_history *h = &sc->history[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "figure", json_string(h->figure));
+		json_object_set_new(o, "recorded", h->low == h->high ? json_real(h->low) : json_pack("[f, f]", h->low, h->high));
+		json_object_set_new(o, "grade", json_string(h->grade));
+		json_object_set_new(o, "source", json_string(h->source));
+		const double v = history_value(run, h);
+		json_object_set_new(o, "simulated", isfinite(v) ? json_real(v) : json_null());
+		json_array_append_new(hist, o);
+	}
+	json_object_set_new(root, "history", hist);
+	json_t *ph = json_object();
+	for (int p = 0; p < RT_PH_COUNT; ++p) json_object_set_new(ph, phenomenon_id[p], json_boolean(run->seen[p]));
+	json_object_set_new(root, "phenomena", ph);
+	return write_json(path, root, err);
+}
+
+static void put_where(text *t, const rt_run *run, rt_vec2 p)
+{
+	if (!isfinite(p.x)) {
+		put(t, "—");
+		return;
+	}
+	rt_lonlat ll = lonlat(run, p);
+	put(t, "%.3f N %.3f E", ll.lat_deg, ll.lon_deg);
+}
+
+static void put_men(text *t, double men)
+{
+	if (!isfinite(men)) {
+		put(t, "—");
+		return;
+	}
+	long long v = (long long)floor(men + 0.5);
+	char digits[32];
+	snprintf(digits, sizeof digits, "%lld", v < 0 ? -v : v);
+	size_t n = strlen(digits);
+	if (v < 0) put(t, "-");
+	for (size_t i = 0; i < n; ++i) {
+		put(t, "%c", digits[i]);
+		if ((n - i - 1) % 3 == 0 && i + 1 < n) put(t, ",");
+	}
+}
+
+static rt_status write_report(rt_run *run, const char *path, const side_tally *t, rt_error *err)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	text x = { &run->allocator, NULL, 0, 0, false };
+	char a[40], b[40];
+	rt_scenario_format_time(sc, 0.0, a, sizeof a);
+	rt_scenario_format_time(sc, w->time_s, b, sizeof b);
+	put(&x, "# %s\n\n", sc->title[0] ? sc->title : sc->name);
+	put(&x, "Scenario `%s`, seed %llu, one agent for %g men, from %s to %s (local time, UTC%+g)%s.\n\n", sc->name,
+	    (unsigned long long)run->seed, run->scale, a, b, sc->utc_offset_h, rt_run_done(run) ? "" : " — **stopped early**");
+	put(&x, "## The run beside the record\n\n");
+	put(&x, "A figure is *inside* when the simulated value lies in the record widened by its grade "
+		"(A ±20 %%, B ±35 %%, E ±50 %%; docs/scenario-format.md).\n\n");
+	put(&x, "| figure | recorded | grade | simulated | |\n|---|---|---|---|---|\n");
+	int outside = 0;
+	for (int i = 0; i < sc->history_count; ++i) {
+		const rt_sc_history *h = &sc->history[i];
+		const double v = history_value(run, h);
+		double lo, hi;
+		record_band(h, &lo, &hi);
+		const bool inside = isfinite(v) && v >= lo && v <= hi;
+		outside += !inside;
+		put(&x, "| %s | ", h->figure);
+		put_men(&x, h->low);
+		if (h->high != h->low) {
+			put(&x, "–");
+			put_men(&x, h->high);
+		}
+		put(&x, "%s | %s | ", h->percent ? " %" : "", h->grade);
+		put_men(&x, v);
+		put(&x, "%s | %s |\n", h->percent ? " %" : "", inside ? "inside" : "**outside**");
+	}
+	if (sc->history_count == 0) put(&x, "| (the scenario has no history block) | | | | |\n");
+	put(&x, "\n%d of %d figures fall outside the record. Sources for each figure are in summary.json and the "
+		"scenario file.\n\n", outside, sc->history_count);
+	put(&x, "## Men by side (at the end)\n\n| side | initial | killed | drowned | trampled | captured | kneeling | escaped | "
+		"sheltered | in the field | horses lost | armour thrown away |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	for (int i = 0; i < sc->side_count; ++i) {
+		const side_tally *s = &t[i];
+		put(&x, "| %s | ", sc->sides[i].name);
+		const double v[11] = { s->initial, s->killed, s->drowned, s->trampled, s->captured, s->surrendered,
+				       s->escaped, s->sheltered, s->in_field, s->horses_lost, s->armour_dropped };
+		for (int k = 0; k < 11; ++k) {
+			put_men(&x, v[k]);
+			put(&x, " | ");
+		}
+		put(&x, "\n");
+	}
+	put(&x, "\n## Commanders\n\n| corps | commander | side | left without orders | fate | reached | at |\n|---|---|---|---|---|---|---|\n");
+	for (int c = 0; c < sc->corps_count; ++c) {
+		const rt_sc_corps *k = &sc->corps[c];
+		char left[40] = "—", reached[40] = "—";
+		if (w->corps[c].left) rt_scenario_format_time(sc, w->corps[c].left_at_s, left, sizeof left);
+		if (run->reached_at_s[c] >= 0.0) rt_scenario_format_time(sc, run->reached_at_s[c], reached, sizeof reached);
+		const uint8_t st = w->agents.state[w->slot_of_id[run->commander[c]]];
+		put(&x, "| %s | %s %s | %s | %s | %s | %s | %s |\n", k->id, k->name, k->name_zh, sc->sides[k->side].name, left,
+		    fate_word(st), run->reached_place[c] >= 0 ? sc->places[run->reached_place[c]].id : "—", reached);
+	}
+	put(&x, "\n## Phenomena (PHENOMENA.md)\n\n| ID | what | first seen | where |\n|---|---|---|---|\n");
+	for (int p = 0; p < RT_PH_COUNT; ++p) {
+		const rt_run_event *first = NULL;
+		for (int e = 0; e < run->event_count && !first; ++e)
+			if (strcmp(run->events[e].phenomenon, phenomenon_id[p]) == 0) first = &run->events[e];
+		put(&x, "| %s | %s | ", phenomenon_id[p], phenomenon_text[p]);
+		if (first) {
+			rt_scenario_format_time(sc, first->time_s, a, sizeof a);
+			put(&x, "%s | ", a);
+			put_where(&x, run, first->where);
+		} else {
+			put(&x, "did not occur | —");
+		}
+		put(&x, " |\n");
+	}
+	bool ambush = false;
+	for (int e = 0; e < run->event_count; ++e) ambush |= strcmp(run->events[e].phenomenon, "Q1") == 0;
+	put(&x, "| Q1 | ambushes sprung as the enemy enters their zone | %s | |\n", ambush ? "see the timeline" : "did not occur");
+	put(&x, "\nNot yet modelled, so never reported: trampling deaths in the crush (C2 shows only if a future "
+		"crush model kills), torches mistaken for the enemy (E2), fire and wind (E4), boats (E7).\n\n");
+	put(&x, "## Timeline\n\n| time | event | where |\n|---|---|---|\n");
+	for (int e = 0; e < run->event_count; ++e) {
+		const rt_run_event *ev = &run->events[e];
+		if (strcmp(ev->type, "unit_broken") == 0 && e > 200) continue;
+		rt_scenario_format_time(sc, ev->time_s, a, sizeof a);
+		put(&x, "| %s | %s%s%s%s | ", a, ev->text, ev->phenomenon[0] ? " (" : "", ev->phenomenon, ev->phenomenon[0] ? ")" : "");
+		put_where(&x, run, ev->where);
+		put(&x, " |\n");
+	}
+	if (x.failed) {
+		text_free(&x);
+		return rt__fail(err, RT_ERR_NOMEM, "out of memory writing %s", path);
+	}
+	rt_status s = write_whole(path, x.data, x.size, err);
+	text_free(&x);
+	return s;
+}
+
+static rt_status write_series(rt_run *run, const char *path, rt_error *err)
+{
+	const rt_scenario *sc = run->scenario;
+	text x = { &run->allocator, NULL, 0, 0, false };
+	put(&x, "time,minute,side");
+	for (int st = 0; st < RT_STATE_COUNT; ++st) put(&x, ",%s", rt_state_name((rt_state)st));
+	put(&x, "\n");
+	const int width = 1 + sc->side_count * RT_STATE_COUNT;
+	char when[40];
+	for (size_t r = 0; r < run->series_rows; ++r) {
+		const int32_t *row = run->series + r * (size_t)width;
+		rt_scenario_format_time(sc, row[0], when, sizeof when);
+		for (int side = 0; side < sc->side_count; ++side) {
+			put(&x, "%s,%d,%s", when, row[0] / 60, sc->sides[side].id);
+			for (int st = 0; st < RT_STATE_COUNT; ++st)
+				put(&x, ",%.0f", row[1 + side * RT_STATE_COUNT + st] * run->scale);
+			put(&x, "\n");
+		}
+	}
+	if (x.failed) {
+		text_free(&x);
+		return rt__fail(err, RT_ERR_NOMEM, "out of memory writing %s", path);
+	}
+	rt_status s = write_whole(path, x.data, x.size, err);
+	text_free(&x);
+	return s;
+}
+
+static rt_status write_events(rt_run *run, const char *path, rt_error *err)
+{
+	const rt_scenario *sc = run->scenario;
+	text x = { &run->allocator, NULL, 0, 0, false };
+	for (int e = 0; e < run->event_count; ++e) {
+		const rt_run_event *ev = &run->events[e];
+		json_t *o = json_object();
+		json_object_set_new(o, "time", iso(sc, ev->time_s));
+		json_object_set_new(o, "t_s", json_real(ev->time_s));
+		json_object_set_new(o, "type", json_string(ev->type));
+		json_object_set_new(o, "who", json_string(ev->who));
+		if (isfinite(ev->where.x)) {
+			rt_lonlat ll = lonlat(run, ev->where);
+			json_object_set_new(o, "where", json_pack("{s:f, s:f, s:f, s:f}", "lat", ll.lat_deg, "lon", ll.lon_deg, "x_m",
+								  ev->where.x, "y_m", ev->where.y));
+		} else {
+			json_object_set_new(o, "where", json_null());
+		}
+		json_object_set_new(o, "phenomenon", ev->phenomenon[0] ? json_string(ev->phenomenon) : json_null());
+		json_object_set_new(o, "text", json_string(ev->text));
+		char *line = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10));
+		json_decref(o);
+		if (!line) {
+			x.failed = true;
+			break;
+		}
+		put(&x, "%s\n", line);
+		free(line);
+	}
+	if (x.failed) {
+		text_free(&x);
+		return rt__fail(err, RT_ERR_NOMEM, "out of memory writing %s", path);
+	}
+	rt_status s = write_whole(path, x.data ? x.data : "", x.size, err);
+	text_free(&x);
+	return s;
+}
+
+rt_status rt_run_write_outputs(rt_run *run, const char *dir, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!run || !dir) return rt__fail(err, RT_ERR_INVALID, "no run or no folder");
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+		return rt__fail_at(err, RT_ERR_IO, dir, 0, 0, "", "cannot create the folder %s: %s", dir, strerror(errno));
+	const rt_scenario *sc = run->scenario;
+	rt_status s = RT_OK;
+	if (run->trace) {
+		rt_trace_writer *t = run->trace;
+		run->trace = NULL;
+		if ((s = rt_trace_close(t, err)) != RT_OK) return s;
+	}
+	side_tally *t = rt__calloc(&run->allocator, (size_t)sc->side_count, sizeof *t);
+	double *by_place = rt__calloc(&run->allocator, (size_t)(sc->place_count + 1) * (size_t)sc->side_count, sizeof(double));
+	if (!t || !by_place) {
+		s = rt__fail(err, RT_ERR_NOMEM, "out of memory writing the outputs");
+		goto done;
+	}
+	tally_sides(run, t, by_place);
+	char path[1200];
+	snprintf(path, sizeof path, "%s/summary.json", dir);
+	if ((s = write_summary(run, path, t, by_place, err)) != RT_OK) goto done;
+	snprintf(path, sizeof path, "%s/report.md", dir);
+	if ((s = write_report(run, path, t, err)) != RT_OK) goto done;
+	snprintf(path, sizeof path, "%s/series.csv", dir);
+	if ((s = write_series(run, path, err)) != RT_OK) goto done;
+	snprintf(path, sizeof path, "%s/events.jsonl", dir);
+	s = write_events(run, path, err);
+done:
+	rt__free(&run->allocator, t, (size_t)sc->side_count * sizeof *t);
+	rt__free(&run->allocator, by_place, (size_t)(sc->place_count + 1) * (size_t)sc->side_count * sizeof(double));
+	return s;
+}

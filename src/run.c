@@ -1,0 +1,589 @@
+/* A run of a scenario: builds the world from the scenario (map, environment, sides,
+ * places as goals, corps and commanders, men), steps it, carries out the scenario's
+ * orders and triggers between steps, and keeps what the report needs: a series per
+ * simulated minute, the events (who left when, who reached which fort, ambushes sprung,
+ * the tide's peak, the first time each phenomenon of PHENOMENA.md happened).
+ *
+ * One agent stands for `scale` men: it is drawn sqrt(scale) times wider than one man
+ * (so a crowd of agents covers the ground the men would), fort capacities and trigger
+ * thresholds are divided by scale, and every count the run reports is multiplied back
+ * into men. Orders are applied serially in unit order and triggers are checked every
+ * check interval in trigger order, so a run is as deterministic as the world. */
+#include "run_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#define PI 3.14159265358979323846
+#define CHECK_INTERVAL_S 10.0   /* triggers, events and phenomena are looked at this often */
+#define SERIES_INTERVAL_S 60.0  /* series.csv: one row per simulated minute */
+
+rt_run_def rt_run_def_default(void)
+{
+	rt_run_def d;
+	memset(&d, 0, sizeof d);
+	d.seed = 1;
+	d.trace_every_s = 0.0;
+	d.allocator = rt_allocator_default();
+	d.cookie = RT_COOKIE;
+	return d;
+}
+
+/* ---- events -------------------------------------------------------------------------- */
+rt_status rt__run_event(rt_run *run, const char *type, const char *who, rt_vec2 where, const char *phenomenon,
+			const char *fmt, ...)
+{
+	if (run->event_count == run->event_capacity) {
+		int cap = run->event_capacity ? 2 * run->event_capacity : 64;
+		rt_run_event *e = rt__realloc(&run->allocator, run->events, (size_t)run->event_capacity * sizeof(rt_run_event),
+					      (size_t)cap * sizeof(rt_run_event));
+		if (!e) return RT_ERR_NOMEM;
+		run->events = e;
+		run->event_capacity = cap;
+	}
+	rt_run_event *e = &run->events[run->event_count++];
+	memset(e, 0, sizeof *e);
+	e->time_s = run->world ? rt__run_world(run)->time_s : 0.0;
+	snprintf(e->type, sizeof e->type, "%s", type);
+	snprintf(e->who, sizeof e->who, "%s", who ? who : "");
+	snprintf(e->phenomenon, sizeof e->phenomenon, "%s", phenomenon ? phenomenon : "");
+	e->where = where;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->text, sizeof e->text, fmt, ap);
+	va_end(ap);
+	return RT_OK;
+}
+
+/* ---- orders ---------------------------------------------------------------------------- */
+static rt_goal_id place_goal(rt_run *run, int place)
+{
+	return place >= 0 ? run->place_goal[place] : RT_NO_GOAL;
+}
+
+/* Gives every man of a unit (still taking orders) the order. */
+static void apply_order(rt_run *run, int unit, const rt_sc_order *o)
+{
+	rt_world *w = run->world;
+	rt_agents *a = &w->agents;
+	run->unit_order[unit] = *o;
+	for (int s = 0; s < a->count; ++s) {
+		if ((int)a->unit[s] != unit) continue;
+		const uint8_t st = a->state[s];
+		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
+		switch (o->kind) {
+		case RT_ORDER_HOLD:
+		case RT_ORDER_AMBUSH:
+		case RT_ORDER_SHELTER:
+			a->stance[s] = RT_STANCE_HOLD;
+			a->goal[s] = RT_NO_GOAL;
+			break;
+		case RT_ORDER_ADVANCE:
+			a->stance[s] = RT_STANCE_ADVANCE;
+			a->goal[s] = RT_NO_GOAL;
+			break;
+		case RT_ORDER_CONTAIN:
+			a->stance[s] = RT_STANCE_CONTAIN;
+			a->goal[s] = RT_NO_GOAL;
+			break;
+		case RT_ORDER_MARCH:
+			a->stance[s] = RT_STANCE_HOLD;
+			a->goal[s] = place_goal(run, o->place);
+			a->state[s] = RT_STATE_MARCHING;
+			break;
+		case RT_ORDER_ATTACK:
+			a->stance[s] = RT_STANCE_ADVANCE;
+			a->goal[s] = place_goal(run, o->place);
+			a->state[s] = RT_STATE_MARCHING;
+			break;
+		default:
+			break;
+		}
+		a->level[s] = 0;
+	}
+}
+
+/* ---- building -------------------------------------------------------------------------- */
+static rt_status add_goal(rt_run *run, int place, rt_error *err)
+{
+	if (place < 0 || run->place_goal[place] != RT_NO_GOAL) return RT_OK;
+	const rt_sc_place *p = &run->scenario->places[place];
+	rt_goal_def g = rt_goal_def_default();
+	g.target_min = p->min;
+	g.target_max = p->max;
+	g.arrival = RT_ARRIVAL_STOP;
+	g.field_cell_m = run->field_cell_m;
+	return rt_world_add_goal(run->world, &g, &run->place_goal[place], err);
+}
+
+/* The nearest dry, passable point to p within 100 m (spiral over map cells), or false:
+ * a block of men drawn over a stream or a wall stands beside it instead. */
+static bool passable_near(const rt_world *w, rt_vec2 p, rt_vec2 *out)
+{
+	if (rt__terrain_passable(w, p.x, p.y) && rt_world_water_depth_m(w, p) <= 0.0) {
+		*out = p;
+		return true;
+	}
+	const double cell = w->map_cell > 0.0 ? w->map_cell : 1.0;
+	for (int ring = 1; ring * cell <= fmax(100.0, 3.0 * cell); ++ring)
+		for (int k = -ring; k <= ring; ++k)
+			for (int side = 0; side < 4; ++side) {
+				int i = side < 2 ? k : (side == 2 ? -ring : ring);
+				int j = side < 2 ? (side == 0 ? -ring : ring) : k;
+				rt_vec2 q = { p.x + i * cell, p.y + j * cell };
+				if (rt__terrain_passable(w, q.x, q.y) && rt_world_water_depth_m(w, q) <= 0.0) {
+					*out = q;
+					return true;
+				}
+			}
+	return false;
+}
+
+static rt_vec2 unit_anchor(const rt_run *run, const rt_sc_unit *u)
+{
+	const rt_scenario *sc = run->scenario;
+	rt_vec2 c;
+	if (u->place >= 0) {
+		c = sc->places[u->place].centre;
+	} else {
+		rt_lonlat ll = { u->lon, u->lat };
+		c = rt_map_lonlat_to_xy(sc->map, ll);
+	}
+	c.x += u->offset_x_m;
+	c.y += u->offset_y_m;
+	return c;
+}
+
+static rt_status add_men(rt_run *run, int unit_index, const rt_sc_unit *u, rt_error *err)
+{
+	const rt_scenario *sc = run->scenario;
+	rt_world *w = run->world;
+	const rt_sc_corps *c = &sc->corps[u->corps];
+	const int n = (int)fmax(1.0, floor((double)u->men / run->scale + 0.5));
+	/* the block: frontage x depth, rotated to face facing_deg (0 north, 90 east) */
+	const bool rider = u->kind == RT_KIND_HORSE || u->kind == RT_KIND_HORSE_ARCHER;
+	const double spacing = (rider ? 3.0 : 1.5) * sqrt(run->scale);
+	double frontage = u->frontage_m, depth = u->depth_m;
+	if (frontage <= 0.0 && depth <= 0.0) depth = spacing * fmax(1.0, floor(sqrt((double)n / 4.0)));
+	if (frontage <= 0.0) frontage = fmax(spacing, (double)n * spacing * spacing / depth);
+	if (depth <= 0.0) depth = fmax(spacing, (double)n * spacing * spacing / frontage);
+	const int cols = (int)fmax(1.0, ceil(sqrt((double)n * frontage / depth)));
+	const int rows = (n + cols - 1) / cols;
+	const double fx = frontage / cols, fy = depth / rows;
+	const double th = u->facing_deg * PI / 180.0;
+	const rt_vec2 ahead = { sin(th), cos(th) }, right = { cos(th), -sin(th) };
+	const rt_vec2 centre = unit_anchor(run, u);
+	const rt_morale_params *mp = &w->def.morale;
+	const rt_kind_params *kp = &w->def.kinds[u->kind];
+	for (int i = 0; i < n; ++i) {
+		const int row = i / cols, col = i % cols;
+		const double along = (col + 0.5) * fx - 0.5 * frontage, back = (row + 0.5) * fy - 0.5 * depth;
+		rt_vec2 p = { centre.x + along * right.x - back * ahead.x, centre.y + along * right.y - back * ahead.y };
+		rt_vec2 q;
+		if (!passable_near(w, p, &q)) {
+			char where[48];
+			snprintf(where, sizeof where, "x %.0f m, y %.0f m", p.x, p.y);
+			return rt__fail_at(err, RT_ERR_INVALID, sc->file, u->line, 1, u->id,
+					   "corps.%s.units.%s: no dry, passable ground within 100 m of %s for its men", c->id, u->id, where);
+		}
+		rt_agent_def d = rt_agent_def_default();
+		d.position = q;
+		d.kind = u->kind;
+		d.side = (uint8_t)c->side;
+		d.unit = (uint32_t)unit_index;
+		d.corps = u->corps;
+		d.experience = u->experience;
+		d.radius_m = kp->radius_m * sqrt(run->scale);
+		d.morale = (float)(u->morale >= 0.0 ? u->morale : mp->baseline[u->experience]);
+		d.flee_goal = place_goal(run, c->refuge);
+		/* who wears armour and who carries a torch: a fixed share, spread evenly */
+		const bool armour = floor((i + 1) * u->armour_share) > floor(i * u->armour_share);
+		const bool torch = floor((i + 1) * u->torch_share) > floor(i * u->torch_share);
+		d.equipment = (uint8_t)(RT_EQUIP_WEAPON | (armour ? RT_EQUIP_ARMOUR : 0) | (torch ? RT_EQUIP_TORCH : 0) |
+					(kp->missile_range_m > 0.0 ? RT_EQUIP_MISSILE : 0));
+		if (u->order.kind == RT_ORDER_SHELTER) d.state = RT_STATE_SHELTERED;
+		rt_agent_id id;
+		rt_status s = rt_world_add_agent(w, &d, &id, err);
+		if (s != RT_OK) return s;
+		if (u->order.kind == RT_ORDER_SHELTER) {
+			const int f = rt__fort_at(w, q.x, q.y);
+			if (f >= 0) w->fort_sheltered[f]++;
+		}
+	}
+	return RT_OK;
+}
+
+static rt_status add_commander(rt_run *run, int corps, rt_error *err)
+{
+	const rt_scenario *sc = run->scenario;
+	rt_world *w = run->world;
+	const rt_sc_corps *c = &sc->corps[corps];
+	const rt_sc_unit *first = &sc->units[c->first_unit];
+	rt_vec2 p = unit_anchor(run, first), q;
+	if (!passable_near(w, p, &q)) q = p;
+	const uint32_t hq_unit = (uint32_t)(sc->unit_count + corps);
+	rt_agent_def d = rt_agent_def_default();
+	d.position = q;
+	d.kind = RT_KIND_COMMANDER;
+	d.side = (uint8_t)c->side;
+	d.unit = hq_unit;
+	d.corps = corps;
+	d.experience = RT_EXPERIENCE_VETERAN;
+	d.radius_m = w->def.kinds[RT_KIND_COMMANDER].radius_m * sqrt(run->scale);
+	d.flee_goal = place_goal(run, c->refuge);
+	if (first->order.kind == RT_ORDER_SHELTER) d.state = RT_STATE_SHELTERED;
+	rt_agent_id id;
+	rt_status s = rt_world_add_agent(w, &d, &id, err);
+	if (s != RT_OK) return s;
+	if ((s = rt_world_set_corps_commander(w, corps, id, err)) != RT_OK) return s;
+	run->commander[corps] = (int32_t)id;
+	/* his guard (M8): men of kind guard round him */
+	const int guards = c->guards > 0 ? (int)fmax(1.0, floor(c->guards / run->scale + 0.5)) : 0;
+	for (int i = 0; i < guards; ++i) {
+		const double ang = 2.0 * PI * i / guards, r = 3.0 * sqrt(run->scale);
+		rt_vec2 g = { q.x + r * cos(ang), q.y + r * sin(ang) }, gq;
+		if (!passable_near(w, g, &gq)) gq = q;
+		rt_agent_def gd = d;
+		gd.position = gq;
+		gd.kind = RT_KIND_GUARD;
+		gd.radius_m = w->def.kinds[RT_KIND_GUARD].radius_m * sqrt(run->scale);
+		gd.morale = (float)w->def.morale.baseline[RT_EXPERIENCE_VETERAN];
+		if ((s = rt_world_add_agent(w, &gd, NULL, err)) != RT_OK) return s;
+	}
+	return RT_OK;
+}
+
+static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_map *map = sc->map;
+	int nx, ny;
+	double cell;
+	rt_vec2 origin;
+	rt_map_size(map, &nx, &ny, &cell, &origin);
+	rt_world_def wd = rt_world_def_default();
+	wd.seed = def->seed;
+	wd.dt_s = sc->dt_s;
+	wd.threads = def->threads;
+	wd.bounds_min = origin;
+	wd.bounds_max = (rt_vec2){ origin.x + nx * cell, origin.y + ny * cell };
+	wd.agent_capacity = (int)fmin(1e8, (double)sc->men / run->scale + sc->corps_count * 64.0 + 16.0);
+	wd.allocator = run->allocator;
+	/* an agent is sqrt(scale) men wide: distances between bodies in contact grow with it */
+	wd.morale.capture_distance_m *= sqrt(run->scale);
+	wd.morale.kneel_distance_m *= sqrt(run->scale);
+	rt_status s;
+	run->world = rt_world_create(&wd, err);
+	if (!run->world) return err ? err->code : RT_ERR_NOMEM;
+	rt_world *w = run->world;
+	if ((s = rt_world_set_map(w, map, err)) != RT_OK) return s;
+	/* fort capacities are in men; an agent is scale men */
+	if (w->fort_capacity)
+		for (int f = 0; f < w->feature_count; ++f)
+			w->fort_capacity[f] = (int)floor(w->fort_capacity[f] / run->scale + 0.5);
+	rt_environment_def env = rt_environment_def_default();
+	env.start_jd_ut = sc->start_jd_ut;
+	env.latitude_deg = sc->lat;
+	env.longitude_deg = sc->lon;
+	env.cloud_cover = sc->cloud_cover;
+	env.tide = sc->tide;
+	if ((s = rt_world_set_environment(w, &env, err)) != RT_OK) return s;
+	for (int i = 0; i < sc->side_count; ++i) {
+		if (!sc->sides[i].map_side[0]) continue;
+		bool holds_fort = false; /* a side may hold only camps */
+		for (int f = 0; f < rt_map_feature_count(map) && !holds_fort; ++f) {
+			rt_map_feature_view v;
+			holds_fort = rt_map_feature_info(map, f, &v) && v.kind == RT_MAP_FORT && strcmp(v.side, sc->sides[i].map_side) == 0;
+		}
+		if (holds_fort && (s = rt_world_bind_side_name(w, sc->sides[i].map_side, (uint8_t)i, err)) != RT_OK) return s;
+	}
+	/* goals: every place men may be sent to or flee to */
+	for (int i = 0; i < sc->place_count; ++i) run->place_goal[i] = RT_NO_GOAL;
+	for (int c = 0; c < sc->corps_count; ++c)
+		if ((s = add_goal(run, sc->corps[c].refuge, err)) != RT_OK) return s;
+	for (int u = 0; u < sc->unit_count; ++u)
+		if (sc->units[u].order.kind == RT_ORDER_MARCH || sc->units[u].order.kind == RT_ORDER_ATTACK)
+			if ((s = add_goal(run, sc->units[u].order.place, err)) != RT_OK) return s;
+	for (int k = 0; k < sc->action_count; ++k) {
+		const rt_sc_order *o = &sc->actions[k].order;
+		if (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK)
+			if ((s = add_goal(run, o->place, err)) != RT_OK) return s;
+	}
+	/* corps, then men unit by unit, then commanders and guards */
+	for (int c = 0; c < sc->corps_count; ++c) {
+		const rt_sc_corps *k = &sc->corps[c];
+		rt_corps_def cd = rt_corps_def_default();
+		cd.side = (uint8_t)k->side;
+		cd.name = k->name;
+		cd.courage = k->courage;
+		cd.hunger = k->hunger;
+		cd.cut_off = k->cut_off;
+		cd.refuge = place_goal(run, k->refuge);
+		cd.pursue_ratio = k->pursue_ratio;
+		if (k->pursue_limit >= 0) {
+			cd.pursue_limited = true;
+			cd.pursue_limit = sc->places[k->pursue_limit].centre;
+		}
+		cd.all_out_threshold = k->pursue_all_out > 0 ? (int)fmax(1.0, floor(k->pursue_all_out / run->scale + 0.5)) : 0;
+		if ((s = rt_world_add_corps(w, &cd, NULL, err)) != RT_OK) return s;
+	}
+	for (int u = 0; u < sc->unit_count; ++u)
+		if ((s = add_men(run, u, &sc->units[u], err)) != RT_OK) return s;
+	for (int c = 0; c < sc->corps_count; ++c)
+		if ((s = add_commander(run, c, err)) != RT_OK) return s;
+	for (int u = 0; u < sc->unit_count; ++u) apply_order(run, u, &sc->units[u].order);
+	return RT_OK;
+}
+
+/* ---- create / destroy ------------------------------------------------------------------------ */
+void rt_run_destroy(rt_run *run)
+{
+	if (!run) return;
+	const rt_allocator a = run->allocator;
+	const rt_scenario *sc = run->scenario;
+	if (run->trace) rt_trace_abort(run->trace);
+	rt_world_destroy(run->world);
+	rt__free(&a, run->place_goal, (size_t)(sc->place_count + 1) * sizeof(rt_goal_id));
+	rt__free(&a, run->commander, (size_t)sc->corps_count * sizeof(int32_t));
+	rt__free(&a, run->commander_state, (size_t)sc->corps_count * sizeof(uint8_t));
+	rt__free(&a, run->commander_left, (size_t)sc->corps_count * sizeof(bool));
+	rt__free(&a, run->reached_place, (size_t)sc->corps_count * sizeof(int));
+	rt__free(&a, run->reached_at_s, (size_t)sc->corps_count * sizeof(double));
+	rt__free(&a, run->unit_order, (size_t)(sc->unit_count + 1) * sizeof(rt_sc_order));
+	rt__free(&a, run->unit_routed, (size_t)(sc->unit_count + 1) * sizeof(bool));
+	rt__free(&a, run->trigger_fired_s, (size_t)(sc->trigger_count + 1) * sizeof(double));
+	rt__free(&a, run->initial_armour, (size_t)run->initial_armour_size);
+	rt__free(&a, run->events, (size_t)run->event_capacity * sizeof(rt_run_event));
+	rt__free(&a, run->series, (size_t)run->series_capacity * sizeof(int32_t));
+	rt__free(&a, run, sizeof *run);
+}
+
+rt_status rt_run_create(const rt_scenario *sc, const rt_run_def *def, rt_run **out, rt_error *err)
+{
+	rt__error_clear(err);
+	if (out) *out = NULL;
+	if (!sc || !def || !out || def->cookie != RT_COOKIE)
+		return rt__fail(err, RT_ERR_INVALID, "run definition was not made by rt_run_def_default()");
+	if (!sc->map) return rt__fail(err, RT_ERR_STATE, "the scenario was loaded without its map (load_map false)");
+	if (!(def->scale == 0.0 || (def->scale >= 1.0 && def->scale <= 1000.0)))
+		return rt__fail_at(err, RT_ERR_INVALID, "", 0, 0, "scale", "scale is %g; expected 1..1000 men per agent", def->scale);
+	if (!(def->until_s >= 0.0 && def->until_s <= sc->end_s + 1e-9))
+		return rt__fail_at(err, RT_ERR_INVALID, "", 0, 0, "until", "until is %g s after the start; the run ends at %g s",
+				   def->until_s, sc->end_s);
+	if (!(def->trace_every_s >= 0.0)) return rt__fail(err, RT_ERR_INVALID, "trace_every_s is negative");
+	const rt_allocator *a = &def->allocator;
+	rt_run *run = rt__calloc(a, 1, sizeof *run);
+	if (!run) return rt__fail(err, RT_ERR_NOMEM, "out of memory");
+	run->allocator = *a;
+	run->scenario = sc;
+	run->seed = def->seed;
+	run->scale = def->scale > 0.0 ? def->scale : sc->scale;
+	run->end_s = def->until_s > 0.0 ? def->until_s : sc->end_s;
+	if (sc->men / run->scale > RT_SCENARIO_MAX_AGENTS) {
+		rt__fail_at(err, RT_ERR_CAPACITY, "", 0, 0, "scale", "%lld men at scale %g make %.0f agents; the limit is %d",
+			    (long long)sc->men, run->scale, (double)sc->men / run->scale, RT_SCENARIO_MAX_AGENTS);
+		rt__free(a, run, sizeof *run);
+		return RT_ERR_CAPACITY;
+	}
+	double map_cell;
+	rt_map_size(sc->map, NULL, NULL, &map_cell, NULL);
+	run->field_cell_m = fmax(map_cell, 20.0);
+	run->place_goal = rt__alloc(a, (size_t)(sc->place_count + 1) * sizeof(rt_goal_id));
+	run->commander = rt__calloc(a, (size_t)sc->corps_count, sizeof(int32_t));
+	run->commander_state = rt__calloc(a, (size_t)sc->corps_count, sizeof(uint8_t));
+	run->commander_left = rt__calloc(a, (size_t)sc->corps_count, sizeof(bool));
+	run->reached_place = rt__calloc(a, (size_t)sc->corps_count, sizeof(int));
+	run->reached_at_s = rt__calloc(a, (size_t)sc->corps_count, sizeof(double));
+	run->unit_order = rt__calloc(a, (size_t)(sc->unit_count + 1), sizeof(rt_sc_order));
+	run->unit_routed = rt__calloc(a, (size_t)(sc->unit_count + 1), sizeof(bool));
+	run->trigger_fired_s = rt__calloc(a, (size_t)(sc->trigger_count + 1), sizeof(double));
+	rt_status s = RT_OK;
+	if (!run->place_goal || !run->commander || !run->commander_state || !run->commander_left || !run->reached_place ||
+	    !run->reached_at_s || !run->unit_order || !run->unit_routed || !run->trigger_fired_s) {
+		s = rt__fail(err, RT_ERR_NOMEM, "out of memory building the run");
+		goto error;
+	}
+	for (int i = 0; i < sc->corps_count; ++i) {
+		run->reached_place[i] = -1;
+		run->reached_at_s[i] = -1.0;
+	}
+	for (int i = 0; i < sc->trigger_count; ++i) run->trigger_fired_s[i] = -1.0;
+	if ((s = build(run, def, err)) != RT_OK) goto error;
+	/* who wore armour at the start, to count what was thrown away (C3) */
+	{
+		rt_world *w = run->world;
+		const int n = w->agents.count;
+		run->initial_armour_size = (size_t)n + 1;
+		run->initial_armour = rt__calloc(a, run->initial_armour_size, 1);
+		if (!run->initial_armour) {
+			s = rt__fail(err, RT_ERR_NOMEM, "out of memory building the run");
+			goto error;
+		}
+		for (int slot = 0; slot < n; ++slot)
+			run->initial_armour[w->agents.id[slot]] = (w->agents.equipment[slot] & RT_EQUIP_ARMOUR) ? 1 : 0;
+		for (int c = 0; c < sc->corps_count; ++c)
+			run->commander_state[c] = w->agents.state[w->slot_of_id[run->commander[c]]];
+		rt_world_stats st;
+		rt_world_get_stats(w, &st);
+		run->sheltered_at_start = st.by_state[RT_STATE_SHELTERED];
+	}
+	if (def->trace_path && def->trace_every_s > 0.0) {
+		const int every = (int)fmax(1.0, floor(def->trace_every_s / sc->dt_s + 0.5));
+		run->trace = rt_trace_open(run->world, def->trace_path, every, err);
+		if (!run->trace) {
+			s = err ? err->code : RT_ERR_IO;
+			goto error;
+		}
+		if ((s = rt_trace_record(run->trace, run->world, err)) != RT_OK) goto error;
+	}
+	if ((s = rt__run_record(run, err)) != RT_OK) goto error;
+	*out = run;
+	return RT_OK;
+error:
+	rt_run_destroy(run);
+	return s;
+}
+
+/* ---- stepping ------------------------------------------------------------------------------- */
+static bool enemy_near(const rt_run *run, const rt_sc_trigger *t)
+{
+	const rt_world *w = run->world;
+	const rt_agents *a = &w->agents;
+	const rt_vec2 c = run->scenario->places[t->place].centre;
+	const double r2 = t->radius_m * t->radius_m;
+	const double need = fmax(1.0, floor(t->men / run->scale + 0.5));
+	int found = 0;
+	for (int s = 0; s < a->count; ++s) {
+		if (a->side[s] == t->side || !rt__active(a->state[s])) continue;
+		const double dx = a->x[s] - c.x, dy = a->y[s] - c.y;
+		if (dx * dx + dy * dy <= r2 && ++found >= need) return true;
+	}
+	return false;
+}
+
+static double unit_routed_share(const rt_run *run, int unit)
+{
+	const rt_agents *a = &run->world->agents;
+	int men = 0, broken = 0;
+	for (int s = 0; s < a->count; ++s) {
+		if ((int)a->unit[s] != unit) continue;
+		men++;
+		const uint8_t st = a->state[s];
+		broken += st == RT_STATE_ROUTING || st == RT_STATE_SURRENDERED || st == RT_STATE_CAPTURED ||
+			  st == RT_STATE_DEAD_COMBAT || st == RT_STATE_DEAD_TRAMPLED || st == RT_STATE_DEAD_DROWNED;
+	}
+	return men > 0 ? (double)broken / men : 0.0;
+}
+
+static bool condition_holds(const rt_run *run, int i)
+{
+	const rt_sc_trigger *t = &run->scenario->triggers[i];
+	const rt_world *w = run->world;
+	switch (t->condition) {
+	case RT_WHEN_AT: return w->time_s >= t->at_s;
+	case RT_WHEN_ENEMY_NEAR: return enemy_near(run, t);
+	case RT_WHEN_FLEEING: {
+		int routing = 0;
+		const rt_agents *a = &w->agents;
+		for (int s = 0; s < a->count; ++s) routing += a->side[s] == t->side && a->state[s] == RT_STATE_ROUTING;
+		return routing >= fmax(1.0, floor(t->men / run->scale + 0.5));
+	}
+	case RT_WHEN_ROUTED: return unit_routed_share(run, t->unit) >= t->share;
+	case RT_WHEN_COMMANDER_GONE: return w->corps[t->corps].left;
+	case RT_WHEN_AFTER: {
+		const double f = run->trigger_fired_s[t->after];
+		return f >= 0.0 && w->time_s >= f + t->at_s;
+	}
+	}
+	return false;
+}
+
+static rt_status fire_trigger(rt_run *run, int i)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_sc_trigger *t = &sc->triggers[i];
+	run->trigger_fired_s[i] = run->world->time_s;
+	for (int k = 0; k < t->action_count; ++k) {
+		const rt_sc_action *act = &sc->actions[t->first_action + k];
+		if (act->unit >= 0) {
+			apply_order(run, act->unit, &act->order);
+		} else {
+			const rt_sc_corps *c = &sc->corps[act->corps];
+			for (int u = c->first_unit; u < c->first_unit + c->unit_count; ++u) apply_order(run, u, &act->order);
+		}
+	}
+	rt_vec2 where = t->place >= 0 ? sc->places[t->place].centre : (rt_vec2){ NAN, NAN };
+	return rt__run_event(run, "trigger", t->id, where, "", "trigger %s fired", t->id);
+}
+
+/* Ambushes spring when an enemy comes into the zone (Q1). */
+static rt_status check_ambushes(rt_run *run)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	const rt_agents *a = &w->agents;
+	for (int u = 0; u < sc->unit_count; ++u) {
+		const rt_sc_order *o = &run->unit_order[u];
+		if (o->kind != RT_ORDER_AMBUSH) continue;
+		const int side = sc->corps[sc->units[u].corps].side;
+		const rt_vec2 c = sc->places[o->place].centre;
+		const double r2 = o->radius_m * o->radius_m;
+		bool sprung = false;
+		for (int s = 0; s < a->count && !sprung; ++s) {
+			if (a->side[s] == side || !rt__active(a->state[s]) || a->state[s] == RT_STATE_SURRENDERED) continue;
+			const double dx = a->x[s] - c.x, dy = a->y[s] - c.y;
+			sprung = dx * dx + dy * dy <= r2;
+		}
+		if (!sprung) continue;
+		rt_sc_order adv = { RT_ORDER_ADVANCE, -1, 0.0 };
+		apply_order(run, u, &adv);
+		rt_status s = rt__run_event(run, "ambush", sc->units[u].id, c, "Q1", "the ambush of %s at %s is sprung",
+					    sc->units[u].id, sc->places[o->place].id);
+		if (s != RT_OK) return s;
+	}
+	return RT_OK;
+}
+
+static rt_status check(rt_run *run, rt_error *err)
+{
+	const rt_scenario *sc = run->scenario;
+	rt_status s = check_ambushes(run);
+	for (int i = 0; s == RT_OK && i < sc->trigger_count; ++i)
+		if (run->trigger_fired_s[i] < 0.0 && condition_holds(run, i)) s = fire_trigger(run, i);
+	if (s == RT_OK) s = rt__run_watch(run);
+	if (s != RT_OK) return rt__fail(err, s, "out of memory keeping the run's events");
+	return RT_OK;
+}
+
+rt_status rt_run_step(rt_run *run, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!run) return rt__fail(err, RT_ERR_INVALID, "no run");
+	if (rt_run_done(run)) return rt__fail(err, RT_ERR_STATE, "the run has ended");
+	rt_world *w = run->world;
+	rt_status s = rt_world_step(w, err);
+	if (s != RT_OK) return s;
+	if (run->trace && (s = rt_trace_record(run->trace, w, err)) != RT_OK) return s;
+	const int64_t round = (int64_t)floor(w->time_s / CHECK_INTERVAL_S + 1e-9);
+	if (round != run->last_check) {
+		run->last_check = round;
+		if ((s = check(run, err)) != RT_OK) return s;
+	}
+	const int64_t minute = (int64_t)floor(w->time_s / SERIES_INTERVAL_S + 1e-9);
+	if (minute != run->last_series || rt_run_done(run)) {
+		run->last_series = minute;
+		if ((s = rt__run_record(run, err)) != RT_OK) return s;
+	}
+	return RT_OK;
+}
+
+bool rt_run_done(const rt_run *run)
+{
+	return !run || run->world->time_s >= run->end_s - 1e-9;
+}
+
+double rt_run_time_s(const rt_run *run) { return run ? run->world->time_s : 0.0; }
+double rt_run_end_s(const rt_run *run) { return run ? run->end_s : 0.0; }
+rt_world *rt_run_world(rt_run *run) { return run ? run->world : NULL; }
+const rt_scenario *rt_run_scenario(const rt_run *run) { return run ? run->scenario : NULL; }
+struct rt_world *rt__run_world(rt_run *run) { return run->world; }

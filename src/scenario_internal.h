@@ -1,0 +1,183 @@
+/* The scenario in memory, as the reader (scenario.c) leaves it for the builder and the
+ * run (run.c). Internal. Every id is resolved to an index by the reader, so the run
+ * never looks a name up. */
+#ifndef RT_SCENARIO_INTERNAL_H
+#define RT_SCENARIO_INTERNAL_H
+
+#include "core.h"
+#include "rout/scenario.h"
+#include "rout/env.h"
+
+typedef struct rt_sc_side {
+	char id[RT_SCENARIO_ID_SIZE];
+	char name[RT_SCENARIO_TEXT_SIZE], name_zh[RT_SCENARIO_TEXT_SIZE];
+	char map_side[RT_SCENARIO_ID_SIZE]; /* the fort side name on the map, "" none */
+} rt_sc_side;
+
+typedef struct rt_sc_place {
+	char id[RT_SCENARIO_ID_SIZE];
+	int feature;            /* map feature index, -1 for a point */
+	double lat, lon;        /* a point (when feature < 0) */
+	double radius_m;        /* a point's target half-size; a feature's padding */
+	int line;               /* where it was defined */
+	/* resolved against the map (rt_scenario_load with load_map) */
+	rt_vec2 min, max;       /* target rectangle, metres */
+	rt_vec2 centre;
+	bool fort;
+} rt_sc_place;
+
+typedef enum rt_sc_order_kind {
+	RT_ORDER_HOLD = 0,   /* keep the place; fight whoever comes in reach */
+	RT_ORDER_ADVANCE,    /* close with the nearest enemy in sight */
+	RT_ORDER_CONTAIN,    /* keep the contain distance from the enemy, strike no one (M7) */
+	RT_ORDER_MARCH,      /* go to a place, fighting only what comes in reach */
+	RT_ORDER_ATTACK,     /* go to a place and fight whatever is met on the way (breakout, raid) */
+	RT_ORDER_AMBUSH,     /* hold, hidden, until an enemy enters the zone; then advance (Q1) */
+	RT_ORDER_SHELTER,    /* inside a fort from the start (garrison) */
+	RT_ORDER_KIND_COUNT
+} rt_sc_order_kind;
+
+typedef struct rt_sc_order {
+	rt_sc_order_kind kind;
+	int place;              /* march/attack: destination; ambush: zone; -1 none */
+	double radius_m;        /* ambush zone radius */
+} rt_sc_order;
+
+typedef struct rt_sc_unit {
+	char id[RT_SCENARIO_ID_SIZE];
+	int corps;
+	rt_kind kind;
+	int men;
+	rt_experience experience;
+	double armour_share, torch_share, morale;  /* morale < 0: the baseline */
+	int place;              /* where it stands; -1: at lat/lon */
+	double lat, lon;
+	double offset_x_m, offset_y_m;
+	double frontage_m, depth_m, facing_deg;
+	rt_sc_order order;
+	int line;
+} rt_sc_unit;
+
+typedef struct rt_sc_corps {
+	char id[RT_SCENARIO_ID_SIZE];
+	char name[RT_SCENARIO_TEXT_SIZE], name_zh[RT_SCENARIO_TEXT_SIZE];
+	int side;
+	double courage, hunger;
+	bool cut_off;
+	int refuge;             /* place, -1 none */
+	int guards;             /* men of his personal guard (M8) */
+	double pursue_ratio;
+	int pursue_all_out;     /* men fleeing */
+	int pursue_limit;       /* place the pursuit goes no farther than (Q2), -1 none */
+	int first_unit, unit_count;
+} rt_sc_corps;
+
+typedef enum rt_sc_condition {
+	RT_WHEN_AT = 0,         /* at a time */
+	RT_WHEN_ENEMY_NEAR,     /* at least `men` of another side within radius of a place */
+	RT_WHEN_FLEEING,        /* at least `men` of a side routing */
+	RT_WHEN_ROUTED,         /* a share of a unit's men routing or worse */
+	RT_WHEN_COMMANDER_GONE, /* a corps' commander has left */
+	RT_WHEN_AFTER           /* delay after another trigger fired */
+} rt_sc_condition;
+
+typedef struct rt_sc_action {
+	int unit;               /* -1: every unit of corps */
+	int corps;              /* -1 when unit is set */
+	rt_sc_order order;
+} rt_sc_action;
+
+typedef struct rt_sc_trigger {
+	char id[RT_SCENARIO_ID_SIZE];
+	rt_sc_condition condition;
+	double at_s;            /* AT; AFTER: the delay */
+	int place;              /* ENEMY_NEAR */
+	double radius_m;
+	int side;               /* ENEMY_NEAR: the side watching (enemies = others); FLEEING: the side fleeing */
+	double men;             /* ENEMY_NEAR, FLEEING: in men (divided by scale at run time) */
+	int unit;               /* ROUTED */
+	double share;
+	int corps;              /* COMMANDER_GONE */
+	int after;              /* AFTER: trigger index */
+	int first_action, action_count;
+	int line;
+} rt_sc_trigger;
+
+/* A measure a history figure is compared with: a sum of terms. */
+typedef enum rt_sc_measure_what {
+	RT_MEASURE_INITIAL = 0, RT_MEASURE_KILLED, RT_MEASURE_DROWNED, RT_MEASURE_TRAMPLED,
+	RT_MEASURE_CAPTURED, RT_MEASURE_SURRENDERED, RT_MEASURE_ESCAPED, RT_MEASURE_IN_FIELD,
+	RT_MEASURE_SHELTERED, RT_MEASURE_HORSES_LOST, RT_MEASURE_ARMOUR_DROPPED, RT_MEASURE_DEAD,
+	RT_MEASURE_ROUTING, RT_MEASURE_DESPERATE, RT_MEASURE_COUNT
+} rt_sc_measure_what;
+
+typedef struct rt_sc_term {
+	int side;               /* sides.<side>.<what>; -1 when unit or corps */
+	int unit;               /* units.<unit>.<what> */
+	int corps;              /* corps.<corps>.<what> */
+	rt_sc_measure_what what;
+	int place;              /* sheltered.<place>: -1 all */
+	double share_of;        /* 0: absolute; else the figure is a share (percent) of the initial */
+} rt_sc_term;
+
+#define RT_SC_MAX_TERMS 8
+
+typedef struct rt_sc_history {
+	char figure[RT_SCENARIO_TEXT_SIZE];
+	double low, high;
+	char grade[4];
+	char source[RT_SCENARIO_TEXT_SIZE];
+	bool percent;           /* the figure is a percentage of the first term's initial */
+	int term_count;
+	rt_sc_term terms[RT_SC_MAX_TERMS];
+	int line;
+} rt_sc_history;
+
+typedef struct rt_sc_parameter {
+	char key[RT_SCENARIO_TEXT_SIZE];
+	double low, high, value;
+	char note[RT_SCENARIO_TEXT_SIZE];
+} rt_sc_parameter;
+
+struct rt_scenario {
+	rt_allocator allocator;
+	char file[256];
+	char name[RT_SCENARIO_ID_SIZE];
+	char title[RT_SCENARIO_TEXT_SIZE];
+	char map_path[1024];
+	double start_jd_ut, end_s, utc_offset_h;
+	rt_civil_time start_local;
+	double lat, lon;
+	double scale, dt_s;
+	double trace_every_s;
+	double cloud_cover;
+	rt_tide_def tide;
+	double *surge_time_s, *surge_level_m;
+
+	int side_count;
+	rt_sc_side sides[RT_SCENARIO_MAX_SIDES];
+	int place_count;
+	rt_sc_place *places;
+	int corps_count;
+	rt_sc_corps *corps;
+	int unit_count;
+	rt_sc_unit *units;
+	int trigger_count;
+	rt_sc_trigger *triggers;
+	int action_count;
+	rt_sc_action *actions;
+	int history_count;
+	rt_sc_history *history;
+	int parameter_count;
+	rt_sc_parameter *parameters;
+	int64_t men;
+	/* entries allocated in each table (freed with these sizes) */
+	int places_alloc, corps_alloc, units_alloc, triggers_alloc, actions_alloc, history_alloc, parameters_alloc,
+	    surge_alloc;
+
+	rt_map *map;            /* owned; NULL without load_map */
+};
+
+const char *rt__order_name(rt_sc_order_kind kind);
+
+#endif

@@ -1,0 +1,304 @@
+/* Scenarios (issue 5): the strict reader, the catalogue of broken scenarios, a run of
+ * the small test scenario and what it writes: conservation in men, determinism at any
+ * thread count, --set overrides, outputs that are whole. */
+#include "test.h"
+#include "rout/scenario.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MINI "tests/data/scenarios/mini/scenario.yaml"
+#define BAD "tests/bad/scenarios"
+
+static rt_scenario_def scenario_def(void)
+{
+	rt_scenario_def d = rt_scenario_def_default();
+	d.allocator = rt_test_allocator();
+	return d;
+}
+
+static rt_run_def run_def(uint64_t seed, int threads)
+{
+	rt_run_def d = rt_run_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = seed;
+	d.threads = threads;
+	return d;
+}
+
+TEST(scenario_mini_loads_with_every_section)
+{
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK_OK(rt_scenario_load(MINI, &def, &sc, &err), err);
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	CHECK(strcmp(info.name, "mini") == 0);
+	CHECK(info.side_count == 2 && info.corps_count == 3 && info.unit_count == 5 && info.place_count == 4);
+	CHECK(info.trigger_count == 2 && info.history_count == 3 && info.parameter_count == 1);
+	CHECK(info.men == 1000);
+	CHECK_NEAR(info.duration_s, 2400.0, 1e-6);
+	CHECK(info.map != NULL);
+	char when[40];
+	rt_scenario_format_time(sc, 90.0, when, sizeof when);
+	CHECK(strcmp(when, "1641-09-26T07:01:30") == 0);
+	rt_history_view h;
+	CHECK(rt_scenario_get_history(sc, 1, &h) && h.recorded_low == 100.0 && h.recorded_high == 300.0 && strcmp(h.grade, "B") == 0);
+	rt_scenario_destroy(sc);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* Every file in tests/bad/scenarios must be refused with its line, column, key path
+ * and a message saying what was expected. */
+static const struct {
+	const char *file;
+	int line, column;
+	const char *fragment;
+} bad_scenarios[] = {
+	{ "alias", 7, 8, "YAML anchors (&name) are not allowed" },
+	{ "bad-date", 4, 8, "start: expected a local date and time like 1641-09-25T18:00" },
+	{ "bad-measure", 39, 14, "history.0.measure: unknown measure \"heroes\"" },
+	{ "courage-out-of-range", 20, 14, "corps.red_one.courage: expected a number in 0..1, found 1.5" },
+	{ "duplicate-key", 21, 5, "duplicate key \"courage\" (first at line 20)" },
+	{ "duplicate-unit", 28, 7, "another unit already has the id \"one_foot\"" },
+	{ "empty-file", 1, 1, "the file is empty" },
+	{ "empty-side", 18, 3, "the side \"green\" has no corps" },
+	{ "end-before-start", 5, 6, "the end must come after the start" },
+	{ "grade", 37, 12, "history.0.grade: expected A, B or E" },
+	{ "huge-men", 23, 35, "men: expected a whole number in 1..1000000, found 99999999999" },
+	{ "impassable-start", 23, 1, "corps.red_one.units.one_foot: no dry, passable ground within 100 m" },
+	{ "list-not-map", 10, 3, "sides: expected a mapping" },
+	{ "missing-map", 3, 6, "map: tests/bad/scenarios/nowhere.geojson: cannot read the map" },
+	{ "nan-courage", 20, 14, "expected a number in 0..1, found \".nan\"" },
+	{ "negative-men", 23, 35, "expected a whole number in 1..1000000, found -300" },
+	{ "not-utf8", 1, 1, "invalid leading UTF-8 octet" },
+	{ "one-side", 10, 3, "expected at least two sides, found 1" },
+	{ "place-outside-map", 13, 9, "places.keep: lat 42.5, lon 121 lies outside the map" },
+	{ "shelter-not-fort", 23, 61, "shelter needs the unit to stand at a fort" },
+	{ "syntax-tab", 18, 1, "YAML syntax: found character that cannot start any token" },
+	{ "syntax-unclosed", 11, 7, "did not find expected ',' or '}'" },
+	{ "time-outside-run", 31, 16, "triggers.go.when.at: 1641-09-27T07:10 lies outside the run" },
+	{ "trigger-cycle", 31, 1, "triggers.go: its \"after\" conditions form a cycle" },
+	{ "unit-outside-map", 23, 17, "lat 40.9, lon 121 lies outside the map" },
+	{ "unknown-feature", 13, 19, "has no feature with the id \"castle\"" },
+	{ "unknown-key", 21, 5, "corps.red_one.bravery: unknown key \"bravery\"; expected one of: side, name" },
+	{ "unknown-kind", 28, 22, "unknown kind \"elephant\"; expected foot, archer" },
+	{ "unknown-place", 21, 13, "corps.red_one.refuge: no place has the id \"ningyuan\"" },
+	{ "unknown-unit-in-order", 33, 16, "triggers.go.then.0.unit: no unit has the id \"raiders\"" },
+	{ "wrong-type-men", 23, 35, "expected a whole number in 1..1000000, found \"many\"" },
+	{ "zero-scale", 8, 8, "scale: expected a number in 1..1000, found 0" },
+};
+#define BAD_COUNT ((int)(sizeof bad_scenarios / sizeof bad_scenarios[0]))
+
+TEST(scenario_broken_files_name_line_column_and_expectation)
+{
+	int files = 0;
+	char path[512];
+	for (int i = 0; i < BAD_COUNT; ++i) {
+		snprintf(path, sizeof path, "%s/%s.yaml", BAD, bad_scenarios[i].file);
+		rt_scenario_def def = scenario_def();
+		rt_scenario *sc = (rt_scenario *)&def;
+		rt_error err;
+		rt_status s = rt_scenario_load(path, &def, &sc, &err);
+		if (s == RT_OK) { /* some errors show only when the world is built */
+			rt_run_def rd = run_def(1, 1);
+			rt_run *run = NULL;
+			s = rt_run_create(sc, &rd, &run, &err);
+			rt_run_destroy(run);
+			rt_scenario_destroy(sc);
+			sc = NULL;
+		}
+		CHECK_MSG(s != RT_OK, "%s was accepted", path);
+		CHECK_MSG(sc == NULL, "%s: *out not cleared", path);
+		CHECK_MSG(strstr(err.message, bad_scenarios[i].fragment) != NULL, "%s: message \"%s\" lacks \"%s\"", path,
+			  err.message, bad_scenarios[i].fragment);
+		CHECK_MSG(err.line == bad_scenarios[i].line && err.column == bad_scenarios[i].column,
+			  "%s: at %d:%d, expected %d:%d", path, err.line, err.column, bad_scenarios[i].line, bad_scenarios[i].column);
+		CHECK_MSG(strstr(err.file, bad_scenarios[i].file) != NULL, "%s: error names file \"%s\"", path, err.file);
+		CHECK_MSG(rt_test_bytes_held() == 0, "%s: %zu bytes held", path, rt_test_bytes_held());
+		files++;
+	}
+	/* every file in the folder is in the table */
+	int on_disk = 0;
+	FILE *ls = popen("ls " BAD "/*.yaml | wc -l", "r");
+	if (ls) {
+		if (fscanf(ls, "%d", &on_disk) != 1) on_disk = -1;
+		pclose(ls);
+	}
+	CHECK_MSG(on_disk == files, "%d files in %s, %d in the table", on_disk, BAD, files);
+	rt_test_note("%d broken scenarios refused with their line and column", files);
+}
+
+TEST(scenario_set_overrides_values_and_is_checked)
+{
+	rt_scenario_def def = scenario_def();
+	const char *good[] = { "corps.red_one.courage=0.9", "corps.blue_horse.units.blue_riders.men=100" };
+	def.sets = good;
+	def.set_count = 2;
+	rt_scenario *sc;
+	rt_error err;
+	CHECK_OK(rt_scenario_load(MINI, &def, &sc, &err), err);
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	CHECK(info.men == 800);
+	rt_scenario_destroy(sc);
+	const char *range[] = { "corps.red_one.courage=1.5" };
+	def.sets = range;
+	def.set_count = 1;
+	CHECK(rt_scenario_load(MINI, &def, &sc, &err) == RT_ERR_INVALID);
+	CHECK(strstr(err.message, "corps.red_one.courage: expected a number in 0..1, found 1.5") != NULL);
+	const char *missing[] = { "corps.nobody.courage=0.5" };
+	def.sets = missing;
+	CHECK(rt_scenario_load(MINI, &def, &sc, &err) == RT_ERR_INVALID);
+	CHECK(strstr(err.message, "no such key") != NULL && strcmp(err.file, "--set") == 0);
+	const char *unknown[] = { "corps.red_one.bravery=0.5" }; /* a new key the schema does not know */
+	def.sets = unknown;
+	CHECK(rt_scenario_load(MINI, &def, &sc, &err) == RT_ERR_INVALID);
+	CHECK(strstr(err.message, "unknown key \"bravery\"") != NULL);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* Runs the mini scenario for `seconds`; returns the world's hash and fills the tally. */
+static void run_mini(uint64_t seed, int threads, double seconds, double *initial, double *end_sum, const char *out_dir,
+		     uint64_t *hash)
+{
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc;
+	rt_error err;
+	CHECK_OK(rt_scenario_load(MINI, &def, &sc, &err), err);
+	rt_run_def rd = run_def(seed, threads);
+	rd.until_s = seconds;
+	rt_run *run;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	while (!rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+	*hash = rt_world_hash(rt_run_world(run));
+	rt_world_stats st;
+	rt_world_get_stats(rt_run_world(run), &st);
+	*initial = st.agents;
+	*end_sum = 0;
+	for (int s = 0; s < RT_STATE_COUNT; ++s) *end_sum += st.by_state[s];
+	if (out_dir) CHECK_OK(rt_run_write_outputs(run, out_dir, &err), err);
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+}
+
+TEST(scenario_run_is_deterministic_at_any_thread_count)
+{
+	double a0, a1, b0, b1;
+	uint64_t one = 0, two = 1, other = 0;
+	run_mini(5, 1, 600.0, &a0, &a1, NULL, &one);
+	run_mini(5, 2, 600.0, &b0, &b1, NULL, &two);
+	run_mini(6, 2, 600.0, &b0, &b1, NULL, &other);
+	CHECK_MSG(one == two, "hash %016llx at 1 thread, %016llx at 2", (unsigned long long)one, (unsigned long long)two);
+	CHECK(one != other);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+static json_t *load_json(const char *path)
+{
+	json_error_t je;
+	return json_load_file(path, 0, &je);
+}
+
+TEST(scenario_outputs_are_whole_and_conserve_men)
+{
+	char dir[] = "/tmp/rout-test-run-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	double initial, end_sum;
+	uint64_t hash;
+	run_mini(3, 2, 2400.0, &initial, &end_sum, dir, &hash);
+	CHECK(initial == end_sum);
+	char path[256];
+	snprintf(path, sizeof path, "%s/summary.json", dir);
+	json_t *root = load_json(path);
+	CHECK(root != NULL);
+	if (root) {
+		CHECK(strcmp(json_string_value(json_object_get(root, "scenario")), "mini") == 0);
+		CHECK(json_integer_value(json_object_get(root, "seed")) == 3);
+		CHECK(strcmp(json_string_value(json_object_get(root, "start")), "1641-09-26T07:00:00") == 0);
+		CHECK(strcmp(json_string_value(json_object_get(root, "end")), "1641-09-26T07:40:00") == 0);
+		json_t *sides = json_object_get(root, "sides");
+		const char *names[2] = { "red", "blue" };
+		for (int i = 0; i < 2; ++i) {
+			json_t *s = json_object_get(sides, names[i]);
+			CHECK(s != NULL);
+			if (!s) continue;
+			/* conservation in men: initial = every end state */
+			const char *ends[] = { "killed", "drowned", "trampled", "captured", "surrendered", "escaped", "in_field" };
+			double sum = 0.0;
+			for (int k = 0; k < 7; ++k) sum += json_number_value(json_object_get(s, ends[k]));
+			const char *key;
+			json_t *v;
+			json_object_foreach(json_object_get(s, "sheltered"), key, v) sum += json_number_value(v);
+			CHECK_NEAR(sum, json_number_value(json_object_get(s, "initial")), 1e-6);
+			CHECK(json_object_get(s, "horses_lost") && json_object_get(s, "armour_dropped"));
+		}
+		CHECK(json_number_value(json_object_get(json_object_get(sides, "red"), "initial")) == 674.0);
+		json_t *cmd = json_object_get(root, "commanders");
+		CHECK(json_array_size(cmd) == 3);
+		json_t *c0 = json_array_get(cmd, 0);
+		CHECK(c0 && json_object_get(c0, "left_at") && json_object_get(c0, "fate") && json_object_get(c0, "reached") &&
+		      json_object_get(c0, "reached_at"));
+		json_t *hist = json_object_get(root, "history");
+		CHECK(json_array_size(hist) == 3);
+		json_decref(root);
+	}
+	const char *files[] = { "report.md", "series.csv", "events.jsonl" };
+	for (int i = 0; i < 3; ++i) {
+		struct stat st;
+		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		CHECK_MSG(stat(path, &st) == 0 && st.st_size > 0, "%s missing or empty", path);
+	}
+	/* the series: a row per minute and side, 41 minutes */
+	snprintf(path, sizeof path, "%s/series.csv", dir);
+	FILE *f = fopen(path, "r");
+	int lines = 0;
+	char line[1024];
+	while (f && fgets(line, sizeof line, f)) lines++;
+	if (f) fclose(f);
+	CHECK_MSG(lines == 1 + 2 * 41, "series.csv has %d lines", lines);
+	/* nothing half-written is left behind */
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp", dir);
+	FILE *p = popen(cmd, "r");
+	int tmp = -1;
+	if (p) {
+		if (fscanf(p, "%d", &tmp) != 1) tmp = -1;
+		pclose(p);
+	}
+	CHECK(tmp == 0);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+TEST(scenario_load_survives_every_failed_allocation)
+{
+	rt_scenario_def def = scenario_def();
+	def.load_map = false; /* the map loader has its own sweep */
+	rt_scenario *sc;
+	rt_error err;
+	CHECK_OK(rt_scenario_load(MINI, &def, &sc, &err), err);
+	rt_scenario_destroy(sc);
+	long failures = 0;
+	for (long k = 0; k < 5000; ++k) {
+		rt_test_fail_allocation(k);
+		rt_status s = rt_scenario_load(MINI, &def, &sc, &err);
+		rt_test_fail_allocation(-1);
+		if (s == RT_OK) {
+			rt_scenario_destroy(sc);
+			break;
+		}
+		CHECK_MSG(s == RT_ERR_NOMEM, "allocation %ld: %s", k, err.message);
+		CHECK_MSG(rt_test_bytes_held() == 0, "allocation %ld failed: %zu bytes held", k, rt_test_bytes_held());
+		failures++;
+	}
+	rt_test_note("%ld allocations failed in turn", failures);
+	CHECK(failures > 20);
+}

@@ -45,9 +45,9 @@
  *                                                                      def, walls and map); a sample
  *                                                                      of every field is fingerprinted
  *   corps[corps_count]: def.side, name, courage, hunger, refuge,
- *       pursue_ratio, all_out_threshold                                STATIC (fingerprint)
+ *       pursue_ratio, all_out_threshold, pursue_limited, pursue_limit  STATIC (fingerprint)
  *   corps: commander, left, left_at_s, mean_threat, men, active,
- *       fleeing_seen, pursuers, def.cut_off                            SAVED (CORP)
+ *       fleeing_seen, pursuers, def.cut_off, home_set, home_x, home_y  SAVED (CORP)
  *   map and its layers, map_* copies                                   STATIC (fingerprint: size,
  *                                                                      features, sampled layers)
  *   water, feature_count, fort_side, fort_capacity                     STATIC (fingerprint)
@@ -106,7 +106,7 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(baseline_spread) X(recovery_time_s) X(view_radius_m) X(threat_rate_per_s) X(horse_threat_weight) \
 	X(contagion_rate_per_s) X(death_shock) X(death_memory_s) X(rout_threshold) X(rally_threshold) \
 	X(rally_enemy_distance_m) X(flight_speed_factor) X(drop_armour_prob) X(drop_weapon_prob) \
-	X(kneel_distance_m) X(kneel_rate_per_s) X(capture_distance_m)
+	X(kneel_distance_m) X(kneel_rate_per_s) X(capture_distance_m) X(hunger_baseline_loss) X(darkness_loss_factor)
 #define COMMAND_PARAMS(X) \
 	X(decision_interval_s) X(base_hazard_per_h) X(courage_weight) X(pressure_weight) X(hunger_weight) \
 	X(cut_off_weight) X(peer_weight) X(leave_morale_shock)
@@ -133,11 +133,11 @@ _Static_assert(offsetof(rt_light_params, cookie) == (0 LIGHT_PARAMS(ONE)) * size
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 3312, "struct rt_world changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_world_def) == 1064, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 3328, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_world_def) == 1080, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
-_Static_assert(sizeof(rt_corps) == 160, "rt_corps changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_corps_def) == 56, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_corps) == 208, "rt_corps changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_corps_def) == 80, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal) == 120, "rt_goal changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal_def) == 56, "rt_goal_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_death_event) == 32, "rt_death_event changed: update the checkpoint (checkpoint.c)");
@@ -353,6 +353,8 @@ static void fingerprint(const rt_world *w, fp_list *f)
 		h = mix_f64(mix_f64(h, c->def.courage), c->def.hunger);
 		h = mix_f64(mix_u64(h, (uint64_t)(int64_t)c->def.refuge), c->def.pursue_ratio);
 		h = mix_u64(h, (uint64_t)(int64_t)c->def.all_out_threshold);
+		h = mix_u64(h, c->def.pursue_limited);
+		if (c->def.pursue_limited) h = mix_f64(mix_f64(h, c->def.pursue_limit.x), c->def.pursue_limit.y);
 	}
 	FP_H(f, h, "the corps' definitions");
 
@@ -470,6 +472,8 @@ static void put_array(sink *k, const void *p, size_t count, size_t size)
 typedef struct save_ctx {
 	const rt_world *w;
 	const fp_list *fp;
+	const void *extra; /* the caller's bytes */
+	size_t extra_size;
 } save_ctx;
 
 static void save_fingerprint(sink *k, const save_ctx *c)
@@ -538,6 +542,9 @@ static void save_corps(sink *k, const save_ctx *c)
 		put_i32(k, corps->fleeing_seen);
 		put_i32(k, corps->pursuers);
 		put_u8(k, corps->def.cut_off);
+		put_u8(k, corps->home_set);
+		put_f64(k, corps->home_x);
+		put_f64(k, corps->home_y);
 	}
 }
 
@@ -580,6 +587,11 @@ static void save_forts(sink *k, const save_ctx *c)
 	const rt_world *w = c->w;
 	put_i32(k, w->feature_count);
 	if (w->feature_count > 0) put_array(k, w->fort_sheltered, (size_t)w->feature_count, sizeof(int));
+}
+
+static void save_extra(sink *k, const save_ctx *c)
+{
+	if (c->extra_size > 0) put_bytes(k, c->extra, c->extra_size);
 }
 
 /* ---- reading ---- */
@@ -666,6 +678,8 @@ typedef struct plan {
 	bool sense;
 	size_t sense_entries;
 	const uint8_t *field[AF_COUNT];
+	const uint8_t *extra;
+	size_t extra_size;
 } plan;
 
 typedef rt_status load_fn(reader *r, rt_world *w, plan *p, bool apply, rt_error *err);
@@ -954,10 +968,12 @@ static rt_status load_corps(reader *r, rt_world *w, plan *p, bool apply, rt_erro
 		const unsigned left = get_u8(r);
 		const double left_at_s = get_f64(r), mean_threat = get_f64(r);
 		const int32_t men = get_i32(r), active = get_i32(r), fleeing = get_i32(r), pursuers = get_i32(r);
-		const unsigned cut_off = get_u8(r);
+		const unsigned cut_off = get_u8(r), home_set = get_u8(r);
+		const double home_x = get_f64(r), home_y = get_f64(r);
 		if (r->short_read) return RT_OK;
 		if (commander < -1 || commander >= w->agents.count || left > 1 || cut_off > 1 || !finite_in(left_at_s, -1.0, 1e15) ||
-		    !finite_in(mean_threat, 0.0, 1e12) || men < 0 || active < 0 || fleeing < 0 || pursuers < 0)
+		    !finite_in(mean_threat, 0.0, 1e12) || men < 0 || active < 0 || fleeing < 0 || pursuers < 0 || home_set > 1 ||
+		    !isfinite(home_x) || !isfinite(home_y) || (home_set && (!in_reach(w, home_x, 0) || !in_reach(w, home_y, 1))))
 			return bad(err, p, "corps", "corps %d: commander %d, left %u at %g s, threat %g, men %d/%d, %d fleeing seen, %d pursuers",
 				   i, commander, left, left_at_s, mean_threat, active, men, fleeing, pursuers);
 		if (!apply) continue;
@@ -971,6 +987,9 @@ static rt_status load_corps(reader *r, rt_world *w, plan *p, bool apply, rt_erro
 		c->fleeing_seen = fleeing;
 		c->pursuers = pursuers;
 		c->def.cut_off = cut_off;
+		c->home_set = home_set;
+		c->home_x = home_x;
+		c->home_y = home_y;
 	}
 	return RT_OK;
 }
@@ -1072,6 +1091,17 @@ static rt_status load_forts(reader *r, rt_world *w, plan *p, bool apply, rt_erro
 	return RT_OK;
 }
 
+static rt_status load_extra(reader *r, rt_world *w, plan *p, bool apply, rt_error *err)
+{
+	(void)w;
+	(void)apply;
+	(void)err;
+	p->extra = r->p;
+	p->extra_size = r->size;
+	r->pos = r->size; /* the caller's, handed to its reader */
+	return RT_OK;
+}
+
 /* ---- the sections, in file order ---- */
 typedef void save_fn(sink *k, const save_ctx *c);
 
@@ -1089,6 +1119,7 @@ static const struct section {
 	{ "DETH", "deaths in mind", save_deaths, load_deaths },
 	{ "SENS", "sense grid", save_sense, load_sense },
 	{ "FORT", "forts", save_forts, load_forts },
+	{ "XTRA", "caller's data", save_extra, load_extra },
 };
 #define SECTION_COUNT (sizeof sections / sizeof sections[0])
 
@@ -1096,9 +1127,15 @@ static uint32_t tag_value(const char *tag) { return (uint32_t)le_at((const uint8
 
 rt_status rt_world_save_checkpoint(const rt_world *w, const char *path, rt_error *err)
 {
+	return rt_world_save_checkpoint_extra(w, path, NULL, 0, err);
+}
+
+rt_status rt_world_save_checkpoint_extra(const rt_world *w, const char *path, const void *extra, size_t extra_size, rt_error *err)
+{
 	rt__error_clear(err);
 	if (!w || w->cookie != RT_COOKIE) return rt__fail(err, RT_ERR_INVALID, "not a world");
 	if (!path || !*path) return rt__fail(err, RT_ERR_INVALID, "no checkpoint path given");
+	if (extra_size > 0 && !extra) return rt__fail(err, RT_ERR_INVALID, "no caller's data for %zu bytes", extra_size);
 	fp_list *fp = rt__alloc(&w->allocator, sizeof *fp);
 	if (!fp) return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the world's fingerprint");
 	fingerprint(w, fp);
@@ -1106,7 +1143,7 @@ rt_status rt_world_save_checkpoint(const rt_world *w, const char *path, rt_error
 		rt__free(&w->allocator, fp, sizeof *fp);
 		return rt__fail(err, RT_ERR_STATE, "the world's fingerprint has more than %d entries", FP_MAX);
 	}
-	const save_ctx ctx = { w, fp };
+	const save_ctx ctx = { w, fp, extra, extra_size };
 	/* lengths first, so the header can give the file's size */
 	uint64_t length[SECTION_COUNT], total = CKPT_HEADER_BYTES + CKPT_CHECKSUM_BYTES;
 	for (size_t i = 0; i < SECTION_COUNT; ++i) {
@@ -1207,6 +1244,12 @@ static rt_status parse_fail(rt_error *err, const char *path, const char *field, 
 
 rt_status rt_world_load_checkpoint(rt_world *w, const char *path, rt_error *err)
 {
+	return rt_world_load_checkpoint_extra(w, path, NULL, NULL, err);
+}
+
+rt_status rt_world_load_checkpoint_extra(rt_world *w, const char *path, rt_checkpoint_extra_fn *read_extra, void *context,
+					 rt_error *err)
+{
 	rt__error_clear(err);
 	if (!w || w->cookie != RT_COOKIE) return rt__fail(err, RT_ERR_INVALID, "not a world");
 	if (!path || !*path) return rt__fail(err, RT_ERR_INVALID, "no checkpoint path given");
@@ -1270,7 +1313,8 @@ rt_status rt_world_load_checkpoint(rt_world *w, const char *path, rt_error *err)
 	} else if (le_at(data + 12, 4) != SECTION_COUNT) {
 		s = rt__fail_at(err, RT_ERR_INVALID, path, 0, 0, "header", "checkpoint was made by another version of rout: %u sections, this build writes %u",
 				(unsigned)le_at(data + 12, 4), (unsigned)SECTION_COUNT);
-	} else if ((s = walk(data, size, w, &p, false, err)) == RT_OK && (s = make_room(w, &p, err)) == RT_OK) {
+	} else if ((s = walk(data, size, w, &p, false, err)) == RT_OK && (s = make_room(w, &p, err)) == RT_OK &&
+		   (!read_extra || (s = read_extra(p.extra, p.extra_size, context, err)) == RT_OK)) {
 		s = walk(data, size, w, &p, true, err);
 		RT_ASSERT(s == RT_OK); /* everything was checked in the first pass */
 		rt__env_phase(w); /* sky, light and sea at the restored time */

@@ -71,31 +71,10 @@ static void text_free(text *t)
 	t->capacity = t->size = 0;
 }
 
-/* Writes data to path through a temporary file: write, fsync, rename. */
+/* Writes data to path whole or not at all (atomic.c: temporary, fsync, rename). */
 static rt_status write_whole(const char *path, const char *data, size_t size, rt_error *err)
 {
-	char tmp[1100];
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) return rt__fail_at(err, RT_ERR_IO, path, 0, 0, "", "cannot write %s: %s", path, strerror(errno));
-	size_t done = 0;
-	while (done < size) {
-		ssize_t w = write(fd, data + done, size - done);
-		if (w < 0) {
-			if (errno == EINTR) continue;
-			int e = errno;
-			close(fd);
-			unlink(tmp);
-			return rt__fail_at(err, RT_ERR_IO, path, 0, 0, "", "cannot write %s: %s", path, strerror(e));
-		}
-		done += (size_t)w;
-	}
-	if (fsync(fd) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
-		int e = errno;
-		unlink(tmp);
-		return rt__fail_at(err, RT_ERR_IO, path, 0, 0, "", "cannot write %s: %s", path, strerror(e));
-	}
-	return RT_OK;
+	return rt_write_file_atomic(path, data, size, err);
 }
 
 /* ---- tallies --------------------------------------------------------------------------- */

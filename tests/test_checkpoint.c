@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,6 +44,19 @@ static bool spill(const char *path, const void *data, size_t size)
 	if (!f) return false;
 	bool ok = fwrite(data, 1, size, f) == size;
 	return fclose(f) == 0 && ok;
+}
+
+/* A copy to damage in place: changing a byte or cutting the file short rewrites no more
+ * than it must (cheap on a busy disk). */
+static int open_copy(const char *path, const void *data, size_t size)
+{
+	if (!spill(path, data, size)) return -1;
+	return open(path, O_RDWR);
+}
+
+static bool put_at(int fd, size_t offset, const void *p, size_t n)
+{
+	return pwrite(fd, p, n, (off_t)offset) == (ssize_t)n;
 }
 
 static bool file_exists(const char *path)
@@ -352,6 +366,57 @@ TEST(checkpoint_before_the_first_step)
 	CHECK(ha == hb);
 }
 
+/* The caller's own bytes travel in the same file: a run keeps its triggers and orders
+ * beside the world, under the same checksum. */
+typedef struct extra_seen {
+	char text[64];
+	size_t size;
+	int calls;
+	bool refuse;
+} extra_seen;
+
+static rt_status read_extra(const void *data, size_t size, void *context, rt_error *err)
+{
+	extra_seen *e = context;
+	e->calls++;
+	e->size = size;
+	snprintf(e->text, sizeof e->text, "%.*s", (int)(size < sizeof e->text ? size : sizeof e->text - 1), (const char *)data);
+	if (e->refuse) {
+		snprintf(err->message, sizeof err->message, "the run's data are for another scenario");
+		err->code = RT_ERR_INVALID;
+		return RT_ERR_INVALID;
+	}
+	return RT_OK;
+}
+
+TEST(checkpoint_carries_the_callers_data)
+{
+	char path[256];
+	temp_name(path, sizeof path, "extra");
+	rt_error err;
+	rt_world *w = skirmish_world(0, &err);
+	CHECK(w);
+	CHECK(run(w, 40));
+	const uint64_t saved = rt_world_hash(w);
+	const char run_state[] = "triggers fired: ambush at 12.5 s";
+	CHECK_OK(rt_world_save_checkpoint_extra(w, path, run_state, sizeof run_state - 1, &err), err);
+	rt_world_destroy(w);
+
+	rt_world *target = skirmish_world(0, &err);
+	CHECK(target);
+	const uint64_t fresh = rt_world_hash(target);
+	extra_seen e = { "", 0, 0, true };
+	CHECK(rt_world_load_checkpoint_extra(target, path, read_extra, &e, &err) == RT_ERR_INVALID);
+	CHECK(e.calls == 1 && rt_world_hash(target) == fresh); /* the caller said no: the world is as it was */
+	e.refuse = false;
+	CHECK_OK(rt_world_load_checkpoint_extra(target, path, read_extra, &e, &err), err);
+	CHECK(e.calls == 2 && e.size == sizeof run_state - 1 && strcmp(e.text, run_state) == 0);
+	CHECK(rt_world_hash(target) == saved);
+	CHECK_OK(rt_world_load_checkpoint(target, path, &err), err); /* a plain load ignores them */
+	rt_world_destroy(target);
+	remove(path);
+}
+
 /* ---- refusals ---- */
 static bool refused(rt_world *w, const char *path, rt_status *code, rt_error *err)
 {
@@ -378,28 +443,36 @@ TEST(checkpoint_refuses_truncated_and_damaged_files)
 	const uint64_t before = rt_world_hash(target);
 	rt_status code;
 
-	/* every length up to 400 bytes, then every 997th, and one short of whole */
+	/* one short of whole, every 997th length, then every length up to 400 bytes */
+	int fd = open_copy(bad, data, size);
+	CHECK(fd >= 0);
 	int truncations = 0;
-	for (size_t n = 0; n < size; n = n < 400 ? n + 1 : (n + 997 < size - 1 ? n + 997 : (n == size - 1 ? size : size - 1))) {
-		CHECK(spill(bad, data, n));
+	for (size_t n = size - 1;; n = n > 400 + 997 ? n - 997 : (n > 400 ? 400 : n - 1)) {
+		CHECK(ftruncate(fd, (off_t)n) == 0);
 		CHECK_MSG(refused(target, bad, &code, &err), "a checkpoint cut to %zu of %zu bytes was accepted", n, size);
 		CHECK_MSG(code == RT_ERR_PARSE, "cut to %zu bytes: %s (%s)", n, rt_status_name(code), err.message);
 		if (n == 0) rt_test_note("empty: %s", err.message);
 		if (n == 5) rt_test_note("5 bytes: %s", err.message);
 		if (n == 100) rt_test_note("100 bytes: %s", err.message);
 		truncations++;
+		if (n == 0) break;
 	}
+	close(fd);
 	/* one byte changed, at every 97th position and in the whole header */
+	fd = open_copy(bad, data, size);
+	CHECK(fd >= 0);
 	int flips = 0;
 	for (size_t i = 0; i < size; i = i < 40 ? i + 1 : i + 97) {
-		data[i] ^= 0x24;
-		CHECK(spill(bad, data, size));
-		data[i] ^= 0x24;
-		CHECK_MSG(refused(target, bad, &code, &err), "a checkpoint with byte %zu changed was accepted", i);
+		const unsigned char changed = data[i] ^ 0x24;
+		CHECK(put_at(fd, i, &changed, 1));
+		const bool was_refused = refused(target, bad, &code, &err);
+		CHECK(put_at(fd, i, &data[i], 1));
+		CHECK_MSG(was_refused, "a checkpoint with byte %zu changed was accepted", i);
 		CHECK_MSG(code == RT_ERR_PARSE || code == RT_ERR_INVALID, "byte %zu: %s", i, err.message);
 		if (i == 0 || i == 9 || i == 20 || i == 2000) rt_test_note("byte %zu changed: %s", i, err.message);
 		flips++;
 	}
+	close(fd);
 	/* the world is as it was */
 	CHECK(rt_world_hash(target) == before);
 	rt_test_note("%d truncations and %d changed bytes of a %zu-byte checkpoint refused; the world untouched", truncations, flips, size);
@@ -451,13 +524,16 @@ TEST(checkpoint_checks_values_behind_a_good_checksum)
 	rt_world *target = skirmish_world(0, &err);
 	CHECK(target);
 	int accepted = 0, refusals = 0;
+	int fd = open_copy(bad, data, size);
+	CHECK(fd >= 0);
 	for (size_t i = 24; i + 8 < size; i += 149) {
 		const unsigned char keep = data[i];
 		data[i] ^= 0xa5;
 		seal(data, size);
-		CHECK(spill(bad, data, size));
+		CHECK(put_at(fd, i, &data[i], 1) && put_at(fd, size - 8, data + size - 8, 8));
 		data[i] = keep;
 		rt_status s = rt_world_load_checkpoint(target, bad, &err);
+		CHECK(put_at(fd, i, &data[i], 1));
 		if (s == RT_OK) {
 			accepted++;
 			CHECK_MSG(run(target, 2), "after a load with byte %zu changed, a step failed", i);
@@ -466,6 +542,7 @@ TEST(checkpoint_checks_values_behind_a_good_checksum)
 			CHECK_MSG(s == RT_ERR_PARSE || s == RT_ERR_INVALID, "byte %zu: %s: %s", i, rt_status_name(s), err.message);
 		}
 	}
+	close(fd);
 	rt_test_note("bytes changed behind a good checksum: %d loads refused, %d accepted (and stepped)", refusals, accepted);
 	CHECK(refusals > 0);
 	rt_world_destroy(target);

@@ -476,6 +476,17 @@ rt_status rt_write_file_atomic(const char *path, const void *data, size_t size, 
  * was. Not async-signal-safe: from a signal handler, set a flag and save between steps. */
 rt_status rt_world_save_checkpoint(const rt_world *world, const char *path, rt_error *err);
 rt_status rt_world_load_checkpoint(rt_world *world, const char *path, rt_error *err);
+/* The same, with bytes of the caller's own (a run's triggers, orders, events ...) kept in
+ * the same file under the same checksum, so world and caller can never be out of step.
+ * On loading, read_extra (if not NULL) receives them once the whole file has been
+ * checked, before the world is changed; the bytes are valid during the call only. If it
+ * returns an error the load fails with it and the world is left as it was. A plain load
+ * ignores the caller's bytes. */
+typedef rt_status rt_checkpoint_extra_fn(const void *data, size_t size, void *context, rt_error *err);
+rt_status rt_world_save_checkpoint_extra(const rt_world *world, const char *path, const void *extra, size_t extra_size,
+					 rt_error *err);
+rt_status rt_world_load_checkpoint_extra(rt_world *world, const char *path, rt_checkpoint_extra_fn *read_extra, void *context,
+					 rt_error *err);
 
 /* ---- shared scenes ------------------------------------------------------------------------------ */
 /* Scenes used by the tests, the benchmarks and the CLI, built in one place. */

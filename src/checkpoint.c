@@ -844,6 +844,19 @@ static rt_status check_byte(rt_error *err, const plan *p, const char *field, con
 	return RT_OK;
 }
 
+/* check_agents reads these arrays with the sizes below */
+#define FIELD_SIZE(name) sizeof(*((rt_agents *)0)->name)
+_Static_assert(FIELD_SIZE(x) == 8 && FIELD_SIZE(y) == 8 && FIELD_SIZE(vx) == 8 && FIELD_SIZE(vy) == 8, "positions are f64");
+_Static_assert(FIELD_SIZE(heading_x) == 4 && FIELD_SIZE(heading_y) == 4 && FIELD_SIZE(radius) == 4 && FIELD_SIZE(free_speed) == 4,
+	       "headings, radius and speed are f32");
+_Static_assert(FIELD_SIZE(id) == 4 && FIELD_SIZE(goal) == 4 && FIELD_SIZE(flee_goal) == 4 && FIELD_SIZE(corps) == 4 &&
+		       FIELD_SIZE(enemy) == 4 && FIELD_SIZE(victim) == 4 && FIELD_SIZE(prize) == 4,
+	       "ids and indices are 32-bit");
+_Static_assert(FIELD_SIZE(state) == 1 && FIELD_SIZE(kind) == 1 && FIELD_SIZE(side) == 1 && FIELD_SIZE(experience) == 1 &&
+		       FIELD_SIZE(stance) == 1 && FIELD_SIZE(level) == 1,
+	       "enumerations are bytes");
+#undef FIELD_SIZE
+
 /* Whether v is a real number no farther than `margin` outside the world's bounds on the
  * axis (0 = x, 1 = y). Men may walk past the bounds; they are never this far past them,
  * and every cell index computed from a position then fits an int. */

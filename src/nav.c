@@ -146,7 +146,14 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 			 * impassable ground is blocked */
 			double factor = 1.0;
 			const int mc = rt__terrain_cell(w, px, py);
-			if (mc >= 0) factor = w->map_passable[mc] ? (double)w->map_speed[mc] : 0.0;
+			if (mc >= 0) {
+				factor = w->map_passable[mc] ? (double)w->map_speed[mc] : 0.0;
+				/* men plan their way over ground as it lies at mean sea level: water
+				 * over a man's depth is no way, shallower water is waded (section 11) */
+				const double depth = rt__planning_depth(w, mc);
+				if (depth > w->water.foot_drown_depth_m) factor = 0.0;
+				else if (depth > 0.0) factor *= fmax(0.2, 1.0 - w->water.wading_loss_per_m * depth);
+			}
 			if (!(factor > 0.0)) {
 				state[c] = 3;
 				cost[c] = INFINITY;

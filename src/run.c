@@ -272,6 +272,15 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 	/* an agent is sqrt(scale) men wide: distances between bodies in contact grow with it */
 	wd.morale.capture_distance_m *= sqrt(run->scale);
 	wd.morale.kneel_distance_m *= sqrt(run->scale);
+	/* neighbour cells wide enough that the search (at most 8 cells out) sees every body
+	 * an agent can touch within one time gap */
+	double max_radius = 0.0, max_speed = 0.0;
+	for (int k = 0; k < RT_KIND_COUNT; ++k) {
+		max_radius = fmax(max_radius, wd.kinds[k].radius_m * sqrt(run->scale));
+		max_speed = fmax(max_speed, wd.kinds[k].free_speed_mps * wd.morale.flight_speed_factor);
+	}
+	wd.cell_size_m = fmax(0.5, (2.0 * max_radius + max_speed * wd.locomotion.time_gap_s + 8.0 * wd.locomotion.neighbor_range_m) / 6.0);
+	wd.max_period_level = 3;
 	rt_status s;
 	run->world = rt_world_create(&wd, err);
 	if (!run->world) return err ? err->code : RT_ERR_NOMEM;

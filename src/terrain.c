@@ -193,6 +193,14 @@ static double depth_at(const rt_world *w, int cell)
 	return (double)w->map_water[cell] + (flood > 0.0 ? flood : 0.0);
 }
 
+double rt__planning_depth(const rt_world *w, int cell)
+{
+	if (cell < 0 || !w->map) return 0.0;
+	const double mean = w->env.set ? w->environment.tide.mean_level_m : 0.0;
+	const double flood = mean - (double)w->map_elevation[cell];
+	return (double)w->map_water[cell] + (flood > 0.0 ? flood : 0.0);
+}
+
 double rt_world_water_depth_m(const rt_world *w, rt_vec2 p)
 {
 	return depth_at(w, rt__terrain_cell(w, p.x, p.y));

@@ -430,8 +430,8 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	const rt_kind_params kp = w->def.kinds[d->kind];
 	double radius = d->radius_m > 0.0 ? d->radius_m : kp.radius_m;
 	double speed = d->free_speed_mps > 0.0 ? d->free_speed_mps : kp.free_speed_mps;
-	if (!(radius <= 2.0) || !(speed <= 20.0) || d->radius_m < 0.0 || d->free_speed_mps < 0.0)
-		return rt__fail(err, RT_ERR_INVALID, "agent radius %g m or free speed %g m/s out of range (0..2 m, 0..20 m/s)", radius, speed);
+	if (!(radius <= 20.0) || !(speed <= 20.0) || d->radius_m < 0.0 || d->free_speed_mps < 0.0)
+		return rt__fail(err, RT_ERR_INVALID, "agent radius %g m or free speed %g m/s out of range (0..20 m, 0..20 m/s)", radius, speed);
 	if (!isfinite(d->velocity.x) || !isfinite(d->velocity.y) || !isfinite(d->heading.x) || !isfinite(d->heading.y))
 		return rt__fail(err, RT_ERR_INVALID, "agent velocity and heading must be finite");
 	if ((unsigned)d->experience >= RT_EXPERIENCE_COUNT) return rt__fail(err, RT_ERR_INVALID, "agent experience %d is unknown", (int)d->experience);

@@ -916,7 +916,7 @@ static rt_status check_agents(const rt_world *w, const plan *p, const uint8_t *s
 	if ((s = check_real(err, p, "vy", f[AF_vy], n, 8, -1e4, 1e4)) != RT_OK) return s;
 	if ((s = check_real(err, p, "heading_x", f[AF_heading_x], n, 4, -1.01, 1.01)) != RT_OK) return s;
 	if ((s = check_real(err, p, "heading_y", f[AF_heading_y], n, 4, -1.01, 1.01)) != RT_OK) return s;
-	if ((s = check_real(err, p, "radius", f[AF_radius], n, 4, 0.0, 2.0)) != RT_OK) return s;
+	if ((s = check_real(err, p, "radius", f[AF_radius], n, 4, 0.0, 20.0)) != RT_OK) return s; /* as rt_world_add_agent allows */
 	if ((s = check_real(err, p, "free_speed", f[AF_free_speed], n, 4, 0.0, 20.0)) != RT_OK) return s;
 	/* ids: slot_of_id undoes id, so both are the same permutation of 0 .. n-1 */
 	for (size_t slot = 0; slot < n; ++slot) {

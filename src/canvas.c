@@ -218,8 +218,10 @@ static const char *month_names[12] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
 
 void rt__format_clock(char *out, size_t size, double jd_ut, double utc_offset_h, bool with_date, bool with_year)
 {
-	/* round to the minute first, so 20:39:59.99 reads 20:40 on the right day */
-	rt_civil_time t = rt_civil_from_julian_day(jd_ut + 30.0 / 86400.0, utc_offset_h);
+	/* to the nearest second, then the minute it is in: 20:39:59.9996 reads 20:40, 20:00:45
+	 * reads 20:00, as a clock would */
+	const double jd_second = round(jd_ut * 86400.0) / 86400.0;
+	rt_civil_time t = rt_civil_from_julian_day(jd_second + 0.25 / 86400.0, utc_offset_h);
 	const char *month = t.month >= 1 && t.month <= 12 ? month_names[t.month - 1] : "?";
 	if (with_date && with_year) snprintf(out, size, "%d %s %d %02d:%02d", t.day, month, t.year, t.hour, t.minute);
 	else if (with_date) snprintf(out, size, "%d %s %02d:%02d", t.day, month, t.hour, t.minute);

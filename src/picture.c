@@ -55,7 +55,7 @@ typedef struct scene {
 	const double *xd, *yd;
 	const float *xf, *yf;
 	rt_vec2 offset;
-	const float *radius;          /* NULL: 0.25 m */
+	const float *radius;          /* NULL: 0.2 m, a man on foot (a trace keeps no kinds) */
 	const uint8_t *side, *state;
 	/* commanders: indices into the men, and names (entries may be NULL) */
 	int commander_count;
@@ -130,8 +130,7 @@ static void shade_colour(int side, int shade, double out[3])
 typedef struct ground {
 	int nx, ny;
 	double cell, inv_cell, ox, oy;
-	const uint8_t *passable;
-	const float *elevation, *water;
+	const float *elevation;
 	const int32_t *feature;
 	const uint8_t *kind;     /* per feature */
 	double sea;
@@ -186,25 +185,25 @@ static void water_colour(double depth, double out[3])
 	out[2] = 0.92 - 0.14 * k;
 }
 
-/* The colour of the ground at a point, before shading: water by depth (the sea where it
- * stands above the ground, rivers from the map), a dry tidal flat or sea bed as wet sand,
- * other land by height. Returns the cell's kind of feature (-1 none), or -2 outside the
- * map; *wet tells whether it is water. */
+/* The colour of the ground at a point, before shading: the sea by depth where it stands
+ * above the ground, a dry tidal flat or sea bed as wet sand, other land by height. Rivers
+ * and fords are drawn over it from their lines and shapes in the map (draw_works), which
+ * the raster's cells only approximate: a river drawn cell by cell runs in steps. Returns
+ * the cell's kind of feature (-1 none), or -2 outside the map; *wet tells whether it is
+ * under the sea. */
 static int ground_colour(const ground *g, double x, double y, double out[3], bool *wet)
 {
 	const int ix = rt__floor_int((x - g->ox) * g->inv_cell), iy = rt__floor_int((y - g->oy) * g->inv_cell);
 	if (ix < 0 || iy < 0 || ix >= g->nx || iy >= g->ny) return -2;
 	const size_t c = (size_t)iy * (size_t)g->nx + (size_t)ix;
 	const double z = elevation_smooth(g, x, y);
-	const double depth = g->water[c] + (g->sea > z ? g->sea - z : 0.0);
+	const double depth = g->sea > z ? g->sea - z : 0.0;
 	const int32_t f = g->feature[c];
 	const int kind = f >= 0 ? g->kind[f] : -1;
 	*wet = depth > 0.02;
 	if (*wet) water_colour(depth, out);
 	else if (kind == RT_MAP_TIDAL_FLAT || kind == RT_MAP_SEA) out[0] = 0.86, out[1] = 0.82, out[2] = 0.68;
 	else land_colour(z - g->sea, out);
-	if (!*wet && !g->passable[c] && kind != RT_MAP_RIVER)
-		for (int i = 0; i < 3; ++i) out[i] *= 0.8; /* walls and deep ditches the men cannot cross */
 	return kind;
 }
 
@@ -242,9 +241,7 @@ static cairo_surface_t *ground_image(const scene *s, int w, int h, double scale,
 	g.inv_cell = 1.0 / g.cell;
 	g.ox = origin.x;
 	g.oy = origin.y;
-	g.passable = rt_map_layer_passable(m);
 	g.elevation = rt_map_layer_elevation_m(m);
-	g.water = rt_map_layer_water_depth_m(m);
 	g.feature = rt_map_layer_feature_id(m);
 	g.kind = kinds;
 	g.sea = s->ground_sea_m;
@@ -664,7 +661,7 @@ static void draw_men(cairo_t *cr, const view *v, const scene *s)
 				if (s->side[i] != side || shade_of(s->state[i]) != shade) continue;
 				const double x = px_x(v, man_x(s, i)), y = px_y(v, man_y(s, i));
 				if (x < -4 || y < v->top - 4 || x > v->width + 4 || y > v->top + v->height + 4) continue;
-				double r = (s->radius ? s->radius[i] : 0.25) * v->scale;
+				double r = (s->radius ? s->radius[i] : 0.2) * v->scale;
 				if (shade == SHADE_DEAD || shade == SHADE_DROWNED) r *= 0.8;
 				r = fmax(r, least);
 				if (r < 1.5) {

@@ -255,7 +255,7 @@ static int clock_ticks(double lo, double hi, double start_jd, double offset_h, i
 		t[n].minor = false;
 		const double jd = start_jd + x / 86400.0;
 		rt__format_clock(t[n].label, sizeof t[n].label, jd, offset_h, false, false);
-		const rt_civil_time tc = rt_civil_from_julian_day(jd + 30.0 / 86400.0, offset_h);
+		const rt_civil_time tc = rt_civil_from_julian_day(round(jd * 86400.0) / 86400.0 + 0.25 / 86400.0, offset_h);
 		const int day = tc.year * 400 + tc.month * 32 + tc.day;
 		t[n].date[0] = '\0';
 		if (day != last_day) {

@@ -57,6 +57,7 @@ rt_status rt_trace_read_moment(const char *path, double time_s, const rt_allocat
 	rt__error_clear(err);
 	if (frames == 0 || best < 0) return rt__fail_at(err, RT_ERR_INVALID, path, 0, 0, NULL, "the trace has no frames");
 	if (!(r = rt_trace_reader_open(path, &out->allocator, err))) return err ? err->code : RT_ERR_IO;
+	s = RT_OK;
 	for (int k = 0; k < best && (s = rt_trace_reader_skip(r, &f, err)) == RT_OK; ++k) {}
 	if (s == RT_OK) s = rt_trace_reader_next(r, &f, err);
 	if (s != RT_OK) {

@@ -334,8 +334,10 @@ TEST(plot_numbers_and_clock_read_well)
 	rt__format_clock(text, sizeof text, jd, 8.0, true, true);
 	rt_test_note("%s", text);
 	CHECK(strcmp(text, "25 Sep 1641 20:40") == 0);
-	rt__format_clock(text, sizeof text, jd + (3 * 3600 + 20 * 60 + 29.6) / 86400.0, 8.0, true, false);
-	CHECK(strcmp(text, "26 Sep 00:00") == 0); /* 23:59:59.6 rounds to the minute and the day */
+	rt__format_clock(text, sizeof text, jd + (3 * 3600 + 19 * 60 + 59.6) / 86400.0, 8.0, true, false);
+	CHECK(strcmp(text, "26 Sep 00:00") == 0); /* 23:59:59.6 is midnight to the second, and the next day */
+	rt__format_clock(text, sizeof text, jd + 45.0 / 86400.0, 8.0, false, false);
+	CHECK(strcmp(text, "20:40") == 0); /* 20:40:45 reads 20:40, as on a clock */
 	rt__format_duration(text, sizeof text, 3909.0);
 	CHECK(strcmp(text, "1:05:09") == 0);
 	rt__format_utc_offset(text, sizeof text, 5.5);

@@ -1092,7 +1092,7 @@ static rt_status draw_scene(const scene *s, const rt_picture_def *def, const rt_
 	/* walls of the world or the overlay */
 	cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-	cairo_set_line_width(cr, fmax(1.5, 0.3 * v.scale));
+	cairo_set_line_width(cr, fmax(2.0, 0.15 * v.scale)); /* 15 cm, or 2 px */
 	for (int i = 0; i < s->segment_count; ++i) {
 		cairo_move_to(cr, px_x(&v, s->segments[i].ax), px_y(&v, s->segments[i].ay));
 		cairo_line_to(cr, px_x(&v, s->segments[i].bx), px_y(&v, s->segments[i].by));

@@ -88,6 +88,8 @@ static rt_status builder_begin(builder *b, const rt_run_history *h, const rt_plo
 		b->def.x.unit = "h";
 	}
 	for (int k = 0; k < h->sample_count; ++k) b->values[k] = h->time_s[k] * b->x_per_s;
+	/* a run's time starts at 0, though its first sample (a trace's first frame) may come later */
+	if (!isfinite(base->clock_start_jd_ut) && h->time_s[0] >= 0.0 && h->time_s[0] <= 0.1 * span) b->def.x.min = 0.0;
 	return RT_OK;
 }
 

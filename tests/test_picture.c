@@ -566,3 +566,36 @@ TEST(picture_run_folder_refuses_a_bad_description)
 	CHECK(rt_render_run(&rd, NULL, 0, NULL, &err) == RT_ERR_PARSE && err.line == 1);
 	remove_folder(dir);
 }
+
+/* Drawing a run again fails cleanly at every one of its allocations: RT_ERR_NOMEM,
+ * nothing held, no picture left. */
+TEST(picture_run_folder_out_of_memory_is_a_clean_error)
+{
+	char dir[] = "/tmp/rout-run-XXXXXX";
+	CHECK(run_folder(dir));
+	char out[300];
+	snprintf(out, sizeof out, "%s/oom.png", dir);
+	rt_render_def rd = rt_render_def_default();
+	rd.run_folder = dir;
+	rd.allocator = rt_test_allocator();
+	rd.width_px = 120; /* small: the picture is not what is tested */
+	rd.out_path = out;
+	rd.at = "30s";
+	rt_error err;
+	rt_test_fail_allocation(-1); /* counts from here */
+	CHECK_OK(rt_render_run(&rd, NULL, 0, NULL, &err), err);
+	const long needed = rt_test_allocations_made();
+	remove(out);
+	long failures = 0;
+	for (long k = 0; k < needed; ++k) {
+		rt_test_fail_allocation(k);
+		rt_status s = rt_render_run(&rd, NULL, 0, NULL, &err);
+		rt_test_fail_allocation(-1);
+		CHECK_MSG(s == RT_ERR_NOMEM && rt_test_bytes_held() == 0 && !exists(out), "allocation %ld of %ld: %s (%s)", k, needed,
+			  rt_status_name(s), err.message);
+		failures++;
+	}
+	rt_test_note("%ld allocations in a render; failing each in turn gave %ld clean errors", needed, failures);
+	CHECK(failures == needed && needed >= 10);
+	remove_folder(dir);
+}

@@ -536,3 +536,53 @@ TEST(plot_history_records_the_world)
 	rt_test_note("corps of %d men, named %s", corps_men, named ? "Wang Pu" : "otherwise");
 	CHECK(corps_men == 20 && named);
 }
+
+/* Every allocation of a ready-made plot and of a history, failed in turn, gives a clean
+ * RT_ERR_NOMEM: nothing held, no file left. */
+TEST(plot_out_of_memory_is_a_clean_error)
+{
+	rt_run_history h = night();
+	rt_plot_def d = rt_plot_def_default();
+	d.allocator = rt_test_allocator();
+	d.path = "/tmp/rout-plot-oom.png";
+	rt_error err;
+	long plot_failures = 0;
+	for (long k = 0; k < 100; ++k) {
+		rt_test_fail_allocation(k);
+		rt_status s = rt_plot_corps_strength(&h, &d, &err);
+		rt_test_fail_allocation(-1);
+		if (s == RT_OK) break;
+		CHECK_MSG(s == RT_ERR_NOMEM && !exists(d.path) && rt_test_bytes_held() == 0, "allocation %ld: %s", k, err.message);
+		plot_failures++;
+	}
+	remove(d.path);
+	rt_world_def wd = rt_world_def_default();
+	wd.allocator = rt_test_allocator();
+	rt_world *w = rt_world_create(&wd, &err);
+	CHECK(w);
+	rt_corps_def cd = rt_corps_def_default();
+	cd.name = "Wang Pu";
+	rt_corps_id corps;
+	CHECK_OK(rt_world_add_corps(w, &cd, &corps, &err), err);
+	rt_agent_def ad = rt_agent_def_default();
+	ad.corps = corps;
+	CHECK_OK(rt_world_add_agent(w, &ad, NULL, &err), err);
+	const size_t held = rt_test_bytes_held();
+	rt_history_def hd = rt_history_def_default();
+	hd.allocator = rt_test_allocator();
+	long history_failures = 0;
+	for (long k = 0; k < 100; ++k) {
+		rt_test_fail_allocation(k);
+		rt_history *hist = rt_history_create(w, &hd, &err);
+		rt_test_fail_allocation(-1);
+		if (hist) {
+			rt_history_destroy(hist);
+			break;
+		}
+		CHECK_MSG(err.code == RT_ERR_NOMEM && rt_test_bytes_held() == held, "allocation %ld: %s", k, err.message);
+		history_failures++;
+	}
+	rt_world_destroy(w);
+	rt_test_note("a plot fails cleanly at each of its %ld allocations, a history at each of its %ld", plot_failures, history_failures);
+	CHECK(plot_failures >= 1 && history_failures >= 4);
+}

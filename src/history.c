@@ -173,7 +173,7 @@ rt_history *rt_history_create(const rt_world *w, const rt_history_def *def, rt_e
 	h->corps_side = rt__alloc(&a, k);
 	if (!h->corps_left_at_s || !h->corps_names || !h->corps_side) {
 		rt_history_destroy(h);
-		rt__fail(err, RT_ERR_NOMEM, "cannot allocate a history of %d corps", h->corps_count);
+		rt__fail(err, RT_ERR_NOMEM, "cannot allocate a history of %d corps", w->corps_count);
 		return NULL;
 	}
 	for (int c = 0; c < h->corps_count; ++c) {

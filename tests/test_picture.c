@@ -439,7 +439,7 @@ static void remove_folder(const char *dir)
 	if (!getenv("ROUT_KEEP_PICTURES") && system(command) != 0) rt_test_note("could not remove %s", dir);
 }
 
-/* The middle of the tidal flat in a 1600 px picture of the small map, in pixels. */
+/* The middle of the tidal flat in an 800 px picture of the small map, in pixels. */
 static void flat_pixel(int *px, int *py)
 {
 	rt_map *map = small_map();
@@ -448,7 +448,7 @@ static void flat_pixel(int *px, int *py)
 	rt_vec2 corner;
 	rt_map_size(map, &nx, &ny, &cell, &corner);
 	const rt_vec2 p = rt_map_lonlat_to_xy(map, (rt_lonlat){ 121.08, 0.5 * (41.0254977 + 41.0268484) });
-	const double scale = 1600.0 / (nx * cell);
+	const double scale = 800.0 / (nx * cell);
 	*px = (int)((p.x - corner.x) * scale);
 	*py = (int)((corner.y + ny * cell - p.y) * scale);
 	rt_map_destroy(map);
@@ -475,6 +475,7 @@ TEST(picture_run_folder_drawn_again)
 	rt_render_def rd = rt_render_def_default();
 	rd.run_folder = dir;
 	rd.allocator = rt_test_allocator();
+	rd.width_px = 800;
 	char written[1200], expected[300];
 	double t = -1.0;
 	rt_error err;
@@ -497,7 +498,7 @@ TEST(picture_run_folder_drawn_again)
 	CHECK(!wet_at_start);
 	CHECK(wet_later);
 	CHECK_NEAR(t, 45.0, 1e-6);
-	CHECK(named && width == 1600);
+	CHECK(named && width == 800);
 	/* the end, as SVG; a simulated time; a full local time */
 	rd.at = NULL;
 	rd.format = RT_IMAGE_SVG;
@@ -522,7 +523,7 @@ TEST(picture_run_folder_drawn_again)
 	if (access("build/rout", X_OK) == 0) {
 		char command[600], out[300];
 		snprintf(out, sizeof out, "%s/cli.png", dir);
-		snprintf(command, sizeof command, "build/rout render %s --at 30s --out %s >/dev/null", dir, out);
+		snprintf(command, sizeof command, "build/rout render %s --at 30s --width 400 --out %s >/dev/null", dir, out);
 		int rc = system(command);
 		CHECK(rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0 && exists(out));
 		snprintf(command, sizeof command, "build/rout render %s --at 23:00 2>/dev/null", dir);

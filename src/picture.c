@@ -737,13 +737,15 @@ static void draw_commanders(cairo_t *cr, const view *v, const scene *s, labels *
 }
 
 /* ---- furniture ------------------------------------------------------------------------------------ */
-static void draw_scale_bar(cairo_t *cr, const view *v, labels *L)
+/* A scale bar with its baseline at (x0, y0): a round length of about a fifth of the map,
+ * in four quarters, black and white. */
+static void draw_scale_bar(cairo_t *cr, const view *v, double x0, double y0, labels *L)
 {
 	const double span_m = 0.22 * v->width / v->scale;
 	double bar_m = pow(10.0, floor(log10(span_m)));
 	if (bar_m * 5.0 <= span_m) bar_m *= 5.0;
 	else if (bar_m * 2.0 <= span_m) bar_m *= 2.0;
-	const double bar_px = bar_m * v->scale, x0 = 14.0, y0 = v->top + v->height - 16.0;
+	const double bar_px = bar_m * v->scale;
 	char text[48];
 	if (bar_m >= 1000.0) snprintf(text, sizeof text, "%g km", bar_m / 1000.0);
 	else snprintf(text, sizeof text, "%g m", bar_m);
@@ -765,7 +767,7 @@ static void draw_scale_bar(cairo_t *cr, const view *v, labels *L)
 	cairo_stroke(cr);
 	rt__text(cr, x0, y0 - 8.0, "0", 0.5, 0.0);
 	rt__text(cr, x0 + bar_px + 6.0, y0 + 1.0, text, 0.0, 0.0);
-	if (L->count < MAX_LABELS) L->placed[L->count++] = (box){ x0 - 6.0, y0 - 20.0, x0 + bar_px + tw + 14.0, y0 + 8.0 };
+	if (L && L->count < MAX_LABELS) L->placed[L->count++] = (box){ x0 - 6.0, y0 - 20.0, x0 + bar_px + tw + 14.0, y0 + 8.0 };
 }
 
 static void draw_north_arrow(cairo_t *cr, const view *v, labels *L)
@@ -791,29 +793,36 @@ static void draw_north_arrow(cairo_t *cr, const view *v, labels *L)
 	if (L->count < MAX_LABELS) L->placed[L->count++] = (box){ ax - 18.0, ay - 4.0, ax + 18.0, ay + 36.0 };
 }
 
-static void draw_info(cairo_t *cr, const view *v, const scene *s, labels *L)
+/* What the corner box says: the clock (or the simulated time), the time since the start,
+ * the light and the sea level, as far as they are known. Returns the number of lines. */
+static int info_lines(const scene *s, char lines[4][128])
 {
-	char lines[4][128];
-	int n = 0, bold = 0;
+	int n = 0;
 	if (isfinite(s->jd_ut)) {
 		char clock[64], zone[16], elapsed[32];
 		rt__format_clock(clock, sizeof clock, s->jd_ut, s->utc_offset_h, true, true);
 		rt__format_utc_offset(zone, sizeof zone, s->utc_offset_h);
 		rt__format_duration(elapsed, sizeof elapsed, s->time_s);
-		snprintf(lines[n++], sizeof lines[0], "%s (UTC%s)", clock, zone);
-		snprintf(lines[n++], sizeof lines[0], "%s after the start", elapsed);
+		snprintf(lines[n++], 128, "%s (UTC%s)", clock, zone);
+		snprintf(lines[n++], 128, "%s after the start", elapsed);
 	} else {
 		char elapsed[32];
 		rt__format_duration(elapsed, sizeof elapsed, s->time_s);
-		snprintf(lines[n++], sizeof lines[0], "t = %s", elapsed);
+		snprintf(lines[n++], 128, "t = %s", elapsed);
 	}
 	if (isfinite(s->light_lux)) {
 		char lux[32];
 		rt__format_lux(lux, sizeof lux, s->light_lux);
-		snprintf(lines[n++], sizeof lines[0], "light %s lux: %s", lux, rt__light_word(s->light_lux));
+		snprintf(lines[n++], 128, "light %s lux: %s", lux, rt__light_word(s->light_lux));
 	}
-	if (isfinite(s->sea_level_m))
-		snprintf(lines[n++], sizeof lines[0], "sea level %s%.2f m", s->sea_level_m < 0.0 ? "−" : "+", fabs(s->sea_level_m));
+	if (isfinite(s->sea_level_m)) snprintf(lines[n++], 128, "sea level %s%.2f m", s->sea_level_m < 0.0 ? "−" : "+", fabs(s->sea_level_m));
+	return n;
+}
+
+static void draw_info(cairo_t *cr, const view *v, const scene *s, labels *L)
+{
+	char lines[4][128];
+	const int n = info_lines(s, lines), bold = 0;
 	double w = 0.0;
 	for (int i = 0; i < n; ++i) {
 		rt__font(cr, i == bold ? 14.0 : 12.0, i == bold);
@@ -834,6 +843,20 @@ static void draw_info(cairo_t *cr, const view *v, const scene *s, labels *L)
 		y += i == bold ? 19.0 : 17.0;
 	}
 	if (L->count < MAX_LABELS) L->placed[L->count++] = (box){ x0, y0, x0 + w + 20.0, y0 + h };
+}
+
+/* The same on one line, right-aligned at (x1, y), for a map too flat for the box. */
+static void draw_info_line(cairo_t *cr, const scene *s, double x1, double y)
+{
+	char lines[4][128], text[600] = "";
+	const int n = info_lines(s, lines);
+	for (int i = 0; i < n; ++i) {
+		if (i) strncat(text, "   ·   ", sizeof text - strlen(text) - 1);
+		strncat(text, lines[i], sizeof text - strlen(text) - 1);
+	}
+	rt__font(cr, 12.5, false);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	rt__text(cr, x1, y, text, 1.0, 0.0);
 }
 
 /* ---- legend band ------------------------------------------------------------------------------ */
@@ -1018,17 +1041,21 @@ static rt_status draw_scene(const scene *s, const rt_picture_def *def, const rt_
 		return rt__fail_at(err, RT_ERR_INVALID, def->path, 0, 0, "view_min", "the view is empty (%g x %g m)", vw, vh);
 	view v;
 	v.scale = def->width_px / vw;
-	int height = (int)ceil(vh * v.scale);
+	int height = (int)ceil(vh * v.scale - 1e-6);
 	if (height > 16384) {
 		v.scale = 16384.0 / vh;
 		height = 16384;
 	}
-	v.width = (int)ceil(vw * v.scale);
+	v.width = (int)ceil(vw * v.scale - 1e-6);
 	v.height = height < 1 ? 1 : height;
 	v.x0 = s->view_min.x;
 	v.y1 = s->view_max.y;
 	const double title_px = def->title && def->title[0] ? 34.0 : 0.0;
 	v.top = title_px;
+	/* a map too flat to hold the corner box and the scale bar (a corridor) gets a strip
+	 * under it for them instead */
+	const bool flat = v.height < 200;
+	const double strip_px = flat ? 32.0 : 0.0;
 
 	/* which sides are on the field: the legend names them */
 	bool present[MAX_SIDES] = { false };
@@ -1062,7 +1089,7 @@ static rt_status draw_scene(const scene *s, const rt_picture_def *def, const rt_
 	}
 	labels *L = rt__alloc(a, sizeof *L);
 	rt__canvas c;
-	rt_status status = L ? rt__canvas_open(&c, def->path, def->format, v.width, (int)(title_px + v.height + legend_px), err)
+	rt_status status = L ? rt__canvas_open(&c, def->path, def->format, v.width, (int)(title_px + v.height + strip_px + legend_px), err)
 			     : rt__fail(err, RT_ERR_NOMEM, "cannot allocate the picture's labels");
 	if (status != RT_OK) goto done;
 	L->count = 0;
@@ -1104,14 +1131,22 @@ static rt_status draw_scene(const scene *s, const rt_picture_def *def, const rt_
 	cairo_stroke(cr);
 	draw_men(cr, &v, s);
 	/* the furniture first, so names and commanders keep out of its way */
-	if (def->info) draw_info(cr, &v, s, L);
+	if (def->info && !flat) draw_info(cr, &v, s, L);
 	draw_north_arrow(cr, &v, L);
-	draw_scale_bar(cr, &v, L);
+	if (!flat) draw_scale_bar(cr, &v, 14.0, v.top + v.height - 16.0, L);
 	draw_commanders(cr, &v, s, L);
 	if (s->map && def->names) draw_names(cr, &v, s->map, L);
 	cairo_restore(cr);
-	if (legend_px > 0.0) {
+	if (flat) {
 		const double y0 = title_px + v.height;
+		cairo_set_source_rgb(cr, 1, 1, 1);
+		cairo_rectangle(cr, 0, y0, v.width, strip_px);
+		cairo_fill(cr);
+		draw_scale_bar(cr, &v, 14.0, y0 + 24.0, NULL);
+		if (def->info) draw_info_line(cr, s, v.width - 12.0, y0 + 21.0);
+	}
+	if (legend_px > 0.0) {
+		const double y0 = title_px + v.height + strip_px;
 		cairo_set_source_rgb(cr, 1, 1, 1);
 		cairo_rectangle(cr, 0, y0, v.width, legend_px);
 		cairo_fill(cr);

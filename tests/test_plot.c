@@ -12,6 +12,7 @@
 #include <cairo.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* A skirmish of 200 with a trace every second; returns the trace's path in `path`. */
@@ -119,6 +120,13 @@ static bool svg_is_xml(const char *path)
 	const bool ok = strncmp(text, "<?xml", 5) == 0 && strstr(text, "<svg") && strstr(text, "</svg>") &&
 			strstr(text, "xmlns=\"http://www.w3.org/2000/svg\"");
 	free(text);
+	/* and well-formed, by an XML parser where there is one */
+	if (ok && access("/usr/bin/python3", X_OK) == 0) {
+		char command[400];
+		snprintf(command, sizeof command, "/usr/bin/python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' '%s' 2>/dev/null", path);
+		const int rc = system(command);
+		return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
+	}
 	return ok;
 }
 

@@ -538,8 +538,8 @@ static bool box_free(const labels *L, const box *b, const view *v)
 	return true;
 }
 
-/* A point inside an area feature to hang its name on: the centre of its outline's box when
- * that lies inside, otherwise the middle of the widest run of the outline across it. */
+/* Where an area feature's name hangs: the centre of its box (hills, camps and seas are
+ * drawn round enough for that; a crescent's name may fall outside it). */
 static rt_vec2 area_anchor(const rt_map_feature_view *f)
 {
 	return (rt_vec2){ 0.5 * (f->bbox_min.x + f->bbox_max.x), 0.5 * (f->bbox_min.y + f->bbox_max.y) };

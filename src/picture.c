@@ -538,11 +538,45 @@ static bool box_free(const labels *L, const box *b, const view *v)
 	return true;
 }
 
-/* Where an area feature's name hangs: the centre of its box (hills, camps and seas are
- * drawn round enough for that; a crescent's name may fall outside it). */
+/* Crossings of the horizontal line at y with every ring of an area feature, sorted: the
+ * inside runs between crossings 0-1, 2-3 ... (even-odd, so holes are outside). */
+static int crossings_at(const rt_map_feature_view *f, double y, double *xs, int cap)
+{
+	int n = 0;
+	for (int p = 0; p < f->part_count; ++p)
+		for (int k = f->part_start[p] + 1; k < f->part_start[p + 1]; ++k) {
+			const rt_vec2 a = f->points[k - 1], b = f->points[k];
+			if ((a.y <= y) == (b.y <= y)) continue;
+			if (n < cap) xs[n++] = a.x + (y - a.y) * (b.x - a.x) / (b.y - a.y);
+		}
+	for (int i = 1; i < n; ++i) /* few crossings: insertion sort */
+		for (int j = i; j > 0 && xs[j - 1] > xs[j]; --j) {
+			const double t = xs[j];
+			xs[j] = xs[j - 1];
+			xs[j - 1] = t;
+		}
+	return n & ~1;
+}
+
+/* Where an area feature's name hangs: the middle of the widest inside run across its box's
+ * middle row (and, failing that, of rows a quarter up and down), so the name of a crescent
+ * bay falls on its water; the box's centre when no row crosses it. */
 static rt_vec2 area_anchor(const rt_map_feature_view *f)
 {
-	return (rt_vec2){ 0.5 * (f->bbox_min.x + f->bbox_max.x), 0.5 * (f->bbox_min.y + f->bbox_max.y) };
+	const double cy = 0.5 * (f->bbox_min.y + f->bbox_max.y), h = f->bbox_max.y - f->bbox_min.y;
+	const double rows[3] = { cy, cy + 0.25 * h, cy - 0.25 * h };
+	double xs[256];
+	for (int r = 0; r < 3; ++r) {
+		const int n = crossings_at(f, rows[r], xs, 256);
+		double best = -1.0, x = 0.0;
+		for (int i = 0; i + 1 < n; i += 2)
+			if (xs[i + 1] - xs[i] > best) {
+				best = xs[i + 1] - xs[i];
+				x = 0.5 * (xs[i] + xs[i + 1]);
+			}
+		if (best > 0.0) return (rt_vec2){ x, rows[r] };
+	}
+	return (rt_vec2){ 0.5 * (f->bbox_min.x + f->bbox_max.x), cy };
 }
 
 /* The middle of the longest part of a line feature, and its direction there. */

@@ -9,6 +9,7 @@ int rout_bench(int argc, char **argv);
 int rout_scene(int argc, char **argv, const char *default_scene, const char *default_out);
 int rout_run(int argc, char **argv, const char *default_scenario, const char *default_out);
 int rout_check(int argc, char **argv);
+int rout_render(int argc, char **argv);
 
 static void usage(FILE *f)
 {
@@ -25,6 +26,9 @@ static void usage(FILE *f)
 		"        SCENARIO: a scenario.yaml or its folder (scenarios/songjin-1641)\n"
 		"  rout check SCENARIO [--set key.path=value ...]   validate only\n"
 		"  rout demo [--out DIR]      the largest crowd scene, with pictures and a trace\n"
+		"  rout render RUN_FOLDER [--at TIME] [--format png|svg] [--out FILE] [--width PX]\n"
+		"        draws a moment of a run again; TIME: 20:40, 1641-09-25T20:40, 90min, 5400s, 1.5h,\n"
+		"        start or end (the default)\n"
 		"  rout version\n",
 		RT_VERSION_STRING);
 }
@@ -46,6 +50,7 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "run") == 0) return rout_run(argc - 2, argv + 2, NULL, NULL);
 	if (strcmp(cmd, "check") == 0) return rout_check(argc - 2, argv + 2);
+	if (strcmp(cmd, "render") == 0) return rout_render(argc - 2, argv + 2);
 	if (strcmp(cmd, "demo") == 0) return rout_scene(argc - 2, argv + 2, "crowd", "out/demo");
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("rout %s\n", RT_VERSION_STRING);

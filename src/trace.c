@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define TRACE_VERSION 1u
 #define FRAME_MAGIC 0x314d5246u /* "FRM1" */
@@ -253,4 +254,41 @@ void rt_trace_reader_close(rt_trace_reader *r)
 	reader_buffers_free(r);
 	rt_allocator a = r->allocator;
 	rt__free(&a, r, sizeof *r);
+}
+
+rt_vec2 rt_trace_reader_origin(const rt_trace_reader *r)
+{
+	return (rt_vec2){ r->origin_x, r->origin_y };
+}
+
+rt_status rt_trace_reader_skip(rt_trace_reader *r, rt_trace_frame *f, rt_error *err)
+{
+	rt__error_clear(err);
+	uint32_t magic, count;
+	int64_t step;
+	double time;
+	size_t got = fread(&magic, 4, 1, r->file);
+	if (got == 0 && feof(r->file)) return RT_ERR_STATE; /* clean end */
+	long index = r->frame_index;
+	if (got != 1 || magic != FRAME_MAGIC || fread(&step, 8, 1, r->file) != 1 || fread(&time, 8, 1, r->file) != 1 ||
+	    fread(&count, 4, 1, r->file) != 1)
+		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "frame", "frame %ld: damaged frame header", index);
+	if (count > TRACE_MAX_AGENTS)
+		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "count", "frame %ld: %u agents exceeds the limit %u", index, count, TRACE_MAX_AGENTS);
+	/* the body: x, y (f32), state, side (u8) and the checksum; a seek past the end would
+	 * succeed, so the frame must fit in what is left of the file */
+	const off_t body = (off_t)count * 10 + 4, here = ftello(r->file);
+	if (here < 0 || fseeko(r->file, 0, SEEK_END) != 0)
+		return rt__fail_at(err, RT_ERR_IO, r->path, 0, 0, "frame", "cannot seek in the trace");
+	const off_t end = ftello(r->file);
+	if (end - here < body) return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "frame", "frame %ld is truncated", index);
+	if (fseeko(r->file, here + body, SEEK_SET) != 0)
+		return rt__fail_at(err, RT_ERR_IO, r->path, 0, 0, "frame", "cannot seek in the trace");
+	r->frame_index++;
+	f->step = step;
+	f->time_s = time;
+	f->count = (int)count;
+	f->x = f->y = NULL;
+	f->state = f->side = NULL;
+	return RT_OK;
 }

@@ -439,22 +439,70 @@ rt_trace_reader *rt_trace_reader_open(const char *path, const rt_allocator *allo
 /* Returns RT_OK and fills *frame, or RT_ERR_STATE at the end of the file, or an error. */
 rt_status rt_trace_reader_next(rt_trace_reader *reader, rt_trace_frame *frame, rt_error *err);
 void rt_trace_reader_close(rt_trace_reader *reader);
+/* Where the trace's (0, 0) lies in the world (its lower-left bound when it was written):
+ * a man's world position is origin + (x, y). */
+rt_vec2 rt_trace_reader_origin(const rt_trace_reader *reader);
+/* Like rt_trace_reader_next but passes over the men of the frame without reading them:
+ * fills step, time_s and count and leaves the arrays NULL. For finding a moment in a long
+ * trace quickly; the frame's checksum is not verified. */
+rt_status rt_trace_reader_skip(rt_trace_reader *reader, rt_trace_frame *frame, rt_error *err);
 
-/* ---- pictures --------------------------------------------------------------------------------- */
+/* ---- pictures ---------------------------------------------------------------------------------- */
+/* Pictures and plots are PNG or SVG files. */
+typedef enum rt_image_format {
+	RT_IMAGE_AUTO = 0, /* from the path: SVG when it ends in ".svg", PNG otherwise */
+	RT_IMAGE_PNG,
+	RT_IMAGE_SVG
+} rt_image_format;
+
+/* How the light is named in a picture's corner box: day at or above RT_DAY_LUX (the light
+ * model's daylight_lux, where sight is at its daytime best), twilight down to
+ * RT_TWILIGHT_LUX (the Sun at -6 deg, the end of civil twilight), night below. */
+#define RT_DAY_LUX 1000.0
+#define RT_TWILIGHT_LUX 3.4
+
 typedef struct rt_picture_def {
-	const char *path;          /* PNG file */
-	int width_px;              /* height follows the world's aspect */
-	const char *title;         /* drawn at the top left, or NULL */
+	const char *path;          /* .png or .svg file */
+	int width_px;              /* of the map; its height follows the aspect of the view */
+	const char *title;         /* drawn at the top left (UTF-8), or NULL */
+	rt_image_format format;    /* AUTO (the default): from the path's extension */
+	/* The world rectangle to draw (metres); max <= min on either axis: the whole world
+	 * (rt_world_draw_picture) or the whole map (rt_picture_draw_frame). */
+	rt_vec2 view_min, view_max;
+	/* Names of the sides for the legend, e.g. {"Ming", "Qing"}; also matched (ignoring
+	 * case) to the "side" of forts and camps in the map to colour them. NULL: "side 0"... */
+	const char *const *side_names;
+	int side_name_count;
+	/* The clock's time zone, hours ahead of UT; NaN (the default): the whole hours of the
+	 * longitude of the world's environment (rt_world_draw_picture) or of the map's origin
+	 * (rt_picture_draw_frame): UTC+8 at Songshan. */
+	double utc_offset_h;
+	bool names;                /* place names of the map (default true) */
+	bool legend;               /* the band of colours and shades under the map (default true;
+	                              left out of pictures narrower than 480 px) */
+	bool info;                 /* the corner box: time, light, sea level (default true) */
+	rt_allocator allocator;    /* scratch of rt_picture_draw_frame (default malloc); a world's
+	                              picture uses the world's allocator */
 	uint32_t cookie;
 } rt_picture_def;
 
 rt_picture_def rt_picture_def_default(void);
-/* Draws walls and every active agent, coloured by side and shaded by state. */
+/* Draws the world as it stands: the ground of its map (sea at the current level, tidal
+ * flats, rivers, hills shaded, roads, trenches, walls, forts, camps) with place names in
+ * Chinese and pinyin, walls, and every man as a dot coloured by side and shaded by state
+ * (formed, routing, kneeling, dead, drowned; sheltered and escaped men are not drawn),
+ * commanders as diamonds named after their corps, a scale bar, a north arrow, a corner box
+ * with the simulated time (the clock when the world has an environment), the light (lux
+ * and day / twilight / night) and the sea level, and a legend. PNG or SVG as the def says,
+ * written under PATH.tmp and renamed, so a picture that exists is whole. */
+rt_status rt_world_draw_picture(const rt_world *world, const rt_picture_def *def, rt_error *err);
+/* The same, always as PNG whatever the path's extension (kept for older callers). */
 rt_status rt_world_draw_png(const rt_world *world, const rt_picture_def *def, rt_error *err);
 
 /* A plot of a run from its trace: men per side over time, by what became of them
  * (standing, routing, kneeling or taken, dead, gone), with title, axes in minutes and
- * men, and a legend. PNG, written whole or not at all. */
+ * men, and a legend. PNG, or SVG when the path ends in .svg; written whole or not at all.
+ * More plots, and the generic plot they are drawn with, are in rout/plot.h. */
 rt_status rt_plot_trace_states(const char *trace_path, const char *png_path, const char *title,
 			       const rt_allocator *allocator, rt_error *err);
 

@@ -6,6 +6,7 @@
  * Exit codes: 0 done, 1 a failure while running or writing, 2 bad input, 3 stopped. */
 #include "rout/rout.h"
 #include "rout/env.h"
+#include "rout/picture.h"
 #include "rout/replay.h"
 #include "rout/scenario.h"
 #include "args.h"
@@ -119,16 +120,24 @@ static int load(const run_options *o, rt_scenario **sc)
 	return 0;
 }
 
-static int draw(rt_world *w, const char *dir, const char *file, const char *title)
+static int draw(const rt_scenario *sc, rt_world *w, const char *dir, const char *file, const char *title)
 {
 	char path[1200];
 	snprintf(path, sizeof path, "%s/%s", dir, file);
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	const char *sides[8];
+	int n = 0;
+	for (; n < info.side_count && n < 8; ++n) sides[n] = rt_scenario_side_name(sc, n);
 	rt_picture_def pd = rt_picture_def_default();
 	pd.path = path;
 	pd.title = title;
 	pd.width_px = 1600;
+	pd.side_names = sides;
+	pd.side_name_count = n;
+	pd.utc_offset_h = info.utc_offset_h;
 	rt_error err;
-	if (rt_world_draw_png(w, &pd, &err) != RT_OK) {
+	if (rt_world_draw_picture(w, &pd, &err) != RT_OK) {
 		fprintf(stderr, "rout: %s: %s\n", path, err.message);
 		return -1;
 	}
@@ -194,6 +203,52 @@ static int write_replay(rt_run *run, const char *dir, const char *trace_path, co
 	return 0;
 }
 
+/* Pictures of the report's key moments, drawn again from the trace: the first commander
+ * to leave, the first who follows (M2), high water, the first drowning (E3), ambushes
+ * sprung (Q1) — at most eight, named event-<time>.png. */
+static void draw_key_moments(const char *dir)
+{
+	char events_path[1200];
+	snprintf(events_path, sizeof events_path, "%s/events.jsonl", dir);
+	FILE *f = fopen(events_path, "r");
+	if (!f) return;
+	char line[4096];
+	int drawn = 0, left = 0;
+	bool tide = false, drown = false, ambush = false;
+	while (drawn < 8 && fgets(line, sizeof line, f)) {
+		json_error_t je;
+		json_t *o = json_loads(line, 0, &je);
+		if (!o) continue;
+		const char *type = json_string_value(json_object_get(o, "type"));
+		const char *ph = json_string_value(json_object_get(o, "phenomenon"));
+		const char *when = json_string_value(json_object_get(o, "time"));
+		bool key = false;
+		if (type && strcmp(type, "commander_left") == 0 && left < 2) key = ++left > 0;
+		else if (type && strcmp(type, "tide_peak") == 0 && !tide) key = tide = true;
+		else if (ph && strcmp(ph, "E3") == 0 && !drown) key = drown = true;
+		else if (type && strcmp(type, "ambush") == 0 && !ambush) key = ambush = true;
+		if (key && when) {
+			char at[64], out[1300];
+			snprintf(at, sizeof at, "%s", when);
+			char stamp[32];
+			int k = 0;
+			for (const char *c = when; *c && k < 31; ++c)
+				if (*c != ':' && *c != '-') stamp[k++] = *c;
+			stamp[k] = '\0';
+			snprintf(out, sizeof out, "%s/event-%s.png", dir, stamp);
+			rt_render_def rd = rt_render_def_default();
+			rd.run_folder = dir;
+			rd.at = at;
+			rd.out_path = out;
+			rt_error err;
+			if (rt_render_run(&rd, NULL, 0, NULL, &err) != RT_OK) fprintf(stderr, "rout: %s: %s\n", out, err.message);
+			else drawn++;
+		}
+		json_decref(o);
+	}
+	fclose(f);
+}
+
 static void progress(const rt_run *run, double started, bool done)
 {
 	const rt_scenario *sc = rt_run_scenario(run);
@@ -242,7 +297,7 @@ static int one_run(const rt_scenario *sc, const run_options *o, uint64_t seed, c
 	}
 	char title[300];
 	snprintf(title, sizeof title, "%s — seed %llu", info.title[0] ? info.title : info.name, (unsigned long long)seed);
-	if (!o->no_pictures) draw(rt_run_world(run), dir, "start.png", title);
+	if (!o->no_pictures) draw(sc, rt_run_world(run), dir, "start.png", title);
 	const bool tty = !o->quiet && isatty(2);
 	const double started = now_s();
 	double last_print = 0.0;
@@ -267,14 +322,10 @@ static int one_run(const rt_scenario *sc, const run_options *o, uint64_t seed, c
 		print_error("run", &err);
 		code = code ? code : 1;
 	} else if (!o->no_pictures) {
-		draw(rt_run_world(run), dir, "end.png", title);
+		draw(sc, rt_run_world(run), dir, "end.png", title);
 		if (rd.trace_path) {
-			char plot[1200];
-			snprintf(plot, sizeof plot, "%s/plot-states.png", dir);
-			rt_allocator al = rt_allocator_default();
-			if (rt_plot_trace_states(trace_path, plot, title, &al, &err) != RT_OK)
-				fprintf(stderr, "rout: %s: %s\n", plot, err.message);
 			write_replay(run, dir, trace_path, title);
+			draw_key_moments(dir);
 		}
 	}
 	if (values) rt_run_history_values(run, values, capacity);
@@ -324,7 +375,7 @@ static int write_ensemble(const rt_scenario *sc, const run_options *o, const dou
 		return 1;
 	}
 	for (int h = 0; h < figures; ++h) {
-		rt_history_view hv;
+		rt_history_figure hv;
 		rt_scenario_get_history(sc, h, &hv);
 		int n = 0;
 		for (int r = 0; r < runs; ++r)

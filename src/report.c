@@ -658,6 +658,122 @@ static rt_status write_events(rt_run *run, const char *path, rt_error *err)
 	return s;
 }
 
+/* The four plots of a run (include/rout/plot.h), PNG. */
+static rt_status write_plots(rt_run *run, const char *dir, rt_error *err)
+{
+	const rt_scenario *sc = run->scenario;
+	rt_run_history h = rt_history_view(run->history);
+	if (h.sample_count < 2) return RT_OK; /* nothing to draw yet */
+	const char *sides[RT_SCENARIO_MAX_SIDES];
+	for (int i = 0; i < sc->side_count && i < RT_SCENARIO_MAX_SIDES; ++i) sides[i] = sc->sides[i].name;
+	if (h.side_count <= sc->side_count) h.side_names = sides;
+	const char **corps = rt__calloc(&run->allocator, (size_t)sc->corps_count + 1, sizeof(char *));
+	const char **who = rt__calloc(&run->allocator, (size_t)sc->corps_count + 1, sizeof(char *));
+	if (!corps || !who) {
+		rt__free(&run->allocator, corps, ((size_t)sc->corps_count + 1) * sizeof(char *));
+		rt__free(&run->allocator, who, ((size_t)sc->corps_count + 1) * sizeof(char *));
+		return rt__fail(err, RT_ERR_NOMEM, "out of memory drawing the plots");
+	}
+	for (int c = 0; c < sc->corps_count; ++c) corps[c] = who[c] = sc->corps[c].name;
+	if (h.corps_count == sc->corps_count) {
+		h.corps_names = corps;
+		h.commander_names = who;
+	}
+	/* the history counts agents; the plots show men */
+	const size_t n_state = (size_t)h.sample_count * (size_t)h.side_count * RT_STATE_COUNT;
+	const size_t n_corps = (size_t)h.sample_count * (size_t)h.corps_count;
+	int *men = rt__alloc(&run->allocator, (n_state + n_corps + 1) * sizeof(int));
+	if (!men) {
+		rt__free(&run->allocator, corps, ((size_t)sc->corps_count + 1) * sizeof(char *));
+		rt__free(&run->allocator, who, ((size_t)sc->corps_count + 1) * sizeof(char *));
+		return rt__fail(err, RT_ERR_NOMEM, "out of memory drawing the plots");
+	}
+	for (size_t i = 0; i < n_state; ++i) men[i] = (int)floor(h.men_by_state[i] * run->scale + 0.5);
+	for (size_t i = 0; i < n_corps; ++i) men[n_state + i] = (int)floor(h.corps_active[i] * run->scale + 0.5);
+	h.men_by_state = men;
+	if (h.corps_active) h.corps_active = men + n_state;
+	char title[RT_SCENARIO_TEXT_SIZE + 64], subtitle[128], path[1200];
+	snprintf(subtitle, sizeof subtitle, "seed %llu, one agent for %g men", (unsigned long long)run->seed, run->scale);
+	static const char *const files[4] = { "plot-states.png", "plot-deaths.png", "plot-corps.png", "plot-sea-light.png" };
+	static const char *const what[4] = { "men by state", "deaths by cause", "each corps' strength", "sea level and light" };
+	rt_status s = RT_OK;
+	for (int k = 0; k < 4 && s == RT_OK; ++k) {
+		rt_plot_def pd = rt_plot_def_default();
+		snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+		snprintf(title, sizeof title, "%s: %s", sc->title[0] ? sc->title : sc->name, what[k]);
+		pd.path = path;
+		pd.title = title;
+		pd.subtitle = subtitle;
+		pd.clock_start_jd_ut = sc->start_jd_ut;
+		pd.clock_utc_offset_h = sc->utc_offset_h;
+		pd.allocator = run->allocator;
+		if (k == 0) s = rt_plot_men_by_state(&h, &pd, err);
+		else if (k == 1) s = rt_plot_deaths_by_cause(&h, &pd, err);
+		else if (k == 2) s = rt_plot_corps_strength(&h, &pd, err);
+		else if (h.sea_level_m && h.light_lux) s = rt_plot_sea_and_light(&h, &pd, err);
+	}
+	rt__free(&run->allocator, men, (n_state + n_corps + 1) * sizeof(int));
+	rt__free(&run->allocator, corps, ((size_t)sc->corps_count + 1) * sizeof(char *));
+	rt__free(&run->allocator, who, ((size_t)sc->corps_count + 1) * sizeof(char *));
+	return s;
+}
+
+/* run.json (docs/run-folder.md) and a copy of the map, so `rout render` can draw any
+ * moment of the trace again and the folder can move. */
+static rt_status write_run_json(rt_run *run, const char *dir, rt_error *err)
+{
+	const rt_scenario *sc = run->scenario;
+	char path[1200];
+	/* the map, copied */
+	FILE *f = fopen(sc->map_path, "rb");
+	if (!f) return rt__fail_at(err, RT_ERR_IO, sc->map_path, 0, 0, "", "cannot read %s to copy it: %s", sc->map_path, strerror(errno));
+	text m = { &run->allocator, NULL, 0, 0, false };
+	char buf[65536];
+	size_t got;
+	while ((got = fread(buf, 1, sizeof buf, f)) > 0) put(&m, "%.*s", (int)got, buf);
+	fclose(f);
+	if (m.failed) {
+		text_free(&m);
+		return rt__fail(err, RT_ERR_NOMEM, "out of memory copying the map");
+	}
+	snprintf(path, sizeof path, "%s/map.geojson", dir);
+	rt_status s = write_whole(path, m.data ? m.data : "", m.size, err);
+	text_free(&m);
+	if (s != RT_OK) return s;
+	json_t *root = json_object();
+	char start[40];
+	rt_scenario_format_time(sc, 0.0, start, sizeof start);
+	json_object_set_new(root, "scenario", json_string(sc->name));
+	json_object_set_new(root, "seed", json_integer((json_int_t)run->seed));
+	json_object_set_new(root, "scale", json_real(run->scale));
+	json_object_set_new(root, "map", json_string("map.geojson"));
+	json_object_set_new(root, "trace", json_string("trace.bin"));
+	json_object_set_new(root, "start", json_string(start));
+	json_object_set_new(root, "timezone_h", json_real(sc->utc_offset_h));
+	char title[RT_SCENARIO_TEXT_SIZE + 40];
+	snprintf(title, sizeof title, "%s (seed %llu)", sc->title[0] ? sc->title : sc->name, (unsigned long long)run->seed);
+	json_object_set_new(root, "title", json_string(title));
+	json_t *sides = json_array();
+	for (int i = 0; i < sc->side_count; ++i) json_array_append_new(sides, json_string(sc->sides[i].name));
+	json_object_set_new(root, "sides", sides);
+	json_t *cmd = json_array();
+	for (int c = 0; c < sc->corps_count; ++c)
+		json_array_append_new(cmd, json_pack("{s:i, s:s}", "agent", (json_int_t)run->commander[c], "name", sc->corps[c].name));
+	json_object_set_new(root, "commanders", cmd);
+	rt_run_history h = rt_history_view(run->history);
+	if (h.sea_level_m && h.light_lux && h.sample_count > 0) {
+		json_t *t = json_array(), *sea = json_array(), *lux = json_array();
+		for (int i = 0; i < h.sample_count; ++i) {
+			json_array_append_new(t, json_real(h.time_s[i]));
+			json_array_append_new(sea, json_real(h.sea_level_m[i]));
+			json_array_append_new(lux, json_real(h.light_lux[i]));
+		}
+		json_object_set_new(root, "series", json_pack("{s:o, s:o, s:o}", "time_s", t, "sea_level_m", sea, "light_lux", lux));
+	}
+	snprintf(path, sizeof path, "%s/run.json", dir);
+	return write_json(path, root, err);
+}
+
 rt_status rt_run_write_outputs(rt_run *run, const char *dir, rt_error *err)
 {
 	rt__error_clear(err);
@@ -686,7 +802,10 @@ rt_status rt_run_write_outputs(rt_run *run, const char *dir, rt_error *err)
 	snprintf(path, sizeof path, "%s/series.csv", dir);
 	if ((s = write_series(run, path, err)) != RT_OK) goto done;
 	snprintf(path, sizeof path, "%s/events.jsonl", dir);
-	s = write_events(run, path, err);
+	if ((s = write_events(run, path, err)) != RT_OK) goto done;
+	if ((s = rt_history_record_now(run->history, run->world, err)) != RT_OK) goto done;
+	if ((s = write_plots(run, dir, err)) != RT_OK) goto done;
+	s = write_run_json(run, dir, err);
 done:
 	rt__free(&run->allocator, t, (size_t)sc->side_count * sizeof *t);
 	rt__free(&run->allocator, by_place, (size_t)(sc->place_count + 1) * (size_t)sc->side_count * sizeof(double));

@@ -351,6 +351,7 @@ void rt_run_destroy(rt_run *run)
 	const rt_allocator a = run->allocator;
 	const rt_scenario *sc = run->scenario;
 	if (run->trace) rt_trace_abort(run->trace);
+	rt_history_destroy(run->history);
 	rt_world_destroy(run->world);
 	rt__free(&a, run->place_goal, (size_t)(sc->place_count + 1) * sizeof(rt_goal_id));
 	rt__free(&a, run->commander, (size_t)sc->corps_count * sizeof(int32_t));
@@ -444,6 +445,17 @@ rt_status rt_run_create(const rt_scenario *sc, const rt_run_def *def, rt_run **o
 			goto error;
 		}
 		if ((s = rt_trace_record(run->trace, run->world, err)) != RT_OK) goto error;
+	}
+	{
+		rt_history_def hd = rt_history_def_default();
+		hd.every_s = 60.0;
+		hd.allocator = run->allocator;
+		run->history = rt_history_create(run->world, &hd, err);
+		if (!run->history) {
+			s = err ? err->code : RT_ERR_NOMEM;
+			goto error;
+		}
+		if ((s = rt_history_record_now(run->history, run->world, err)) != RT_OK) goto error;
 	}
 	if ((s = rt__run_record(run, err)) != RT_OK) goto error;
 	*out = run;
@@ -573,6 +585,7 @@ rt_status rt_run_step(rt_run *run, rt_error *err)
 	rt_status s = rt_world_step(w, err);
 	if (s != RT_OK) return s;
 	if (run->trace && (s = rt_trace_record(run->trace, w, err)) != RT_OK) return s;
+	if ((s = rt_history_record(run->history, w, err)) != RT_OK) return s;
 	const int64_t round = (int64_t)floor(w->time_s / CHECK_INTERVAL_S + 1e-9);
 	if (round != run->last_check) {
 		run->last_check = round;

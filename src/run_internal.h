@@ -4,6 +4,7 @@
 
 #include "scenario_internal.h"
 #include "world.h"
+#include "rout/plot.h"
 
 #include <stdarg.h>
 
@@ -40,6 +41,7 @@ struct rt_run {
 	uint8_t *initial_armour;      /* per agent id: wore armour at the start */
 	size_t initial_armour_size;
 	rt_trace_writer *trace;
+	rt_history *history;          /* men by state, corps, sea and light per minute (plots) */
 	int64_t last_check, last_series;
 	rt_run_event *events;
 	int event_count, event_capacity;

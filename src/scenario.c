@@ -1327,7 +1327,12 @@ void rt_scenario_get_info(const rt_scenario *sc, rt_scenario_info *o)
 	o->map = sc->map;
 }
 
-bool rt_scenario_get_history(const rt_scenario *sc, int i, rt_history_view *o)
+const char *rt_scenario_side_name(const rt_scenario *sc, int side)
+{
+	return sc && side >= 0 && side < sc->side_count ? sc->sides[side].name : "";
+}
+
+bool rt_scenario_get_history(const rt_scenario *sc, int i, rt_history_figure *o)
 {
 	if (!sc || i < 0 || i >= sc->history_count) return false;
 	const rt_sc_history *h = &sc->history[i];

@@ -48,7 +48,7 @@ TEST(scenario_mini_loads_with_every_section)
 	char when[40];
 	rt_scenario_format_time(sc, 90.0, when, sizeof when);
 	CHECK(strcmp(when, "1641-09-26T07:01:30") == 0);
-	rt_history_view h;
+	rt_history_figure h;
 	CHECK(rt_scenario_get_history(sc, 1, &h) && h.recorded_low == 100.0 && h.recorded_high == 300.0 && strcmp(h.grade, "B") == 0);
 	rt_scenario_destroy(sc);
 	CHECK(rt_test_bytes_held() == 0);

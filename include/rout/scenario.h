@@ -82,6 +82,8 @@ typedef struct rt_scenario_info {
 } rt_scenario_info;
 
 void rt_scenario_get_info(const rt_scenario *scenario, rt_scenario_info *out);
+/* A side's display name ("Ming"), or "" when side is out of range. */
+const char *rt_scenario_side_name(const rt_scenario *scenario, int side);
 
 /* Formats an instant given in seconds after the scenario's start as local ISO time
  * "1641-09-25T19:40:00" into buf. */
@@ -125,14 +127,14 @@ rt_status rt_run_write_outputs(rt_run *run, const char *dir, rt_error *err);
  * (NaN where a figure cannot be measured). Returns the count. */
 int rt_run_history_values(const rt_run *run, double *values, int capacity);
 
-typedef struct rt_history_view {
+typedef struct rt_history_figure {
 	const char *figure;      /* what is counted */
 	double recorded_low, recorded_high; /* the record (equal when it is one number) */
 	const char *grade;       /* "A", "B", "E" */
 	const char *source;
-} rt_history_view;
+} rt_history_figure;
 
-bool rt_scenario_get_history(const rt_scenario *scenario, int index, rt_history_view *out);
+bool rt_scenario_get_history(const rt_scenario *scenario, int index, rt_history_figure *out);
 
 #ifdef __cplusplus
 }

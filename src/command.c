@@ -148,6 +148,16 @@ static void leave(rt_world *w, int corps)
 	}
 }
 
+/* Whether the man in slot s is fleeing in a pursuer's eyes: routing, or marching away
+ * with his corps after his commander left ("明军有一百人逃跑"). */
+static bool fleeing(const rt_world *w, int s)
+{
+	const rt_agents *a = &w->agents;
+	if (a->state[s] == RT_STATE_ROUTING) return true;
+	const int c = a->corps[s];
+	return a->state[s] == RT_STATE_MARCHING && c >= 0 && w->corps[c].left;
+}
+
 /* Pursuit by doctrine (Q2: "a hundred flee, a hundred follow; too many flee, all go").
  * The corps counts the enemies seen fleeing within sight of where its men stand, decides how many
  * men to send, and sends those nearest the fleeing (ties by id): they advance on the
@@ -177,12 +187,16 @@ static void pursue(rt_world *w, int corps)
 		lim_dx = c->def.pursue_limit.x - c->home_x;
 		lim_dy = c->def.pursue_limit.y - c->home_y;
 	}
+	/* what is seen: men within sight, torches farther at night (E2); scouts report
+	 * what the corps' outposts see (Q7) */
 	const double sight = fmin(w->def.combat.sense_range_m, w->env.detection_range_m);
+	const double torch_sight = fmax(sight, fmin(w->def.combat.sense_range_m, w->env.torch_detection_range_m));
 	double fx = 0.0, fy = 0.0;
 	for (int s = 0; s < n; ++s) {
-		if (a->side[s] == c->def.side || a->state[s] != RT_STATE_ROUTING) continue;
+		if (a->side[s] == c->def.side || !fleeing(w, s)) continue;
 		const double dx = fmax(0.0, fmax(x0 - a->x[s], a->x[s] - x1)), dy = fmax(0.0, fmax(y0 - a->y[s], a->y[s] - y1));
-		if (dx * dx + dy * dy > sight * sight) continue;
+		const double seen = (a->equipment[s] & RT_EQUIP_TORCH) ? torch_sight : sight;
+		if (dx * dx + dy * dy > seen * seen) continue;
 		fx += a->x[s];
 		fy += a->y[s];
 		c->fleeing_seen++;
@@ -224,6 +238,17 @@ static void pursue(rt_world *w, int corps)
 		const bool go = sent < send && !beyond;
 		sent += go;
 		const uint8_t stance = go ? RT_STANCE_ADVANCE : RT_STANCE_HOLD;
+		/* a pursuer with nobody in sight rides toward where the fleeing were seen */
+		float hx = 0.0f, hy = 0.0f;
+		if (go) {
+			const double ex = fx - a->x[s], ey = fy - a->y[s], en = sqrt(ex * ex + ey * ey);
+			if (en > 1e-9) {
+				hx = (float)(ex / en);
+				hy = (float)(ey / en);
+			}
+		}
+		a->heading_x[s] = hx;
+		a->heading_y[s] = hy;
 		if (a->stance[s] != stance) {
 			a->stance[s] = stance;
 			a->level[s] = 0;

@@ -556,10 +556,11 @@ static rt_status check_ambushes(rt_run *run)
 			sprung = dx * dx + dy * dy <= r2;
 		}
 		if (!sprung) continue;
+		const int zone = o->place; /* the order is replaced below */
 		rt_sc_order adv = { RT_ORDER_ADVANCE, -1, 0.0 };
 		apply_order(run, u, &adv);
 		rt_status s = rt__run_event(run, "ambush", sc->units[u].id, c, "Q1", "the ambush of %s at %s is sprung",
-					    sc->units[u].id, sc->places[o->place].id);
+					    sc->units[u].id, sc->places[zone].id);
 		if (s != RT_OK) return s;
 	}
 	return RT_OK;

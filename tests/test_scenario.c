@@ -200,6 +200,33 @@ TEST(scenario_run_is_deterministic_at_any_thread_count)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
+/* Whether the file is valid UTF-8 with no control characters but tab and newline. */
+static bool file_is_clean_utf8(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) return false;
+	int c, need = 0;
+	bool ok = true;
+	while (ok && (c = fgetc(f)) != EOF) {
+		if (need > 0) {
+			ok = (c & 0xC0) == 0x80;
+			need--;
+		} else if (c < 0x80) {
+			ok = c >= 0x20 || c == '\n' || c == '\t';
+		} else if ((c & 0xE0) == 0xC0) {
+			need = 1;
+		} else if ((c & 0xF0) == 0xE0) {
+			need = 2;
+		} else if ((c & 0xF8) == 0xF0) {
+			need = 3;
+		} else {
+			ok = false;
+		}
+	}
+	fclose(f);
+	return ok && need == 0;
+}
+
 static json_t *load_json(const char *path)
 {
 	json_error_t je;
@@ -249,11 +276,13 @@ TEST(scenario_outputs_are_whole_and_conserve_men)
 		CHECK(json_array_size(hist) == 3);
 		json_decref(root);
 	}
-	const char *files[] = { "report.md", "series.csv", "events.jsonl" };
-	for (int i = 0; i < 3; ++i) {
+	const char *files[] = { "report.md", "series.csv", "events.jsonl", "run.json", "map.geojson", "plot-states.png",
+				"plot-deaths.png", "plot-corps.png", "plot-sea-light.png" };
+	for (int i = 0; i < 9; ++i) {
 		struct stat st;
 		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
 		CHECK_MSG(stat(path, &st) == 0 && st.st_size > 0, "%s missing or empty", path);
+		if (i < 4) CHECK_MSG(file_is_clean_utf8(path), "%s is not clean UTF-8", path);
 	}
 	/* the series: a row per minute and side, 41 minutes */
 	snprintf(path, sizeof path, "%s/series.csv", dir);

@@ -10,8 +10,10 @@ It needs only Python 3 (no GIS packages). Edit the tables here, not the GeoJSON:
 shore bands (tidal flats, shallow sea) are offsets of the real coastline that a hand
 edit would not keep consistent. The output is deterministic.
 
-Every feature carries "grade" (A, B or E as in HISTORY.md, the grade of its least
-certain number), "source" and "note" (docs/map-format.md).
+Every feature carries "grade", "source" and "note" (docs/map-format.md). The grade (A,
+B or E as in HISTORY.md) says how well the record attests the feature itself: that it
+was there, what it was and roughly where. Its numbers that are estimates beyond that
+(outlines, widths, depths, elevations, capacities) are marked (E) in its note.
 """
 import json
 import math
@@ -499,7 +501,7 @@ def ford_across(w, river_ll, lon, half_length_m):
 
 
 def jinzhou_fort(w):
-    return fort(w, 'jinzhou', 'Jinzhou', '锦州', JINZHOU_LL, 850.0, ['N', 'S', 'E', 'W'], 30000, 'E',
+    return fort(w, 'jinzhou', 'Jinzhou', '锦州', JINZHOU_LL, 850.0, ['N', 'S', 'E', 'W'], 30000, 'A',
                 'HISTORY.md (position, A); capacity 30,000 from the scenario brief; garrison under Zu Dashou 10,000-25,000 (HISTORY.md, B)',
                 'Walled city on the north bank of the Xiaoling. Outline a square 850 m a side (circuit ~6 li), an '
                 'estimate (E): the Ming wall is not measured here. Walls 8 m thick, 10 m high (E). Gates at the middle '
@@ -564,7 +566,7 @@ def songjin():
     sea_ring = closed(coast + [SE])
     assert ring_is_simple(sea_ring)
     w.add('sea', ('Polygon', [sea_ring, list(reversed(apron_out))]), id='jinzhou_bay', name='Jinzhou Bay', name_zh='锦州湾',
-          elevation_m=-5.0, grade='E', source=NE_SRC + '; depth an estimate',
+          elevation_m=-5.0, grade='B', source=NE_SRC + '; depth an estimate',
           note='The bay seaward of the present-day shore, closed along the map edges. Sea bed at -5 m (E: the inner bay '
                'is shallow); the shore band below is shallower. Bijia shan and its foreshore are a hole in it.')
     shallow = offset_line(coast, -450.0)
@@ -592,7 +594,7 @@ def songjin():
         ring = closed(wide + list(reversed(inner)))
         w.add('tidal_flat', ('Polygon', [ring]), id='flats_bay_%dm' % int(width),
               name='Jinzhou Bay flats (%.1f m)' % elev, name_zh='锦州湾海滩', elevation_m=elev, speed_factor=speed,
-              grade='E', source=FLAT_SRC,
+              grade='B', source=FLAT_SRC,
               note='Flats and salt marsh within %d m of the shore from the Xiaoling mouth past Bijia shan to Tashan '
                    'and Lianshan bay, %.1f m above mean sea level (E), drawn lower seaward over the wider bands: dry '
                    'at mean sea level, covered by a spring tide with the 3.2 m surge of seed 003, where fugitives '
@@ -640,7 +642,7 @@ def songjin():
     front = buffer_line(axis, RIDGE_HW)
     HILL_SRC = 'HISTORY.md: the corridor a low coastal plain with hills inland; ~12 km wide at Tashan between Baitai shan and the bay'
     w.add('hill', ('Polygon', [front]), id='western_hills', name='Hills west of the corridor', name_zh='辽西走廊西侧山地',
-          height_m=140.0, grade='E', source=HILL_SRC,
+          height_m=140.0, grade='B', source=HILL_SRC,
           note='The first range of the uplands north-west of the corridor, drawn as one ridge 5.2 km wide whose '
                'south-east foot follows the line that makes the corridor ~12 km wide at Tashan; crest 145 m (E). '
                'Slow going on its flanks. The valleys and passes that cut it are not drawn.')
@@ -654,14 +656,14 @@ def songjin():
                'heights 150-350 m together with the ridge (E). Beyond the action; drawn so the map is not a plain there.')
     baitai = ellipse(xy(120.895, 40.872), 2300.0, 1900.0, n=28, rot_deg=35)
     w.add('hill', ('Polygon', [baitai]), id='baitai_shan', name='Baitai shan', name_zh='白台山', height_m=120.0,
-          grade='E', source='HISTORY.md: Baitai shan ~200 m bounds the corridor at Tashan (B); position an estimate',
+          grade='B', source='HISTORY.md: Baitai shan ~200 m bounds the corridor at Tashan (B); position an estimate',
           note='Drawn on the ridge west of Tashan; crest ~200 m above sea with the ridge under it (E). Its east foot '
                'and the ridge make the corridor ~12 km wide at Tashan.')
     # Rufeng shan: two peaks 5-6 li south of Jinzhou
     rufeng_w = ellipse(xy(121.101, 41.087), 800.0, 600.0, n=20)
     rufeng_e = ellipse(xy(121.124, 41.090), 750.0, 600.0, n=20)
     w.add('hill', ('MultiPolygon', [[rufeng_w], [rufeng_e]]), id='rufeng_shan', name='Rufeng shan', name_zh='乳峰山',
-          height_m=100.0, grade='E',
+          height_m=100.0, grade='B',
           source='HISTORY.md (41.05 N 121.06 E, E); literature on the battle: 乳峰山位于锦州南郊，距锦州仅五、六里; '
                  '明军在松山与乳峰山之间扎步兵营七座; seed 004',
           note='Two peaks ("breasts"), the western held by Cao Bianjiao (West Rufeng 西乳峰). Placed 5-6 li south '
@@ -693,7 +695,7 @@ def songjin():
     # --- the Xiaoling ------------------------------------------------------------------------
     river = clip_line([xy(*p) for p in XIAOLING_LL], w.lo, w.hi)
     w.add('river', ('LineString', river), id='xiaoling_river', name='Xiaoling river', name_zh='小凌河',
-          width_m=XIAOLING_WIDTH_M, depth_m=XIAOLING_DEPTH_M, grade='E', source=XIAOLING_SRC, note=XIAOLING_NOTE)
+          width_m=XIAOLING_WIDTH_M, depth_m=XIAOLING_DEPTH_M, grade='B', source=XIAOLING_SRC, note=XIAOLING_NOTE)
     ford, ford_c = ford_across(w, XIAOLING_LL, XIAOLING_FORD_LON, 55.0)
     w.add('ford', ('LineString', ford), id='xiaoling_ford', name='Xiaoling ford at Jinzhou', name_zh='锦州小凌河渡口',
           width_m=40.0, depth_m=0.8, speed_factor=0.5, grade='E',
@@ -720,12 +722,12 @@ def songjin():
               'Square of 288 m a side = circuit 2 li. Capacity 12,000 (E: ~7 m2 a man). Gates N and E (road from '
               'Songshan), S (road to Gaoqiao and Tashan). Walls 8 m thick, 8 m high (E).', height_m=8.0)
     ts = fort(w, 'tashan', 'Tashan (Zhongzuo suo)', '塔山堡（中左所）', (120.94, 40.86), 1.5 * LI_M / 4, ['N', 'S', 'E'],
-              4000, 'E',
+              4000, 'B',
               'HISTORY.md: fort at the narrowest point of the corridor (B); seed 003: Qing camps north and south of it '
               'kept Li Fuming out',
               'A small post town (所城): square 216 m a side (circuit 1.5 li, E), capacity 4,000 (E). Gates N and S on '
               'the road, E toward the shore track. Walls 8 m thick, 8 m high (E).', height_m=8.0)
-    ny_ = fort(w, 'ningyuan', 'Ningyuan (Xingcheng)', '宁远', (120.733, 40.617), 820.0, ['N', 'S', 'E', 'W'], 50000, 'B',
+    ny_ = fort(w, 'ningyuan', 'Ningyuan (Xingcheng)', '宁远', (120.733, 40.617), 820.0, ['N', 'S', 'E', 'W'], 50000, 'A',
                'HISTORY.md: major walled city, the refuge (A); the Ming wall of Xingcheng still stands, ~3.3 km round (B); '
                'seed 003: ~30,000 reached it',
                'Square 820 m a side (the surviving Ming inner city, B). Capacity 50,000 (E: the ~30,000 who reached it '
@@ -749,7 +751,7 @@ def songjin():
                   xy(120.864, 40.760), xy(120.850, 40.750), xy(120.830, 40.722), xy(120.806, 40.693),
                   xy(120.784, 40.668), xy(120.760, 40.640), xy(120.745, 40.624), out_of(ny_, 'E'), ny_['E']])
     w.add('road', ('MultiLineString', [main, main2, main3, main4]), id='road_main', name='Liaoxi post road',
-          name_zh='辽西驿道', width_m=8.0, speed_factor=1.2, grade='E',
+          name_zh='辽西驿道', width_m=8.0, speed_factor=1.2, grade='B',
           source='HISTORY.md: Jinzhou-Songshan-Xingshan-Gaoqiao-Tashan-Lianshan-Ningyuan; roads 15-30 % longer than the straight line',
           note='The post road through the forts (in at one gate, out at another) and past Lianshan post station '
                '(40.75 N 120.85 E, A). Its course between the places is not known: drawn winding (bends of ~5 km '
@@ -869,12 +871,12 @@ def dalinghe():
     _, daling_ll = natural_earth()
     daling = clip_line([xy(*p) for p in daling_ll], w.lo, w.hi)
     w.add('river', ('LineString', daling), id='daling_river', name='Daling river', name_zh='大凌河', width_m=150.0,
-          depth_m=2.5, grade='E', source='Natural Earth 1:10m rivers (public domain), ../shared/data/liaoxi-natural-earth.geojson',
+          depth_m=2.5, grade='B', source='Natural Earth 1:10m rivers (public domain), ../shared/data/liaoxi-natural-earth.geojson',
           note='Course from Natural Earth (~1 km detail); 150 m wide and 2.5 m deep in October (E). It lies ~2.8 km '
                'east of the city here, the city on its west bank (HISTORY.md, A).')
     xl = clip_line([xy(*p) for p in XIAOLING_LL], w.lo, w.hi)
     w.add('river', ('LineString', xl), id='xiaoling_river', name='Xiaoling river', name_zh='小凌河',
-          width_m=XIAOLING_WIDTH_M, depth_m=XIAOLING_DEPTH_M, grade='E', source=XIAOLING_SRC, note=XIAOLING_NOTE +
+          width_m=XIAOLING_WIDTH_M, depth_m=XIAOLING_DEPTH_M, grade='B', source=XIAOLING_SRC, note=XIAOLING_NOTE +
           ' Drawn as in the Song-Jin map; here from the west edge to the south edge.')
     ford, ford_c = ford_across(w, XIAOLING_LL, XIAOLING_FORD_LON, 55.0)
     w.add('ford', ('LineString', ford), id='xiaoling_ford', name='Xiaoling ford at Jinzhou', name_zh='锦州小凌河渡口',
@@ -882,7 +884,7 @@ def dalinghe():
           source='杏山之北为松山，由此渡小凌河即为锦州', note='On the Jinzhou-Songshan road south of the city, as in the Song-Jin map (E).')
     xford, xford_c = ford_across(w, XIAOLING_LL, XIAOLING_CROSSING_AT, 55.0)
     w.add('ford', ('LineString', xford), id='xiaoling_crossing', name='Xiaoling crossing of 20 Oct 1631',
-          name_zh='小凌河渡口', width_m=60.0, depth_m=0.7, speed_factor=0.5, grade='E',
+          name_zh='小凌河渡口', width_m=60.0, depth_m=0.7, speed_factor=0.5, grade='B',
           source='HISTORY.md: the relief army crossed the Xiaoling on 20 Oct and laagered 5 li beyond it (B); seed 000: '
                  'Yoto\'s 1,000-odd cavalry reached the river first, spread on the river flats, and held the crossing',
           note='The ford the army used, on the bend east of Jinzhou where the river turns south (position E); 60 m '
@@ -890,7 +892,7 @@ def dalinghe():
                'seed 000 calls the north bank, is its north-east bank, where ~10,000 were trapped.')
 
     jz = jinzhou_fort(w)
-    dl = fort(w, 'dalinghe', 'Dalinghe city', '大凌河城', city, 3 * LI_M / 4, ['N', 'S', 'E', 'W'], 30000, 'E',
+    dl = fort(w, 'dalinghe', 'Dalinghe city', '大凌河城', city, 3 * LI_M / 4, ['N', 'S', 'E', 'W'], 30000, 'A',
               'HISTORY.md: Dalinghe city (Linghai) 41.167 N 121.35 E, west bank of the Daling river (A); besieged '
               'from Aug 1631 with ~10,000 soldiers and ~10,000+ labourers and others inside (清太宗实录 vol. 9 as '
               'retold in the literature, B)',
@@ -898,13 +900,13 @@ def dalinghe():
               '8 m thick, 8 m high (E); four gates.', height_m=8.0)
     ring = ellipse(xy(*city), 2000.0, 2000.0, n=36)
     w.add('trench', ('LineString', ring), id='jin_trench', name='Jin siege trench', name_zh='后金围城壕', depth_m=2.5,
-          width_m=1.8, grade='E', source='HISTORY.md: Jin trench around the city 1.8 m wide, 2.5 m deep (A); the '
+          width_m=1.8, grade='A', source='HISTORY.md: Jin trench around the city 1.8 m wide, 2.5 m deep (A); the '
           'literature puts the siege works ~3 li from the wall',
           note='A closed ring 2 km from the city\'s centre (~3 li from its wall, E); depth and width A. Impassable: '
                'the city is cut off. The Jin wall and camps behind it are not drawn.')
     ch = xy(121.25, 41.12)
     w.add('hill', ('Polygon', [ellipse(ch, 2600.0, 1100.0, n=28, rot_deg=25)]), id='changshan', name='Changshan',
-          name_zh='长山', height_m=80.0, grade='E',
+          name_zh='长山', height_m=80.0, grade='B',
           source='HISTORY.md: Changshan 长山口 41.12 N 121.25 E, hills ~15 li from Dalinghe city (B, coords E)',
           note='A ridge 5 km long (E), crest ~85 m above sea (E). The relief army camped at its foot (长山口).')
     camps = [
@@ -938,7 +940,7 @@ def dalinghe():
             parts = [[(cxy[0] - g, y0), (x0, y0), (x0, y1), (x1, y1), (x1, cxy[1] + g)],
                      [(x1, cxy[1] - g), (x1, y0), (cxy[0] + g, y0)]]
             w.add('wall', ('MultiLineString', parts), id='ming_camp_song_wei_palisade', name='Song Wei\'s palisade',
-                  name_zh='宋伟营栅', height_m=2.5, width_m=1.0, grade='E',
+                  name_zh='宋伟营栅', height_m=2.5, width_m=1.0, grade='B',
                   source='HISTORY.md: Song Wei\'s palisaded camp (B)',
                   note='A palisade 2.5 m high (E) round the camp, with 60 m gates in its south and east sides (E).')
     # roads: the highway from Jinzhou toward Dalinghe (held by the Jin), the army's route

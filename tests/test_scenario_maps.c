@@ -560,9 +560,9 @@ TEST(scenario_songjin_trenches_cut_the_road_not_the_shore)
 	feature(map, "xingshan", &xs);
 	feature(map, "tashan", &ts);
 	feature(map, "road_main", &road);
-	for (int k = 1; k <= 3; ++k) {
-		char id[16];
-		snprintf(id, sizeof id, "trench_%d", k);
+	static const char *const trenches[] = { "trench_1", "trench_2", "trench_3" };
+	for (int k = 0; k < 3; ++k) {
+		const char *id = trenches[k];
 		rt_map_feature_view t;
 		feature(map, id, &t);
 		CHECK(t.depth_m >= 2.5 && t.width_m > 3.2);

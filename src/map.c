@@ -431,9 +431,9 @@ static rt_status read_text(loader *L, json_t *props, const char *key, bool integ
 	return add_string(L, s, n, offset);
 }
 
-/* "grade": how sure the feature's numbers are, as in ../shared/HISTORY.md: "A" (primary
- * records or a standard history), "B" (sourced but secondary or partly inferred) or "E"
- * (an estimate). */
+/* "grade": how well the record attests the feature, as in ../shared/HISTORY.md: "A"
+ * (primary records or a standard history), "B" (sourced but secondary or partly
+ * inferred) or "E" (an estimate). */
 static rt_status read_grade(loader *L, json_t *props, int *offset)
 {
 	rt_status s = read_text(L, props, "grade", false, offset);

@@ -331,3 +331,40 @@ TEST(scenario_load_survives_every_failed_allocation)
 	rt_test_note("%ld allocations failed in turn", failures);
 	CHECK(failures > 20);
 }
+
+/* The two historical scenarios load, build their worlds, run a few minutes and keep
+ * every man accounted for (issue 5, acceptance 1 and 2 in small). */
+static void check_real_scenario(const char *path, double scale, double seconds)
+{
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc;
+	rt_error err;
+	CHECK_OK(rt_scenario_load(path, &def, &sc, &err), err);
+	if (!sc) return;
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	rt_run_def rd = run_def(1, 2);
+	rd.scale = scale;
+	rd.until_s = seconds;
+	rt_run *run;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	if (run) {
+		while (!rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+		rt_world_stats st;
+		rt_world_get_stats(rt_run_world(run), &st);
+		int sum = 0;
+		for (int s = 0; s < RT_STATE_COUNT; ++s) sum += st.by_state[s];
+		CHECK(sum == st.agents);
+		rt_test_note("%s: %lld men in %d corps and %d units, %d agents at scale %g; %d still taking part after %.0f s",
+			     info.name, (long long)info.men, info.corps_count, info.unit_count, st.agents, scale, st.active, seconds);
+		rt_run_destroy(run);
+	}
+	rt_scenario_destroy(sc);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+TEST(scenario_songjin_and_dalinghe_load_and_run)
+{
+	check_real_scenario("scenarios/songjin-1641/scenario.yaml", 100.0, 120.0);
+	check_real_scenario("scenarios/dalinghe-1631/scenario.yaml", 50.0, 120.0);
+}

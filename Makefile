@@ -58,7 +58,7 @@ sanitize: deps
 
 demo: deps
 	@$(MAKE) --no-print-directory all
-	$(B)/rout demo --out out/demo
+	$(B)/rout run scenarios/songjin-1641 --out out/demo
 
 bench: deps
 	@$(MAKE) --no-print-directory all
@@ -68,9 +68,9 @@ bench: deps
 readme-images: demo
 	$(B)/rout scene bottleneck --seconds 40 --out out/readme-bottleneck
 	cp out/readme-bottleneck/middle.png docs/img/bottleneck.png
-	$(B)/rout scene bottleneck --seconds 200 --out out/readme-bottleneck-plot
-	cp out/readme-bottleneck-plot/plot-states.png docs/img/bottleneck-plot.png
-	cp out/demo/middle.png docs/img/crowd.png
+	$(B)/rout render out/demo --at 1641-09-26T02:00 --out docs/img/songjin-0200.png --width 1200
+	cp out/demo/plot-states.png docs/img/songjin-states.png
+	cp out/demo/plot-sea-light.png docs/img/songjin-sea-light.png
 
 clean:
 	rm -rf build out

@@ -147,11 +147,29 @@ static int draw(const rt_scenario *sc, rt_world *w, const char *dir, const char 
 static int write_replay(rt_run *run, const char *dir, const char *trace_path, const char *title)
 {
 	rt_world *w = rt_run_world(run);
-	char path[1200];
+	char path[1200], ground[1200];
 	snprintf(path, sizeof path, "%s/replay.html", dir);
 	rt_replay_def rd = rt_replay_def_default();
 	rd.title = title;
 	rt_world_get_bounds(w, &rd.bounds_min, &rd.bounds_max);
+	/* the ground under the men: the map with its names, no men (ground.png) */
+	snprintf(ground, sizeof ground, "%s/ground.png", dir);
+	rt_picture_def pd = rt_picture_def_default();
+	pd.path = ground;
+	pd.width_px = 2400;
+	pd.legend = false;
+	pd.info = false;
+	pd.ground_only = true;
+	pd.view_min = rd.bounds_min;
+	pd.view_max = rd.bounds_max;
+	rt_error gerr;
+	if (rt_world_draw_picture(w, &pd, &gerr) == RT_OK) {
+		rd.background_png = ground;
+		rd.background_min = rd.bounds_min;
+		rd.background_max = rd.bounds_max;
+	} else {
+		fprintf(stderr, "rout: %s: %s (the replay will have no ground)\n", ground, gerr.message);
+	}
 	/* the events of the report, clickable in the page */
 	FILE *f = NULL;
 	char events_path[1200];

@@ -1163,12 +1163,14 @@ static rt_status draw_scene(const scene *s, const rt_picture_def *def, const rt_
 		cairo_line_to(cr, px_x(&v, s->wall_b[i].x), px_y(&v, s->wall_b[i].y));
 	}
 	cairo_stroke(cr);
-	draw_men(cr, &v, s);
-	/* the furniture first, so names and commanders keep out of its way */
-	if (def->info && !flat) draw_info(cr, &v, s, L);
-	draw_north_arrow(cr, &v, L);
-	if (!flat) draw_scale_bar(cr, &v, 14.0, v.top + v.height - 16.0, L);
-	draw_commanders(cr, &v, s, L);
+	if (!def->ground_only) {
+		draw_men(cr, &v, s);
+		/* the furniture first, so names and commanders keep out of its way */
+		if (def->info && !flat) draw_info(cr, &v, s, L);
+		draw_north_arrow(cr, &v, L);
+		if (!flat) draw_scale_bar(cr, &v, 14.0, v.top + v.height - 16.0, L);
+		draw_commanders(cr, &v, s, L);
+	}
 	if (s->map && def->names) draw_names(cr, &v, s->map, L);
 	cairo_restore(cr);
 	if (flat) {

@@ -292,7 +292,8 @@ typedef struct layout {
 	const char *title;
 } layout;
 
-static void write_head(out *o, const rt_replay_def *d, const trace_scan *scan, const layout *l)
+static void write_head(out *o, const rt_replay_def *d, const trace_scan *scan, const layout *l,
+		       const unsigned char *background, size_t background_size)
 {
 	put_fmt(o, "{\"format\":\"rout-replay\",\"version\":%d,\"title\":", REPLAY_FORMAT_VERSION);
 	json_string(o, l->title);
@@ -319,7 +320,15 @@ static void write_head(out *o, const rt_replay_def *d, const trace_scan *scan, c
 		json_string(o, d->events[i].text);
 		put_str(o, "}");
 	}
-	put_str(o, "],\n\"data\":\"");
+	put_str(o, "]");
+	if (background) {
+		put_fmt(o, ",\n\"background\":{\"rect\":[%.2f,%.2f,%.2f,%.2f],\"png\":\"", d->background_min.x - scan->origin_x,
+			d->background_min.y - scan->origin_y, d->background_max.x - scan->origin_x, d->background_max.y - scan->origin_y);
+		b64_put(o, background, background_size);
+		b64_end(o);
+		put_str(o, "\"}");
+	}
+	put_str(o, ",\n\"data\":\"");
 }
 
 /* An upper bound on the page's size apart from the frames, their times and the sides. */
@@ -468,14 +477,44 @@ rt_status rt_replay_write(const char *trace_path, const char *html_path, const r
 	if (placeholder_lines != 1)
 		return rt__fail(err, RT_ERR_STATE, "the compiled-in page has %d data placeholders; expected 1", placeholder_lines);
 
+	/* the ground under the men, read whole (at most 16 MiB) */
+	unsigned char *background = NULL;
+	size_t background_size = 0, background_cap = 0;
+	rt_replay_def sized = *d;
+	if (d->background_png) {
+		if (!(d->background_max.x > d->background_min.x && d->background_max.y > d->background_min.y))
+			return rt__fail(err, RT_ERR_INVALID, "background_min..background_max is not a rectangle");
+		FILE *bf = fopen(d->background_png, "rb");
+		if (!bf) return rt__fail_at(err, RT_ERR_IO, d->background_png, 0, 0, NULL, "cannot read the background: %s", strerror(errno));
+		for (;;) {
+			if (background_size == background_cap) {
+				size_t cap = background_cap ? 2 * background_cap : 1 << 18;
+				unsigned char *g = cap <= (16u << 20) ? rt__realloc(&a, background, background_cap, cap) : NULL;
+				if (!g) {
+					fclose(bf);
+					rt__free(&a, background, background_cap);
+					return rt__fail_at(err, RT_ERR_CAPACITY, d->background_png, 0, 0, NULL, "the background is larger than 16 MiB or memory ran out");
+				}
+				background = g;
+				background_cap = cap;
+			}
+			size_t got = fread(background + background_size, 1, background_cap - background_size, bf);
+			background_size += got;
+			if (got == 0) break;
+		}
+		fclose(bf);
+		const size_t need = base64_length(background_size) + 200;
+		sized.max_bytes = d->max_bytes > need ? d->max_bytes - need : 0;
+	}
 	trace_scan scan;
 	rt_status s = scan_trace(trace_path, &a, &scan, err);
-	if (s != RT_OK) return s;
-	s = check_def(d, &scan, err);
-	if (s != RT_OK) return s;
+	if (s == RT_OK) s = check_def(d, &scan, err);
 	layout l;
-	s = plan(d, &scan, &l, template_bytes, err);
-	if (s != RT_OK) return s;
+	if (s == RT_OK) s = plan(&sized, &scan, &l, template_bytes, err);
+	if (s != RT_OK) {
+		rt__free(&a, background, background_cap);
+		return s;
+	}
 
 	size_t n = (size_t)l.agents;
 	unsigned char *record = rt__alloc(&a, l.record_bytes);
@@ -496,7 +535,7 @@ rt_status rt_replay_write(const char *trace_path, const char *html_path, const r
 
 	size_t line = 0;
 	for (; strcmp(rt__replay_template[line], REPLAY_PLACEHOLDER) != 0; ++line) put_str(&o, rt__replay_template[line]);
-	write_head(&o, d, &scan, &l);
+	write_head(&o, d, &scan, &l, background, background_size);
 	s = write_frames(&o, trace_path, &a, &scan, &l, record, side, times, err);
 	if (s != RT_OK) goto error;
 	b64_end(&o);
@@ -515,6 +554,7 @@ rt_status rt_replay_write(const char *trace_path, const char *html_path, const r
 		goto error;
 	}
 	s = rt__atomic_commit(&page, err); /* removes the temporary itself on failure */
+	rt__free(&a, background, background_cap);
 	rt__free(&a, record, l.record_bytes);
 	rt__free(&a, side, n);
 	rt__free(&a, times, (size_t)l.kept * sizeof(double));
@@ -522,6 +562,7 @@ rt_status rt_replay_write(const char *trace_path, const char *html_path, const r
 
 error:
 	rt__atomic_abort(&page);
+	rt__free(&a, background, background_cap);
 	rt__free(&a, record, l.record_bytes);
 	rt__free(&a, side, n);
 	rt__free(&a, times, (size_t)l.kept * sizeof(double));

@@ -41,6 +41,11 @@ typedef struct rt_replay_def {
 	/* The world rectangle (rt_world_get_bounds): the page first shows this. When
 	 * max <= min on either axis the view is fitted to the men and the walls. */
 	rt_vec2 bounds_min, bounds_max;
+	/* A picture of the ground drawn under the men (PNG file, e.g. rt_world_draw_picture with
+	 * ground_only), covering the world rectangle background_min..background_max; NULL: none.
+	 * It is embedded in the page (base64), so the page still opens from disk alone. */
+	const char *background_png;
+	rt_vec2 background_min, background_max;
 	/* The events list (sorted by time in the page); none yet from the engine. */
 	const rt_replay_event *events;
 	int event_count;

@@ -481,6 +481,8 @@ typedef struct rt_picture_def {
 	bool legend;               /* the band of colours and shades under the map (default true;
 	                              left out of pictures narrower than 480 px) */
 	bool info;                 /* the corner box: time, light, sea level (default true) */
+	bool ground_only;          /* the ground and names only: no men, commanders, scale bar,
+	                              north arrow or corner box (a background for replay.html) */
 	rt_allocator allocator;    /* scratch of rt_picture_draw_frame (default malloc); a world's
 	                              picture uses the world's allocator */
 	uint32_t cookie;

@@ -23,6 +23,7 @@ static void usage(FILE *f)
 		"        NAME: corridor, periodic, bottleneck, corner, crowd\n"
 		"  rout run SCENARIO [--seed N] [--scale K] [--until TIME] [--threads T] [--out DIR]\n"
 		"                    [--set key.path=value ...] [--runs N] [--trace-every S] [--quiet] [--no-pictures]\n"
+		"                    [--checkpoint-every DURATION] [--checkpoint FILE] [--resume FILE]\n"
 		"        SCENARIO: a scenario.yaml or its folder (scenarios/songjin-1641)\n"
 		"  rout check SCENARIO [--set key.path=value ...]   validate only\n"
 		"  rout demo [--out DIR]      the largest crowd scene, with pictures and a trace\n"

@@ -70,6 +70,19 @@ static int make_dirs(const char *path)
 	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* "6h", "90m", "3600s" or "3600": a duration in simulated seconds. */
+static bool parse_duration(const char *text, double *out)
+{
+	char *end;
+	double v = strtod(text, &end);
+	if (end == text || !isfinite(v) || v <= 0.0) return false;
+	if (*end == 'h' && end[1] == '\0') v *= 3600.0;
+	else if (*end == 'm' && end[1] == '\0') v *= 60.0;
+	else if (!(*end == '\0' || (*end == 's' && end[1] == '\0'))) return false;
+	*out = v;
+	return true;
+}
+
 /* "6h", "90m", "3600s", "3600" (seconds after the start) or a local time
  * "1641-09-26T12:00" of the scenario. */
 static bool parse_until(const rt_scenario *sc, const char *text, double *out)
@@ -104,6 +117,9 @@ typedef struct run_options {
 	int set_count;
 	bool quiet, no_pictures;
 	double trace_every_s;
+	double checkpoint_every_s;  /* simulated seconds between checkpoints; 0 none */
+	const char *checkpoint;     /* where they go; NULL: DIR/checkpoint.rtck */
+	const char *resume;         /* a checkpoint to go on from */
 } run_options;
 
 static int load(const run_options *o, rt_scenario **sc)
@@ -313,9 +329,25 @@ static int one_run(const rt_scenario *sc, const run_options *o, uint64_t seed, c
 		print_error("run", &err);
 		return exit_code_for(s);
 	}
+	char checkpoint[1200];
+	if (o->checkpoint) snprintf(checkpoint, sizeof checkpoint, "%s", o->checkpoint);
+	else snprintf(checkpoint, sizeof checkpoint, "%s/checkpoint.rtck", dir);
+	if (o->resume) {
+		if ((s = rt_run_load_checkpoint(run, o->resume, &err)) != RT_OK) {
+			print_error("run", &err);
+			rt_run_destroy(run);
+			return exit_code_for(s);
+		}
+		if (!o->quiet) {
+			char when[40];
+			rt_scenario_format_time(sc, rt_run_time_s(run), when, sizeof when);
+			fprintf(stderr, "rout: resumed from %s at %s\n", o->resume, when);
+		}
+	}
 	char title[300];
 	snprintf(title, sizeof title, "%s — seed %llu", info.title[0] ? info.title : info.name, (unsigned long long)seed);
-	if (!o->no_pictures) draw(sc, rt_run_world(run), dir, "start.png", title);
+	if (!o->no_pictures && !o->resume) draw(sc, rt_run_world(run), dir, "start.png", title);
+	double next_checkpoint = o->checkpoint_every_s > 0.0 ? (floor(rt_run_time_s(run) / o->checkpoint_every_s) + 1.0) * o->checkpoint_every_s : INFINITY;
 	const bool tty = !o->quiet && isatty(2);
 	const double started = now_s();
 	double last_print = 0.0;
@@ -330,12 +362,25 @@ static int one_run(const rt_scenario *sc, const run_options *o, uint64_t seed, c
 			code = 1;
 			break;
 		}
+		if (rt_run_time_s(run) >= next_checkpoint - 1e-9 && !rt_run_done(run)) {
+			next_checkpoint += o->checkpoint_every_s;
+			if ((s = rt_run_save_checkpoint(run, checkpoint, &err)) != RT_OK) {
+				print_error("run", &err);
+				code = 1;
+				break;
+			}
+		}
 		if (tty && now_s() - last_print > 0.5) {
 			last_print = now_s();
 			progress(run, started, false);
 		}
 	}
 	if (tty) progress(run, started, true);
+	if (code == 3) {
+		/* stopped: keep the whole state, so the run can go on (--resume) */
+		if ((s = rt_run_save_checkpoint(run, checkpoint, &err)) != RT_OK) print_error("run", &err);
+		else fprintf(stderr, "rout: checkpoint written to %s (go on with --resume %s)\n", checkpoint, checkpoint);
+	}
 	if ((s = rt_run_write_outputs(run, dir, &err)) != RT_OK) {
 		print_error("run", &err);
 		code = code ? code : 1;
@@ -347,7 +392,7 @@ static int one_run(const rt_scenario *sc, const run_options *o, uint64_t seed, c
 		}
 	}
 	if (values) rt_run_history_values(run, values, capacity);
-	if (code == 3) fprintf(stderr, "rout: stopped at the user's request; the outputs in %s describe the run so far\n", dir);
+	if (code == 3) fprintf(stderr, "rout: stopped by a signal; the outputs in %s describe the run so far\n", dir);
 	else if (!o->quiet) fprintf(stderr, "rout: %s written\n", dir);
 	rt_run_destroy(run);
 	return code;
@@ -445,6 +490,16 @@ static int parse_options(int argc, char **argv, run_options *o, const char *cmd)
 		if (arg_double(argc, argv, &i, "--trace-every", &o->trace_every_s, 0.0, 86400.0)) continue;
 		if (arg_string(argc, argv, &i, "--until", &o->until)) continue;
 		if (arg_string(argc, argv, &i, "--out", &o->out)) continue;
+		if (arg_string(argc, argv, &i, "--checkpoint", &o->checkpoint)) continue;
+		if (arg_string(argc, argv, &i, "--resume", &o->resume)) continue;
+		const char *every = NULL;
+		if (arg_string(argc, argv, &i, "--checkpoint-every", &every)) {
+			if (!parse_duration(every, &o->checkpoint_every_s)) {
+				fprintf(stderr, "rout %s: --checkpoint-every %s: expected a simulated duration like 30m, 2h or 600s\n", cmd, every);
+				return 2;
+			}
+			continue;
+		}
 		const char *set = NULL;
 		if (arg_string(argc, argv, &i, "--set", &set)) {
 			if (o->set_count == MAX_SETS) {

@@ -4,6 +4,7 @@
  * the world's allocator; a sample costs one pass over the men. */
 #include "world.h"
 #include "rout/plot.h"
+#include "history_internal.h"
 
 #include <math.h>
 
@@ -221,4 +222,73 @@ rt_run_history rt_history_view(const rt_history *h)
 	v.sea_level_m = h->sea_level_m;
 	v.light_lux = h->light_lux;
 	return v;
+}
+
+/* ---- checkpoints of a run (run_checkpoint.c) ---- */
+size_t rt__history_bytes(const rt_history *h)
+{
+	const size_t per = sizeof(double) + per_sample_men(h) * sizeof(int) + (size_t)h->corps_count * sizeof(int) +
+			   (h->sea_level_m ? 2 * sizeof(double) : 0);
+	return 3 * sizeof(int32_t) + sizeof(double) + (size_t)h->corps_count * sizeof(double) + (size_t)h->count * per;
+}
+
+void rt__history_save(const rt_history *h, unsigned char *out)
+{
+	int32_t head[3] = { h->count, h->sea_level_m ? 1 : 0, h->corps_count };
+	memcpy(out, head, sizeof head);
+	out += sizeof head;
+	memcpy(out, &h->next_s, sizeof(double));
+	out += sizeof(double);
+	memcpy(out, h->corps_left_at_s, (size_t)h->corps_count * sizeof(double));
+	out += (size_t)h->corps_count * sizeof(double);
+	const size_t n = (size_t)h->count;
+	memcpy(out, h->time_s, n * sizeof(double));
+	out += n * sizeof(double);
+	memcpy(out, h->men_by_state, n * per_sample_men(h) * sizeof(int));
+	out += n * per_sample_men(h) * sizeof(int);
+	memcpy(out, h->corps_active, n * (size_t)h->corps_count * sizeof(int));
+	out += n * (size_t)h->corps_count * sizeof(int);
+	if (h->sea_level_m) {
+		memcpy(out, h->sea_level_m, n * sizeof(double));
+		out += n * sizeof(double);
+		memcpy(out, h->light_lux, n * sizeof(double));
+	}
+}
+
+rt_status rt__history_load(rt_history *h, const unsigned char *in, size_t size, rt_error *err)
+{
+	int32_t head[3];
+	if (size < sizeof head + sizeof(double)) return rt__fail(err, RT_ERR_PARSE, "the run's history in the checkpoint is truncated");
+	memcpy(head, in, sizeof head);
+	const bool environment = head[1] != 0;
+	if (head[0] < 0 || head[0] > (1 << 24) || head[2] != h->corps_count || environment != (h->sea_level_m != NULL))
+		return rt__fail(err, RT_ERR_INVALID, "the run's history in the checkpoint does not fit this run");
+	const int count = head[0];
+	rt_history probe = *h;
+	probe.count = count;
+	if (rt__history_bytes(&probe) != size) return rt__fail(err, RT_ERR_PARSE, "the run's history in the checkpoint has the wrong size");
+	h->count = 0;
+	while (h->capacity < count) {
+		rt_status s = grow(h, environment, err);
+		if (s != RT_OK) return s;
+	}
+	in += sizeof head;
+	memcpy(&h->next_s, in, sizeof(double));
+	in += sizeof(double);
+	memcpy(h->corps_left_at_s, in, (size_t)h->corps_count * sizeof(double));
+	in += (size_t)h->corps_count * sizeof(double);
+	const size_t n = (size_t)count;
+	memcpy(h->time_s, in, n * sizeof(double));
+	in += n * sizeof(double);
+	memcpy(h->men_by_state, in, n * per_sample_men(h) * sizeof(int));
+	in += n * per_sample_men(h) * sizeof(int);
+	memcpy(h->corps_active, in, n * (size_t)h->corps_count * sizeof(int));
+	in += n * (size_t)h->corps_count * sizeof(int);
+	if (environment) {
+		memcpy(h->sea_level_m, in, n * sizeof(double));
+		in += n * sizeof(double);
+		memcpy(h->light_lux, in, n * sizeof(double));
+	}
+	h->count = count;
+	return RT_OK;
 }

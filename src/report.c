@@ -411,6 +411,9 @@ static rt_status write_summary(rt_run *run, const char *path, const side_tally *
 	json_object_set_new(root, "start", iso(sc, 0.0));
 	json_object_set_new(root, "end", iso(sc, w->time_s));
 	json_object_set_new(root, "complete", json_boolean(rt_run_done(run)));
+	char hash[24];
+	snprintf(hash, sizeof hash, "%016llx", (unsigned long long)rt_world_hash(w));
+	json_object_set_new(root, "state_hash", json_string(hash));
 	json_t *sides = json_object();
 	for (int i = 0; i < sc->side_count; ++i) {
 		const side_tally *x = &t[i];

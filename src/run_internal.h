@@ -5,6 +5,7 @@
 #include "scenario_internal.h"
 #include "world.h"
 #include "rout/plot.h"
+#include "history_internal.h"
 
 #include <stdarg.h>
 
@@ -60,5 +61,6 @@ rt_status rt__run_event(rt_run *run, const char *type, const char *who, rt_vec2 
 rt_status rt__run_record(rt_run *run, rt_error *err);
 rt_status rt__run_watch(rt_run *run);
 struct rt_world *rt__run_world(rt_run *run);
+
 
 #endif

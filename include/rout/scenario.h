@@ -123,6 +123,15 @@ const rt_scenario *rt_run_scenario(const rt_run *run);
  * May be called after an interrupted run: the files then describe the run so far. */
 rt_status rt_run_write_outputs(rt_run *run, const char *dir, rt_error *err);
 
+/* Checkpoints of a run (issue 7): the world (rt_world_save_checkpoint) and the run's own
+ * state — orders, triggers fired, events, series, history — in one file, written
+ * atomically. Load into a run just made by rt_run_create from the same scenario (and
+ * --set values) and run definition: the run then goes on exactly as the saved one would
+ * have, bit for bit. A checkpoint of another scenario, seed or scale is refused. The
+ * trace of a resumed run begins at the resume. */
+rt_status rt_run_save_checkpoint(const rt_run *run, const char *path, rt_error *err);
+rt_status rt_run_load_checkpoint(rt_run *run, const char *path, rt_error *err);
+
 /* The simulated value of every figure of the scenario's history block, in its order
  * (NaN where a figure cannot be measured). Returns the count. */
 int rt_run_history_values(const rt_run *run, double *values, int capacity);

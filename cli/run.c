@@ -414,6 +414,66 @@ static double quantile(const double *v, int n, double q)
 	return i + 1 < n ? v[i] * (1 - f) + v[i + 1] * f : v[i];
 }
 
+/* Seconds since the epoch-free origin for an ISO local time (only differences are used). */
+static double iso_seconds(const char *t)
+{
+	int y, mo, d, h, mi, s;
+	if (!t || sscanf(t, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &s) != 6) return NAN;
+	return rt_julian_day_from_civil(y, mo, d, h, mi, (double)s, 0.0) * 86400.0;
+}
+
+/* The commanders over the runs (M2): who left first in how many runs, and how many
+ * others left within three hours of the first. */
+static void ensemble_commanders(FILE *f, const run_options *o, int runs)
+{
+	enum { MAX_C = 256 };
+	char ids[MAX_C][64];
+	int first[MAX_C] = { 0 }, count = 0, four_or_more = 0, any_left = 0;
+	int followers_total = 0;
+	for (int r = 0; r < runs; ++r) {
+		char path[1300];
+		snprintf(path, sizeof path, "%s/seed-%ld/summary.json", o->out, o->seed + r);
+		json_error_t je;
+		json_t *root = json_load_file(path, 0, &je);
+		if (!root) continue;
+		json_t *cmd = json_object_get(root, "commanders");
+		double t_first = INFINITY;
+		int who = -1;
+		size_t n = json_array_size(cmd);
+		for (size_t i = 0; i < n && i < MAX_C; ++i) {
+			json_t *c = json_array_get(cmd, i);
+			const char *id = json_string_value(json_object_get(c, "id"));
+			if ((int)i >= count) {
+				snprintf(ids[i], sizeof ids[i], "%s", id ? id : "?");
+				count = (int)i + 1;
+			}
+			const double t = iso_seconds(json_string_value(json_object_get(c, "left_at")));
+			if (isfinite(t) && t < t_first) {
+				t_first = t;
+				who = (int)i;
+			}
+		}
+		if (who >= 0) {
+			first[who]++;
+			any_left++;
+			int followers = 0;
+			for (size_t i = 0; i < n; ++i) {
+				const double t = iso_seconds(json_string_value(json_object_get(json_array_get(cmd, i), "left_at")));
+				if ((int)i != who && isfinite(t) && t - t_first <= 3 * 3600.0) followers++;
+			}
+			followers_total += followers;
+			four_or_more += followers >= 4;
+		}
+		json_decref(root);
+	}
+	fprintf(f, "\n## Commanders (M2)\n\nIn %d of %d runs a commander left without orders. Who left first:\n\n| corps | first in |\n|---|---|\n",
+		any_left, runs);
+	for (int i = 0; i < count; ++i)
+		if (first[i] > 0) fprintf(f, "| %s | %d of %d runs (%.0f %%) |\n", ids[i], first[i], runs, 100.0 * first[i] / runs);
+	fprintf(f, "\nAt least four other corps left within three hours of the first in %d of %d runs (%.0f %%); on average %.1f did.\n",
+		four_or_more, runs, 100.0 * four_or_more / runs, any_left ? (double)followers_total / any_left : 0.0);
+}
+
 static int write_ensemble(const rt_scenario *sc, const run_options *o, const double *values, int runs, int figures)
 {
 	char path[1200], tmp[1300];
@@ -463,6 +523,7 @@ static int write_ensemble(const rt_scenario *sc, const run_options *o, const dou
 		json_array_append_new(arr, e);
 	}
 	free(col);
+	ensemble_commanders(f, o, runs);
 	json_object_set_new(root, "scenario", json_string(info.name));
 	json_object_set_new(root, "first_seed", json_integer(o->seed));
 	json_object_set_new(root, "runs", json_integer(runs));

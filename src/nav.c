@@ -107,7 +107,9 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 	heap h = { rt__alloc(&w->allocator, n * sizeof(int)), rt__alloc(&w->allocator, n * sizeof(float)), 0 };
 	rt_status status = RT_OK;
 	if (!goal->dir || !goal->arrival_time || !cost || !state || !h.cell || !h.key) {
-		status = rt__fail(err, RT_ERR_NOMEM, "cannot allocate a flow field of %zu cells", n);
+		status = rt__fail(err, RT_ERR_NOMEM,
+				  "out of memory: a flow field of %zu cells (%.1f m) needs %.0f MB while it is built and %.0f MB after, for each place men go to",
+				  n, cell, (double)n * 21.0 / 1e6, (double)n * 12.0 / 1e6);
 		goto done;
 	}
 	float *t = goal->arrival_time;

@@ -1,0 +1,73 @@
+/* The rout command as a user meets it: bad input gets its message and exit code 2,
+ * too little memory gets a message with the size needed (issue 7, acceptance 2 and 5).
+ * These run build/rout, which `make test` builds beside the tests. */
+#include "test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#else
+#define UNDER_ASAN 0
+#endif
+
+/* Runs a shell command; returns its exit code and the first line of its output. */
+static int run_shell(const char *cmd, char *line, size_t size)
+{
+	char full[1200];
+	snprintf(full, sizeof full, "%s 2>&1", cmd);
+	FILE *p = popen(full, "r");
+	if (!p) return -1;
+	line[0] = '\0';
+	char buf[2048];
+	bool first = true;
+	while (fgets(buf, sizeof buf, p))
+		if (first) {
+			snprintf(line, size, "%s", buf);
+			first = false;
+		}
+	const int status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+TEST(cli_bad_scenarios_exit_2_with_file_and_line)
+{
+	if (UNDER_ASAN) {
+		rt_test_note("skipped under the sanitizers: it runs the plain build's build/rout");
+		return;
+	}
+	char line[2048];
+	const int rc = run_shell("build/rout check tests/bad/scenarios/unknown-key.yaml", line, sizeof line);
+	rt_test_note("%s", line);
+	CHECK(rc == 2);
+	CHECK(strstr(line, "tests/bad/scenarios/unknown-key.yaml:21:5: corps.red_one.bravery: unknown key") == line);
+	CHECK(run_shell("build/rout run tests/data/scenarios/mini --until 99h", line, sizeof line) == 2);
+	CHECK(strstr(line, "--until 99h") != NULL);
+	CHECK(run_shell("build/rout run tests/data/scenarios/mini --seed", line, sizeof line) == 2);
+	CHECK(run_shell("build/rout check tests/data/scenarios/mini", line, sizeof line) == 0);
+}
+
+TEST(cli_too_little_memory_says_how_much_is_needed)
+{
+	if (UNDER_ASAN) {
+		rt_test_note("skipped under AddressSanitizer, which reserves more address space than any limit allows");
+		return;
+	}
+	char line[2048];
+	/* 100 MB of address space: the Song-Jin map alone needs 94 MB of layers */
+	int rc = run_shell("ulimit -v 100000; build/rout run scenarios/songjin-1641 --until 1m --quiet --no-pictures --threads 1 --out /tmp/rout-test-ulimit",
+			   line, sizeof line);
+	rt_test_note("100 MB: exit %d: %s", rc, line);
+	CHECK(rc == 1);
+	CHECK(strstr(line, "out of memory: the map's layers need 94056716 bytes") != NULL);
+	/* 300 MB: the map fits, a flow field does not */
+	rc = run_shell("ulimit -v 300000; build/rout run scenarios/songjin-1641 --until 1m --quiet --no-pictures --threads 1 --out /tmp/rout-test-ulimit",
+		       line, sizeof line);
+	rt_test_note("300 MB: exit %d: %s", rc, line);
+	CHECK(rc == 1);
+	CHECK(strstr(line, "out of memory: a flow field of") != NULL && strstr(line, "MB") != NULL);
+	CHECK(system("rm -rf /tmp/rout-test-ulimit") == 0);
+}

@@ -199,6 +199,95 @@ TEST(trace_reads_back_and_refuses_damage)
 	CHECK(strstr(err.message, "checksum"));
 }
 
+/* The whole of a file, from the C library's malloc (the caller frees it). */
+static unsigned char *slurp(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) return NULL;
+	unsigned char *data = NULL;
+	if (fseek(f, 0, SEEK_END) == 0) {
+		long n = ftell(f);
+		if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)n + 1)) &&
+		    fread(data, 1, (size_t)n, f) != (size_t)n) {
+			free(data);
+			data = NULL;
+		}
+		*size = (size_t)n;
+	}
+	fclose(f);
+	return data;
+}
+
+/* Reads every frame; returns the frame count, or -1 when they differ from the other
+ * reader's, and leaves the final status in *end. */
+static int frames_equal(rt_trace_reader *a, rt_trace_reader *b, rt_status *end_a, rt_status *end_b)
+{
+	rt_trace_frame fa, fb;
+	rt_error ea, eb;
+	int frames = 0;
+	for (;;) {
+		*end_a = rt_trace_reader_next(a, &fa, &ea);
+		*end_b = rt_trace_reader_next(b, &fb, &eb);
+		if (*end_a != *end_b) return -1;
+		if (*end_a != RT_OK) return frames;
+		if (fa.step != fb.step || fa.time_s != fb.time_s || fa.count != fb.count) return -1;
+		size_t n = (size_t)fa.count;
+		if (memcmp(fa.x, fb.x, n * sizeof(float)) || memcmp(fa.y, fb.y, n * sizeof(float)) ||
+		    memcmp(fa.state, fb.state, n) || memcmp(fa.side, fb.side, n))
+			return -1;
+		frames++;
+	}
+}
+
+TEST(trace_reads_from_memory_as_from_file)
+{
+	char path[] = "/tmp/rout-trace-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(small_run(path) == RT_OK);
+	size_t size = 0;
+	unsigned char *data = slurp(path, &size);
+	CHECK(data);
+	rt_test_note("a 40-man trace of 3 frames: %zu bytes (40 of header, 3 x (28 + 10 x 40) of frames)", size);
+	CHECK(size == 40 + 3 * (28 + 10 * 40));
+	rt_allocator a = rt_test_allocator();
+	rt_error err;
+	rt_trace_reader *file = rt_trace_reader_open(path, &a, &err);
+	rt_trace_reader *memory = rt_trace_reader_open_memory(data, size, "in-memory.trace", &a, &err);
+	rt_status end_file, end_memory;
+	int frames = file && memory ? frames_equal(file, memory, &end_file, &end_memory) : -2;
+	rt_trace_reader_close(file);
+	rt_trace_reader_close(memory);
+	remove(path);
+	CHECK_MSG(frames == 3, "%d frames read alike from the file and from memory, expected 3", frames);
+	CHECK(end_file == RT_ERR_STATE && end_memory == RT_ERR_STATE);
+
+	/* cut short by 7 bytes: the last frame is refused, naming the input and the frame */
+	rt_trace_frame f;
+	memory = rt_trace_reader_open_memory(data, size - 7, "in-memory.trace", &a, &err);
+	CHECK(memory);
+	rt_status s;
+	int good = 0;
+	while ((s = rt_trace_reader_next(memory, &f, &err)) == RT_OK) good++;
+	rt_trace_reader_close(memory);
+	rt_test_note("cut short: %d frames, then \"%s: %s\"", good, err.file, err.message);
+	CHECK(good == 2 && s == RT_ERR_PARSE && err.code == RT_ERR_PARSE);
+	CHECK(strcmp(err.file, "in-memory.trace") == 0 && strstr(err.message, "frame 2") && strstr(err.message, "truncated"));
+
+	/* the header alone is a trace of no frames; one byte less is not a trace */
+	memory = rt_trace_reader_open_memory(data, 40, NULL, &a, &err);
+	CHECK(memory);
+	s = rt_trace_reader_next(memory, &f, &err);
+	rt_trace_reader_close(memory);
+	CHECK(s == RT_ERR_STATE);
+	memory = rt_trace_reader_open_memory(data, 39, NULL, &a, &err);
+	CHECK(!memory && err.code == RT_ERR_PARSE && strstr(err.message, "RTTRACE1") && strcmp(err.file, "<memory>") == 0);
+	memory = rt_trace_reader_open_memory(NULL, 0, NULL, &a, &err);
+	CHECK(!memory && err.code == RT_ERR_PARSE);
+	free(data);
+}
+
 /* A camp of resting men that a column walks past: with multi-rate stepping the resting
  * men sleep, the column still arrives when it did, and far fewer decisions are made. */
 static double camp_run(int max_level, int64_t *updates)

@@ -301,6 +301,12 @@ rt_status rt_trace_reader_next(rt_trace_reader *r, rt_trace_frame *f, rt_error *
 		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "frame", "frame %ld: damaged frame header", index);
 	if (count > TRACE_MAX_AGENTS)
 		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "count", "frame %ld: %u agents exceeds the limit %u", index, count, TRACE_MAX_AGENTS);
+	/* refused before the buffers are allocated: 60 bytes must not ask for gigabytes */
+	const size_t body = (size_t)count * 10u + 4u; /* x, y, state, side, checksum */
+	if (body > reader_remaining(r))
+		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "count",
+				   "frame %ld is truncated: it holds %u agents, needing %zu bytes, and %zu remain", index,
+				   count, body, reader_remaining(r));
 	if (count > r->capacity) {
 		reader_buffers_free(r);
 		size_t c = count;

@@ -54,6 +54,7 @@ static outcome read_all(const uint8_t *data, size_t size)
 		o.status = err.code;
 		FUZZ_CHECK(o.status != RT_OK, "no reader, yet no error");
 		fuzz_check_error(o.status, &err);
+		FUZZ_CHECK(strcmp(err.file, "fuzz.trace") == 0, "the error names file \"%s\"", err.file);
 		return o;
 	}
 	rt_trace_frame f;
@@ -72,7 +73,10 @@ static outcome read_all(const uint8_t *data, size_t size)
 		o.digest = (o.digest ^ (uint64_t)f.step) * 1099511628211ull;
 		o.frames++;
 	}
-	if (o.status != RT_OK && o.status != RT_ERR_STATE) fuzz_check_error(o.status, &err);
+	if (o.status != RT_OK && o.status != RT_ERR_STATE) {
+		fuzz_check_error(o.status, &err);
+		FUZZ_CHECK(strcmp(err.file, "fuzz.trace") == 0, "the error names file \"%s\"", err.file);
+	}
 	rt_trace_reader_close(r);
 	return o;
 }

@@ -219,7 +219,7 @@ static rt_trace_reader *reader_new(const char *name, const rt_allocator *allocat
 	}
 	rt_trace_reader *r = rt__calloc(&a, 1, sizeof *r);
 	if (!r) {
-		rt__fail(err, RT_ERR_NOMEM, "cannot allocate the trace reader");
+		rt__fail_at(err, RT_ERR_NOMEM, name, 0, 0, NULL, "cannot allocate the trace reader");
 		return NULL;
 	}
 	r->allocator = a;
@@ -317,7 +317,7 @@ rt_status rt_trace_reader_next(rt_trace_reader *r, rt_trace_frame *f, rt_error *
 		r->capacity = c;
 		if (!r->x || !r->y || !r->state || !r->side) {
 			reader_buffers_free(r);
-			return rt__fail(err, RT_ERR_NOMEM, "cannot allocate a trace frame of %u agents", count);
+			return rt__fail_at(err, RT_ERR_NOMEM, r->path, 0, 0, "count", "cannot allocate a trace frame of %u agents", count);
 		}
 	}
 	if (!reader_get(r, r->x, count * sizeof(float)) || !reader_get(r, r->y, count * sizeof(float)) ||

@@ -2,7 +2,9 @@
  * validation, projection and rasterisation. Each input is loaded twice: once as it is,
  * with every invariant of a loaded map checked, and once with one allocation refused
  * (chosen from the input), which must give RT_ERR_NOMEM. Both runs must give back every
- * byte. Seeds: fuzz/corpus/map/; dictionary: fuzz/map.dict. */
+ * byte. Half the inputs (by their hash) are read as foreign files, with unknown
+ * properties allowed; kind aliases are always declared. Seeds: fuzz/corpus/map/;
+ * dictionary: fuzz/map.dict. */
 #include "fuzz.h"
 #include "rout/map.h"
 
@@ -14,12 +16,25 @@
 #define FUZZ_MAP_MAX_CELLS (1ll << 18)
 #define FUZZ_MAP_CELL_M 50.0
 
-static rt_map_def fuzz_def(void)
+/* How a GIS layer might name its kinds (rt_map_def.kind_aliases). */
+static const rt_map_kind_alias aliases[] = {
+	{ "coastline", RT_MAP_COAST },
+	{ "ocean", RT_MAP_SEA },
+	{ "stream", RT_MAP_RIVER },
+	{ "fortress", RT_MAP_FORT },
+};
+
+/* Half the inputs (by a bit of their hash) are read as foreign files that may carry
+ * properties no kind knows. */
+static rt_map_def fuzz_def(bool foreign)
 {
 	rt_map_def def = rt_map_def_default();
 	def.allocator = fuzz_allocator();
 	def.cell_m = FUZZ_MAP_CELL_M;
 	def.max_cells = FUZZ_MAP_MAX_CELLS;
+	def.kind_aliases = aliases;
+	def.kind_alias_count = (int)(sizeof aliases / sizeof aliases[0]);
+	def.allow_unknown_properties = foreign;
 	return def;
 }
 
@@ -52,7 +67,8 @@ static void check_map(const rt_map *map)
 	rt_vec2 centre = { corner.x + 0.5 * cell_m, corner.y + (ny - 0.5) * cell_m };
 	FUZZ_CHECK(rt_map_sample(map, centre, &cell) && cell.ix == 0 && cell.iy == ny - 1, "sample at the north-west cell");
 	FUZZ_CHECK(!rt_map_sample(map, (rt_vec2){ corner.x - 1.0, corner.y }, &cell), "sample outside");
-	/* features: views hold together, ids find themselves */
+	/* features: views hold together, lie on the raster, ids find themselves */
+	const rt_vec2 far = { corner.x + nx * cell_m, corner.y + ny * cell_m };
 	for (int i = 0; i < features; ++i) {
 		rt_map_feature_view v;
 		FUZZ_CHECK(rt_map_feature_info(map, i, &v), "feature %d", i);
@@ -66,12 +82,34 @@ static void check_map(const rt_map *map)
 				const rt_vec2 a = v.points[v.part_start[p]], b = v.points[v.part_start[p + 1] - 1];
 				FUZZ_CHECK(n >= 4 && a.x == b.x && a.y == b.y, "feature %d ring %d: %d points, open", i, p, n);
 			}
-			for (int k = v.part_start[p]; k < v.part_start[p + 1]; ++k)
-				FUZZ_CHECK(isfinite(v.points[k].x) && isfinite(v.points[k].y), "feature %d: point %d", i, k);
+			for (int k = v.part_start[p]; k < v.part_start[p + 1]; ++k) {
+				const rt_vec2 q = v.points[k];
+				FUZZ_CHECK(isfinite(q.x) && isfinite(q.y), "feature %d: point %d", i, k);
+				const double slack = 1e-5; /* the loader's own tolerance at an extent's edge is 1e-6 m */
+				FUZZ_CHECK(q.x >= corner.x - slack && q.y >= corner.y - slack && q.x <= far.x + slack && q.y <= far.y + slack,
+					   "feature %d: point (%g, %g) off the raster (%g, %g) to (%g, %g)", i, q.x, q.y, corner.x,
+					   corner.y, far.x, far.y);
+				FUZZ_CHECK(q.x >= v.bbox_min.x && q.y >= v.bbox_min.y && q.x <= v.bbox_max.x && q.y <= v.bbox_max.y,
+					   "feature %d: point (%g, %g) outside its bounding box", i, q.x, q.y);
+			}
 		}
-		FUZZ_CHECK(v.cell_count >= 0 && v.cell_count <= (int64_t)nx * ny + (int64_t)nx * ny, "feature %d: %lld cells", i,
-			   (long long)v.cell_count);
+		FUZZ_CHECK(v.cell_count >= 0 && v.cell_count <= (int64_t)nx * ny, "feature %d: %lld cells of %d x %d", i,
+			   (long long)v.cell_count, nx, ny);
 		FUZZ_CHECK(v.gate_count == 0 || (v.kind == RT_MAP_FORT && v.gates), "feature %d: %d gates", i, v.gate_count);
+		if (v.kind == RT_MAP_FORT) { /* gates sit on the outline (ring 0) */
+			FUZZ_CHECK(v.gate_count >= 1 && v.capacity >= 1, "fort %d: %d gates, capacity %d", i, v.gate_count, v.capacity);
+			for (int g = 0; g < v.gate_count; ++g) {
+				double best = INFINITY;
+				for (int k = v.part_start[0]; k + 1 < v.part_start[1]; ++k) {
+					const rt_vec2 a = v.points[k], b = v.points[k + 1], q = v.gates[g];
+					const double dx = b.x - a.x, dy = b.y - a.y, l2 = dx * dx + dy * dy;
+					double t = l2 > 0.0 ? ((q.x - a.x) * dx + (q.y - a.y) * dy) / l2 : 0.0;
+					t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+					best = fmin(best, hypot(a.x + t * dx - q.x, a.y + t * dy - q.y));
+				}
+				FUZZ_CHECK(best < 1e-6, "fort %d: gate %d lies %g m from the outline", i, g, best);
+			}
+		}
 		if (v.id[0]) FUZZ_CHECK(rt_map_find_feature(map, v.id) == i, "feature %d: id \"%s\" finds another", i, v.id);
 	}
 	/* the projection goes there and back within a millimetre near the origin */
@@ -90,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!text) return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	rt_map_def def = fuzz_def();
+	rt_map_def def = fuzz_def((fuzz_pick(data, size, 1 << 20) & 1) != 0);
 	rt_error err;
 
 	fuzz_begin(-1);

@@ -8,7 +8,8 @@
 # A crash, a leak, a sanitizer report or an input taking over FUZZ_TIMEOUT seconds (10)
 # stops that harness; the input is saved as build/fuzz/artifacts/NAME-crash-... and the
 # script ends non-zero after the others have run. Full output: build/fuzz/NAME.log.
-# Usage: scripts/fuzz.sh SECONDS NAME...
+# Usage: scripts/fuzz.sh SECONDS NAME...   (FUZZ_ARGS="-max_len=32768 ..." adds libFuzzer
+# options to the fuzzing runs)
 set -u
 if [ $# -lt 2 ]; then
 	echo "usage: scripts/fuzz.sh SECONDS NAME..." >&2
@@ -38,7 +39,8 @@ for name in "$@"; do
 		status=1
 		continue
 	fi
-	"$bin" "$@" -max_total_time="$seconds" -print_final_stats=1 "$B/corpus/$name" "fuzz/corpus/$name" > "$log" 2>&1
+	# shellcheck disable=SC2086
+	"$bin" "$@" ${FUZZ_ARGS:-} -max_total_time="$seconds" -print_final_stats=1 "$B/corpus/$name" "fuzz/corpus/$name" > "$log" 2>&1
 	rc=$?
 	runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 runs in \2 s/p' "$log" | tail -n 1)
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)

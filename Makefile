@@ -74,3 +74,53 @@ readme-images: demo
 
 clean:
 	rm -rf build out
+
+# ---- fuzzing (docs/fuzzing.md) -------------------------------------------------------
+# Each fuzz/fuzz_NAME.c is a libFuzzer harness, built with clang under AddressSanitizer
+# and UndefinedBehaviorSanitizer into build/fuzz/fuzz_NAME. Its seeds are in
+# fuzz/corpus/NAME/, its dictionary (if any) is fuzz/NAME.dict and the inputs that once
+# crashed it are in fuzz/regressions/NAME/. A new harness (the scenario loader's) needs
+# only those files: the targets below find it.
+# `make fuzz` replays the regressions and fuzzes each harness for FUZZ_SECONDS (60);
+# `make fuzz-ci` does the same for FUZZ_CI_SECONDS (20), as CI does.
+FUZZ_CC         ?= clang
+FUZZ_SECONDS    ?= 60
+FUZZ_CI_SECONDS ?= 20
+FUZZ_B          := build/fuzz
+FUZZ_NAMES      := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_FLAGS      := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_OBJ    := $(LIB_SRC:%.c=$(FUZZ_B)/%.o)
+
+.PHONY: fuzz fuzz-ci fuzz-build fuzz-seeds
+
+$(FUZZ_B)/%.o: %.c $(wildcard include/rout/*.h src/*.h) Makefile
+	@mkdir -p $(dir $@)
+	@echo "  CC (fuzz) $<"
+	@$(FUZZ_CC) $(FLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_B)/librout.a: $(FUZZ_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_B)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_B)/librout.a
+	$(FUZZ_CC) $(FLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_B)/librout.a $(LIBS)
+
+fuzz-build: deps
+	@$(MAKE) --no-print-directory $(FUZZ_NAMES:%=$(FUZZ_B)/fuzz_%)
+
+fuzz: fuzz-build
+	sh scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+fuzz-ci: fuzz-build
+	sh scripts/fuzz.sh $(FUZZ_CI_SECONDS) $(FUZZ_NAMES)
+
+# Rewrites the seed corpora: the maps of the tests, good and bad, and small traces
+# written by the library's own trace writer.
+$(B)/make_trace_seeds: fuzz/make_trace_seeds.c $(B)/librout.a
+	$(CC) $(FLAGS) $(CFLAGS) -o $@ $< $(B)/librout.a $(LIBS)
+
+fuzz-seeds: $(B)/make_trace_seeds
+	@mkdir -p fuzz/corpus/map fuzz/corpus/trace
+	for f in tests/data/maps/*.geojson; do cp $$f fuzz/corpus/map/; done
+	for f in tests/bad/maps/*.geojson; do cp $$f fuzz/corpus/map/bad-$$(basename $$f); done
+	$(B)/make_trace_seeds fuzz/corpus/trace

@@ -9,8 +9,10 @@
 #include "atomic.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <sys/stat.h>
 
 #define TRACE_VERSION 1u
 #define FRAME_MAGIC 0x314d5246u /* "FRM1" */
@@ -135,9 +137,14 @@ void rt_trace_abort(rt_trace_writer *t)
 }
 
 /* ---- reader ---- */
+/* Reads from a file or from bytes in memory. Either way it knows how many bytes remain
+ * (a file's size is taken when it is opened), so a frame that declares more agents
+ * than the rest of the input can hold is refused before its buffers are allocated. */
 struct rt_trace_reader {
 	rt_allocator allocator;
-	FILE *file;
+	FILE *file;               /* NULL when reading from memory */
+	const unsigned char *data; /* the bytes in memory */
+	size_t size, position;    /* of the input; size is SIZE_MAX when unknown (a pipe) */
 	char path[256];
 	double dt, origin_x, origin_y;
 	float *x, *y;
@@ -145,6 +152,27 @@ struct rt_trace_reader {
 	size_t capacity;
 	long frame_index;
 };
+
+/* Reads n bytes, or fails leaving the position unspecified. */
+static bool reader_get(rt_trace_reader *r, void *out, size_t n)
+{
+	if (n == 0) return true;
+	if (!r->file) {
+		if (n > r->size - r->position) return false;
+		memcpy(out, r->data + r->position, n);
+		r->position += n;
+		return true;
+	}
+	if (fread(out, 1, n, r->file) != n) return false;
+	r->position += n;
+	return true;
+}
+
+static size_t reader_remaining(const rt_trace_reader *r)
+{
+	if (r->size == SIZE_MAX) return SIZE_MAX;
+	return r->size > r->position ? r->size - r->position : 0;
+}
 
 static void reader_buffers_free(rt_trace_reader *r)
 {
@@ -157,55 +185,104 @@ static void reader_buffers_free(rt_trace_reader *r)
 	r->capacity = 0;
 }
 
-rt_trace_reader *rt_trace_reader_open(const char *path, const rt_allocator *allocator, rt_error *err)
+static rt_trace_reader *reader_new(const char *name, const rt_allocator *allocator, rt_error *err)
 {
 	rt__error_clear(err);
 	rt_allocator a = allocator ? *allocator : rt_allocator_default();
+	if (!a.alloc || !a.free) {
+		rt__fail(err, RT_ERR_INVALID, "the trace reader's allocator is incomplete");
+		return NULL;
+	}
 	rt_trace_reader *r = rt__calloc(&a, 1, sizeof *r);
 	if (!r) {
-		rt__fail(err, RT_ERR_NOMEM, "cannot allocate the trace reader");
+		rt__fail_at(err, RT_ERR_NOMEM, name, 0, 0, NULL, "cannot allocate the trace reader");
 		return NULL;
 	}
 	r->allocator = a;
-	snprintf(r->path, sizeof r->path, "%s", path);
-	r->file = fopen(path, "rb");
-	if (!r->file) {
-		rt__fail_at(err, RT_ERR_IO, path, 0, 0, NULL, "cannot open the trace: %s", strerror(errno));
-		rt__free(&a, r, sizeof *r);
-		return NULL;
-	}
+	snprintf(r->path, sizeof r->path, "%s", name);
+	return r;
+}
+
+/* Reads and checks the header; closes the reader on failure. */
+static rt_trace_reader *reader_start(rt_trace_reader *r, rt_error *err)
+{
 	char magic[8];
 	uint32_t version, every;
-	if (fread(magic, 1, 8, r->file) != 8 || memcmp(magic, "RTTRACE1", 8) != 0 ||
-	    fread(&version, 4, 1, r->file) != 1 || fread(&every, 4, 1, r->file) != 1 ||
-	    fread(&r->dt, 8, 1, r->file) != 1 || fread(&r->origin_x, 8, 1, r->file) != 1 ||
-	    fread(&r->origin_y, 8, 1, r->file) != 1) {
-		rt__fail_at(err, RT_ERR_PARSE, path, 0, 0, "header", "not a rout trace (expected the RTTRACE1 header)");
+	if (!reader_get(r, magic, 8) || memcmp(magic, "RTTRACE1", 8) != 0 || !reader_get(r, &version, 4) ||
+	    !reader_get(r, &every, 4) || !reader_get(r, &r->dt, 8) || !reader_get(r, &r->origin_x, 8) ||
+	    !reader_get(r, &r->origin_y, 8)) {
+		rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "header", "not a rout trace (expected the RTTRACE1 header)");
 		rt_trace_reader_close(r);
 		return NULL;
 	}
 	if (version != TRACE_VERSION) {
-		rt__fail_at(err, RT_ERR_PARSE, path, 0, 0, "version", "trace version %u; this build reads version %u", version, TRACE_VERSION);
+		rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "version", "trace version %u; this build reads version %u", version, TRACE_VERSION);
 		rt_trace_reader_close(r);
 		return NULL;
 	}
 	return r;
 }
 
+rt_trace_reader *rt_trace_reader_open(const char *path, const rt_allocator *allocator, rt_error *err)
+{
+	if (!path) {
+		rt__error_clear(err);
+		rt__fail(err, RT_ERR_INVALID, "no trace path");
+		return NULL;
+	}
+	rt_trace_reader *r = reader_new(path, allocator, err);
+	if (!r) return NULL;
+	r->file = fopen(path, "rb");
+	if (!r->file) {
+		rt__fail_at(err, RT_ERR_IO, path, 0, 0, NULL, "cannot open the trace: %s", strerror(errno));
+		rt_trace_reader_close(r);
+		return NULL;
+	}
+	struct stat st;
+	r->size = fstat(fileno(r->file), &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : SIZE_MAX;
+	return reader_start(r, err);
+}
+
+rt_trace_reader *rt_trace_reader_open_memory(const void *data, size_t size, const char *name,
+					     const rt_allocator *allocator, rt_error *err)
+{
+	if (!data && size > 0) {
+		rt__error_clear(err);
+		rt__fail(err, RT_ERR_INVALID, "no trace bytes (data is NULL)");
+		return NULL;
+	}
+	rt_trace_reader *r = reader_new(name ? name : "<memory>", allocator, err);
+	if (!r) return NULL;
+	r->data = data;
+	r->size = size;
+	return reader_start(r, err);
+}
+
 rt_status rt_trace_reader_next(rt_trace_reader *r, rt_trace_frame *f, rt_error *err)
 {
 	rt__error_clear(err);
+	if (!r || !f) return rt__fail(err, RT_ERR_INVALID, "rt_trace_reader_next needs a reader and a frame");
 	uint32_t magic, count, sum;
 	int64_t step;
 	double time;
-	size_t got = fread(&magic, 4, 1, r->file);
-	if (got == 0 && feof(r->file)) return RT_ERR_STATE; /* clean end */
-	long index = r->frame_index;
-	if (got != 1 || magic != FRAME_MAGIC || fread(&step, 8, 1, r->file) != 1 || fread(&time, 8, 1, r->file) != 1 ||
-	    fread(&count, 4, 1, r->file) != 1)
+	if (reader_remaining(r) == 0) return RT_ERR_STATE; /* clean end */
+	if (r->file && r->size == SIZE_MAX) { /* a pipe: its end shows only when reached */
+		const int c = getc(r->file);
+		if (c == EOF && !ferror(r->file)) return RT_ERR_STATE;
+		if (c != EOF) ungetc(c, r->file);
+	}
+	const long index = r->frame_index;
+	if (!reader_get(r, &magic, 4) || magic != FRAME_MAGIC || !reader_get(r, &step, 8) || !reader_get(r, &time, 8) ||
+	    !reader_get(r, &count, 4))
 		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "frame", "frame %ld: damaged frame header", index);
 	if (count > TRACE_MAX_AGENTS)
 		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "count", "frame %ld: %u agents exceeds the limit %u", index, count, TRACE_MAX_AGENTS);
+	/* refused before the buffers are allocated: 60 bytes must not ask for gigabytes */
+	const size_t body = (size_t)count * 10u + 4u; /* x, y, state, side, checksum */
+	if (body > reader_remaining(r))
+		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "count",
+				   "frame %ld is truncated: it holds %u agents, needing %zu bytes, and %zu remain", index,
+				   count, body, reader_remaining(r));
 	if (count > r->capacity) {
 		reader_buffers_free(r);
 		size_t c = count;
@@ -216,12 +293,11 @@ rt_status rt_trace_reader_next(rt_trace_reader *r, rt_trace_frame *f, rt_error *
 		r->capacity = c;
 		if (!r->x || !r->y || !r->state || !r->side) {
 			reader_buffers_free(r);
-			return rt__fail(err, RT_ERR_NOMEM, "cannot allocate a trace frame of %u agents", count);
+			return rt__fail_at(err, RT_ERR_NOMEM, r->path, 0, 0, "count", "cannot allocate a trace frame of %u agents", count);
 		}
 	}
-	if (fread(r->x, sizeof(float), count, r->file) != count || fread(r->y, sizeof(float), count, r->file) != count ||
-	    fread(r->state, 1, count, r->file) != count || fread(r->side, 1, count, r->file) != count ||
-	    fread(&sum, 4, 1, r->file) != 1)
+	if (!reader_get(r, r->x, count * sizeof(float)) || !reader_get(r, r->y, count * sizeof(float)) ||
+	    !reader_get(r, r->state, count) || !reader_get(r, r->side, count) || !reader_get(r, &sum, 4))
 		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "frame", "frame %ld is truncated", index);
 	uint32_t h = 2166136261u;
 	h = fnv32(h, &magic, 4);

@@ -4,6 +4,7 @@
  * that saves work without changing the outcome. */
 #include "test.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -197,6 +198,193 @@ TEST(trace_reads_back_and_refuses_damage)
 	remove(path);
 	CHECK(s == RT_ERR_PARSE);
 	CHECK(strstr(err.message, "checksum"));
+}
+
+/* The whole of a file, from the C library's malloc (the caller frees it). */
+static unsigned char *slurp(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) return NULL;
+	unsigned char *data = NULL;
+	if (fseek(f, 0, SEEK_END) == 0) {
+		long n = ftell(f);
+		if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)n + 1)) &&
+		    fread(data, 1, (size_t)n, f) != (size_t)n) {
+			free(data);
+			data = NULL;
+		}
+		*size = (size_t)n;
+	}
+	fclose(f);
+	return data;
+}
+
+/* Reads every frame; returns the frame count, or -1 when they differ from the other
+ * reader's, and leaves the final status in *end. */
+static int frames_equal(rt_trace_reader *a, rt_trace_reader *b, rt_status *end_a, rt_status *end_b)
+{
+	rt_trace_frame fa, fb;
+	rt_error ea, eb;
+	int frames = 0;
+	for (;;) {
+		*end_a = rt_trace_reader_next(a, &fa, &ea);
+		*end_b = rt_trace_reader_next(b, &fb, &eb);
+		if (*end_a != *end_b) return -1;
+		if (*end_a != RT_OK) return frames;
+		if (fa.step != fb.step || fa.time_s != fb.time_s || fa.count != fb.count) return -1;
+		size_t n = (size_t)fa.count;
+		if (memcmp(fa.x, fb.x, n * sizeof(float)) || memcmp(fa.y, fb.y, n * sizeof(float)) ||
+		    memcmp(fa.state, fb.state, n) || memcmp(fa.side, fb.side, n))
+			return -1;
+		frames++;
+	}
+}
+
+TEST(trace_reads_from_memory_as_from_file)
+{
+	char path[] = "/tmp/rout-trace-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(small_run(path) == RT_OK);
+	size_t size = 0;
+	unsigned char *data = slurp(path, &size);
+	CHECK(data);
+	rt_test_note("a 40-man trace of 3 frames: %zu bytes (40 of header, 3 x (28 + 10 x 40) of frames)", size);
+	CHECK(size == 40 + 3 * (28 + 10 * 40));
+	rt_allocator a = rt_test_allocator();
+	rt_error err;
+	rt_trace_reader *file = rt_trace_reader_open(path, &a, &err);
+	rt_trace_reader *memory = rt_trace_reader_open_memory(data, size, "in-memory.trace", &a, &err);
+	rt_status end_file, end_memory;
+	int frames = file && memory ? frames_equal(file, memory, &end_file, &end_memory) : -2;
+	rt_trace_reader_close(file);
+	rt_trace_reader_close(memory);
+	remove(path);
+	CHECK_MSG(frames == 3, "%d frames read alike from the file and from memory, expected 3", frames);
+	CHECK(end_file == RT_ERR_STATE && end_memory == RT_ERR_STATE);
+
+	/* cut short by 7 bytes: the last frame is refused, naming the input and the frame */
+	rt_trace_frame f;
+	memory = rt_trace_reader_open_memory(data, size - 7, "in-memory.trace", &a, &err);
+	CHECK(memory);
+	rt_status s;
+	int good = 0;
+	while ((s = rt_trace_reader_next(memory, &f, &err)) == RT_OK) good++;
+	rt_trace_reader_close(memory);
+	rt_test_note("cut short: %d frames, then \"%s: %s\"", good, err.file, err.message);
+	CHECK(good == 2 && s == RT_ERR_PARSE && err.code == RT_ERR_PARSE);
+	CHECK(strcmp(err.file, "in-memory.trace") == 0 && strstr(err.message, "frame 2") && strstr(err.message, "truncated"));
+
+	/* the header alone is a trace of no frames; one byte less is not a trace */
+	memory = rt_trace_reader_open_memory(data, 40, NULL, &a, &err);
+	CHECK(memory);
+	s = rt_trace_reader_next(memory, &f, &err);
+	rt_trace_reader_close(memory);
+	CHECK(s == RT_ERR_STATE);
+	memory = rt_trace_reader_open_memory(data, 39, NULL, &a, &err);
+	CHECK(!memory && err.code == RT_ERR_PARSE && strstr(err.message, "RTTRACE1") && strcmp(err.file, "<memory>") == 0);
+	memory = rt_trace_reader_open_memory(NULL, 0, NULL, &a, &err);
+	CHECK(!memory && err.code == RT_ERR_PARSE);
+	free(data);
+}
+
+/* Every file in tests/bad/traces must be refused, by the file reader and by the memory
+ * reader alike, as RT_ERR_PARSE with a message containing `fragment`, the field
+ * `field`, after `frames` good frames, and without holding memory it does not need. */
+#define BAD_TRACES "tests/bad/traces"
+static const struct {
+	const char *file;
+	int frames;
+	const char *fragment;
+	const char *field;
+} bad_traces[] = {
+	{ "not_a_trace", 0, "not a rout trace (expected the RTTRACE1 header)", "header" },
+	{ "short_header", 0, "not a rout trace (expected the RTTRACE1 header)", "header" },
+	{ "version", 0, "trace version 2; this build reads version 1", "version" },
+	{ "frame_magic", 1, "frame 1: damaged frame header", "frame" },
+	{ "count_over_limit", 0, "frame 0: 4294967295 agents exceeds the limit 268435456", "count" },
+	/* found by the fuzzer: a frame of 2^28 - 1 agents in a 138-byte file made the reader
+	 * allocate 2.7 GB before it found the bytes missing */
+	{ "count_beyond_end", 1, "frame 1 is truncated: it holds 268435455 agents, needing 2684354554 bytes, and 16 remain", "count" },
+	{ "truncated", 1, "frame 1 is truncated: it holds 3 agents, needing 34 bytes, and 29 remain", "count" },
+	{ "checksum", 0, "frame 0 fails its checksum", "checksum" },
+	{ "unknown_state", 1, "frame 1: agent 1 has unknown state 200", "state" },
+};
+#define BAD_TRACE_COUNT ((int)(sizeof bad_traces / sizeof bad_traces[0]))
+
+/* Reads to the first refusal; returns the good frames before it, -1 if none came. */
+static int read_to_refusal(rt_trace_reader *r, rt_error *err, size_t *most_held)
+{
+	int frames = 0;
+	rt_trace_frame f;
+	if (!r) return 0;
+	rt_status s;
+	while ((s = rt_trace_reader_next(r, &f, err)) == RT_OK) {
+		frames++;
+		if (rt_test_bytes_held() > *most_held) *most_held = rt_test_bytes_held();
+	}
+	if (rt_test_bytes_held() > *most_held) *most_held = rt_test_bytes_held();
+	rt_trace_reader_close(r);
+	return s == RT_ERR_STATE ? -1 : frames;
+}
+
+TEST(trace_bad_traces_are_refused_with_the_frame)
+{
+	char path[512];
+	rt_allocator a = rt_test_allocator();
+	for (int i = 0; i < BAD_TRACE_COUNT; ++i) {
+		snprintf(path, sizeof path, "%s/%s.trace", BAD_TRACES, bad_traces[i].file);
+		for (int memory = 0; memory <= 1; ++memory) {
+			rt_error err;
+			size_t most_held = 0, size = 0;
+			unsigned char *data = NULL;
+			rt_trace_reader *r;
+			if (memory) {
+				data = slurp(path, &size);
+				CHECK_MSG(data, "cannot read %s", path);
+				r = rt_trace_reader_open_memory(data, size, path, &a, &err);
+			} else {
+				r = rt_trace_reader_open(path, &a, &err);
+			}
+			const int frames = read_to_refusal(r, &err, &most_held);
+			free(data);
+			const char *how = memory ? "from memory" : "from the file";
+			CHECK_MSG(frames >= 0, "%s (%s) was read to its end", path, how);
+			CHECK_MSG(rt_test_bytes_held() == 0, "%s (%s): %zu bytes held after the refusal", path, how, rt_test_bytes_held());
+			CHECK_MSG(err.code == RT_ERR_PARSE, "%s (%s): %s: %s", path, how, rt_status_name(err.code), err.message);
+			CHECK_MSG(frames == bad_traces[i].frames, "%s (%s): %d good frames, expected %d", path, how, frames,
+				  bad_traces[i].frames);
+			CHECK_MSG(strstr(err.message, bad_traces[i].fragment), "%s (%s): message \"%s\" lacks \"%s\"", path, how,
+				  err.message, bad_traces[i].fragment);
+			CHECK_MSG(strcmp(err.field, bad_traces[i].field) == 0, "%s (%s): field \"%s\", expected \"%s\"", path, how,
+				  err.field, bad_traces[i].field);
+			CHECK_MSG(strcmp(err.file, path) == 0, "%s (%s): the error names file \"%s\"", path, how, err.file);
+			/* a few frames of 3 men need a few hundred bytes, not what a count claims */
+			CHECK_MSG(most_held < 4096, "%s (%s): %zu bytes held while reading", path, how, most_held);
+			if (!memory)
+				rt_test_note("%-18s %s: [%s] %s (%zu bytes at most)", bad_traces[i].file, err.file, err.field, err.message,
+					     most_held);
+		}
+	}
+	/* and no file in the folder goes untested */
+	DIR *dir = opendir(BAD_TRACES);
+	CHECK_MSG(dir, "cannot open %s (run the tests from the repository root)", BAD_TRACES);
+	int files = 0;
+	struct dirent *e;
+	char missing[256] = "";
+	while ((e = readdir(dir))) {
+		size_t n = strlen(e->d_name);
+		if (n < 7 || strcmp(e->d_name + n - 6, ".trace") != 0) continue;
+		files++;
+		bool found = false;
+		for (int i = 0; i < BAD_TRACE_COUNT && !found; ++i)
+			found = strlen(bad_traces[i].file) == n - 6 && strncmp(bad_traces[i].file, e->d_name, n - 6) == 0;
+		if (!found) snprintf(missing, sizeof missing, "%s", e->d_name);
+	}
+	closedir(dir);
+	CHECK_MSG(!missing[0], "%s/%s has no entry in the test table", BAD_TRACES, missing);
+	CHECK(files == BAD_TRACE_COUNT);
 }
 
 /* A camp of resting men that a column walks past: with multi-rate stepping the resting

@@ -436,6 +436,10 @@ typedef struct rt_trace_frame {
 } rt_trace_frame;
 
 rt_trace_reader *rt_trace_reader_open(const char *path, const rt_allocator *allocator, rt_error *err);
+/* The same from a trace already in memory (size bytes at data, not copied: they must
+ * outlive the reader); `name` stands for the file name in errors (NULL: "<memory>"). */
+rt_trace_reader *rt_trace_reader_open_memory(const void *data, size_t size, const char *name,
+					     const rt_allocator *allocator, rt_error *err);
 /* Returns RT_OK and fills *frame, or RT_ERR_STATE at the end of the file, or an error. */
 rt_status rt_trace_reader_next(rt_trace_reader *reader, rt_trace_frame *frame, rt_error *err);
 void rt_trace_reader_close(rt_trace_reader *reader);

@@ -15,7 +15,7 @@ static int fate_of(uint8_t state)
 	switch ((rt_state)state) {
 	case RT_STATE_ROUTING: return FATE_ROUTING;
 	case RT_STATE_SURRENDERED: case RT_STATE_CAPTURED: return FATE_TAKEN;
-	case RT_STATE_DEAD_COMBAT: case RT_STATE_DEAD_TRAMPLED: case RT_STATE_DEAD_DROWNED: return FATE_DEAD;
+	case RT_STATE_DEAD_COMBAT: case RT_STATE_DEAD_TRAMPLED: case RT_STATE_DEAD_DROWNED: case RT_STATE_DEAD_BURNED: return FATE_DEAD;
 	case RT_STATE_SHELTERED: case RT_STATE_ESCAPED: return FATE_GONE;
 	default: return FATE_STANDING;
 	}

@@ -4,106 +4,15 @@
  * and prefer roads as their speed says. Maps are written as GeoJSON in the test from
  * rectangles and lines given in metres. */
 #include "test.h"
+#include "map_builder.h"
 #include "rout/env.h"
 #include "rout/map.h"
 
 #include <cairo.h>
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define ORIGIN_LON 121.08
-#define ORIGIN_LAT 41.03
-
-typedef struct builder {
-	char text[65536];
-	size_t used;
-	rt_map *blank; /* a featureless map of the same origin, for metres -> degrees */
-	int features;
-} builder;
-
-static void put(builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(builder *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(b->text + b->used, sizeof b->text - b->used, fmt, ap);
-	va_end(ap);
-	if (n > 0) b->used += (size_t)n;
-}
-
-static bool begin(builder *b, double width_m, double height_m, double cell_m)
-{
-	memset(b, 0, sizeof *b);
-	char head[256];
-	snprintf(head, sizeof head,
-		 "{\"type\":\"FeatureCollection\",\"rout\":{\"origin\":[%.6f,%.6f],\"cell_m\":%g,\"extent_m\":[%g,%g]},\"features\":[",
-		 ORIGIN_LON, ORIGIN_LAT, cell_m, width_m, height_m);
-	char blank[512];
-	snprintf(blank, sizeof blank, "%s]}", head);
-	rt_map_def md = rt_map_def_default();
-	md.allocator = rt_test_allocator();
-	rt_error err;
-	if (rt_map_load_string(blank, "blank", &md, &b->blank, &err) != RT_OK) {
-		rt_test_note("blank map: %s", err.message);
-		return false;
-	}
-	put(b, "%s", head);
-	return true;
-}
-
-static void point(builder *b, double x, double y)
-{
-	rt_lonlat p = rt_map_xy_to_lonlat(b->blank, (rt_vec2){ x, y });
-	put(b, "[%.8f,%.8f]", p.lon_deg, p.lat_deg);
-}
-
-static void rect(builder *b, const char *props, double x0, double y0, double x1, double y1)
-{
-	put(b, "%s{\"type\":\"Feature\",\"properties\":%s,\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[", b->features++ ? "," : "", props);
-	point(b, x0, y0); put(b, ","); point(b, x1, y0); put(b, ","); point(b, x1, y1); put(b, ","); point(b, x0, y1);
-	put(b, ","); point(b, x0, y0);
-	put(b, "]]}}");
-}
-
-static void line(builder *b, const char *props, double x0, double y0, double x1, double y1)
-{
-	put(b, "%s{\"type\":\"Feature\",\"properties\":%s,\"geometry\":{\"type\":\"LineString\",\"coordinates\":[", b->features++ ? "," : "", props);
-	point(b, x0, y0); put(b, ","); point(b, x1, y1);
-	put(b, "]}}");
-}
-
-static rt_map *finish(builder *b)
-{
-	put(b, "]}");
-	rt_map_destroy(b->blank);
-	rt_map_def md = rt_map_def_default();
-	md.allocator = rt_test_allocator();
-	rt_map *map = NULL;
-	rt_error err;
-	if (rt_map_load_string(b->text, "test map", &md, &map, &err) != RT_OK) rt_test_note("map: %s (%s)", err.message, err.field);
-	return map;
-}
-
-static rt_world *world_on(const rt_map *map, double half_w, double half_h, int threads)
-{
-	rt_world_def d = rt_world_def_default();
-	d.allocator = rt_test_allocator();
-	d.threads = threads;
-	d.bounds_min = (rt_vec2){ -half_w, -half_h };
-	d.bounds_max = (rt_vec2){ half_w, half_h };
-	d.agent_capacity = 2048;
-	rt_error err;
-	rt_world *w = rt_world_create(&d, &err);
-	if (w && rt_world_set_map(w, map, &err) != RT_OK) {
-		rt_test_note("set map: %s", err.message);
-		rt_world_destroy(w);
-		return NULL;
-	}
-	return w;
-}
 
 /* Steps the world until every one of the n men (ids 0..n-1) has escaped or max_steps
  * pass, recording where each man first crosses the line y = 0 (from the side his
@@ -149,13 +58,13 @@ static bool watch_line(rt_world *w, int n, double x_lo, double x_hi, int max_ste
  * x = 100..130; 1,000 men south of it are sent to the north edge. */
 TEST(terrain_river_crossed_only_at_its_ford)
 {
-	builder b;
-	CHECK(begin(&b, 420, 420, 5));
-	line(&b, "{\"kind\":\"river\",\"width_m\":30,\"depth_m\":3}", -205, 0, 205, 0);
-	rect(&b, "{\"kind\":\"ford\"}", 100, -20, 130, 20);
-	rt_map *map = finish(&b);
+	rt_test_map_builder b;
+	CHECK(rt_test_map_begin(&b, 420, 420, 5));
+	rt_test_map_line(&b, "{\"kind\":\"river\",\"width_m\":30,\"depth_m\":3}", -205, 0, 205, 0);
+	rt_test_map_rect(&b, "{\"kind\":\"ford\"}", 100, -20, 130, 20);
+	rt_map *map = rt_test_map_finish(&b);
 	CHECK(map);
-	rt_world *w = world_on(map, 200, 200, 0);
+	rt_world *w = rt_test_world_on(map, 200, 200, 0);
 	CHECK(w);
 	rt_error err;
 	rt_goal_def gd = rt_goal_def_default();
@@ -191,24 +100,24 @@ TEST(terrain_river_crossed_only_at_its_ford)
  * 0.5 m step) drown and the men on the land at 5 m do not. */
 TEST(terrain_tide_floods_the_flat_and_the_surge_drowns)
 {
-	builder b;
-	CHECK(begin(&b, 300, 300, 5));
-	rect(&b, "{\"kind\":\"sea\"}", -149, -149, 149, -100);
+	rt_test_map_builder b;
+	CHECK(rt_test_map_begin(&b, 300, 300, 5));
+	rt_test_map_rect(&b, "{\"kind\":\"sea\"}", -149, -149, 149, -100);
 	for (int k = 0; k < 6; ++k) {
 		char props[96];
 		snprintf(props, sizeof props, "{\"kind\":\"tidal_flat\",\"elevation_m\":%.1f}", 0.5 * k);
-		rect(&b, props, -149, -100 + 20.0 * k, 149, -80 + 20.0 * k);
+		rt_test_map_rect(&b, props, -149, -100 + 20.0 * k, 149, -80 + 20.0 * k);
 	}
-	rt_map *map = finish(&b);
+	rt_map *map = rt_test_map_finish(&b);
 	CHECK(map);
 	/* flooding at the harmonic times: level at the 1 m step, hour by hour over a day */
-	rt_world *w = world_on(map, 140, 140, 1);
+	rt_world *w = rt_test_world_on(map, 140, 140, 1);
 	CHECK(w);
 	rt_error err;
 	rt_environment_def env = rt_environment_def_default();
 	env.start_jd_ut = rt_julian_day_from_civil(1641, 9, 25, 18, 0, 0.0, 8.0);
-	env.latitude_deg = ORIGIN_LAT;
-	env.longitude_deg = ORIGIN_LON;
+	env.latitude_deg = RT_TEST_ORIGIN_LAT;
+	env.longitude_deg = RT_TEST_ORIGIN_LON;
 	env.tide.constituent_count = 1;
 	env.tide.constituents[0] = (rt_tide_constituent){ "M2", 1.5, 0.0, RT_TIDE_SPEED_M2_DEG_PER_H };
 	double surge_t[3] = { 6.0 * 3600.0 - 1800.0, 6.0 * 3600.0, 12.0 * 3600.0 };
@@ -233,7 +142,7 @@ TEST(terrain_tide_floods_the_flat_and_the_surge_drowns)
 	CHECK(flood_changes == 4);
 
 	/* the surge: 100 men on the flat's 0.5 m step, 100 on the land at 5 m */
-	w = world_on(map, 140, 140, 0);
+	w = rt_test_world_on(map, 140, 140, 0);
 	CHECK(w);
 	env.tide.surge_count = 3;
 	env.tide.surge_time_s = surge_t;
@@ -266,7 +175,7 @@ TEST(terrain_tide_floods_the_flat_and_the_surge_drowns)
  * passes x = 0. */
 static bool walk_east(const rt_map *map, double *path, double *y_mid)
 {
-	rt_world *w = world_on(map, 190, 190, 1);
+	rt_world *w = rt_test_world_on(map, 190, 190, 1);
 	if (!w) return false;
 	rt_error err;
 	rt_goal_def gd = rt_goal_def_default();
@@ -297,9 +206,9 @@ static bool walk_east(const rt_map *map, double *path, double *y_mid)
 
 TEST(terrain_flow_fields_go_straight_and_take_the_road)
 {
-	builder b;
-	CHECK(begin(&b, 400, 400, 5));
-	rt_map *open = finish(&b);
+	rt_test_map_builder b;
+	CHECK(rt_test_map_begin(&b, 400, 400, 5));
+	rt_map *open = rt_test_map_finish(&b);
 	CHECK(open);
 	double path, y_mid;
 	CHECK(walk_east(open, &path, &y_mid));
@@ -310,18 +219,18 @@ TEST(terrain_flow_fields_go_straight_and_take_the_road)
 	CHECK(fabs(y_mid) < 3.0);
 
 	/* a road 40 m north, twice as fast: 40 + 280 / 2 + 40 = 220 m-equivalents < 300 */
-	CHECK(begin(&b, 400, 400, 5));
-	line(&b, "{\"kind\":\"road\",\"width_m\":10,\"speed_factor\":2.0}", -140, 40, 140, 40);
-	rt_map *road = finish(&b);
+	CHECK(rt_test_map_begin(&b, 400, 400, 5));
+	rt_test_map_line(&b, "{\"kind\":\"road\",\"width_m\":10,\"speed_factor\":2.0}", -140, 40, 140, 40);
+	rt_map *road = rt_test_map_finish(&b);
 	CHECK(road);
 	CHECK(walk_east(road, &path, &y_mid));
 	rt_test_note("with a road 40 m north twice as fast: %.1f m walked, y %.1f m at mid-way", path, y_mid);
 	CHECK(fabs(y_mid - 40.0) < 5.0);
 
 	/* the same road only 1.1 times as fast does not pay for the detour */
-	CHECK(begin(&b, 400, 400, 5));
-	line(&b, "{\"kind\":\"road\",\"width_m\":10,\"speed_factor\":1.1}", -140, 40, 140, 40);
-	rt_map *slow = finish(&b);
+	CHECK(rt_test_map_begin(&b, 400, 400, 5));
+	rt_test_map_line(&b, "{\"kind\":\"road\",\"width_m\":10,\"speed_factor\":1.1}", -140, 40, 140, 40);
+	rt_map *slow = rt_test_map_finish(&b);
 	CHECK(slow);
 	CHECK(walk_east(slow, &path, &y_mid));
 	rt_map_destroy(road);
@@ -351,10 +260,10 @@ static bool pixel_is_water(const char *png, double fx, double fy)
 
 TEST(terrain_picture_shows_the_sea_at_its_level)
 {
-	builder b;
-	CHECK(begin(&b, 300, 300, 5));
-	rect(&b, "{\"kind\":\"tidal_flat\",\"elevation_m\":1.0}", -149, -149, 149, 0);
-	rt_map *map = finish(&b);
+	rt_test_map_builder b;
+	CHECK(rt_test_map_begin(&b, 300, 300, 5));
+	rt_test_map_rect(&b, "{\"kind\":\"tidal_flat\",\"elevation_m\":1.0}", -149, -149, 149, 0);
+	rt_map *map = rt_test_map_finish(&b);
 	CHECK(map);
 	bool water[2];
 	for (int k = 0; k < 2; ++k) {
@@ -392,13 +301,13 @@ TEST(terrain_picture_shows_the_sea_at_its_level)
  * flight from north of it to a refuge south of it all leave through the gap. */
 TEST(terrain_trench_line_channels_flight_to_the_shore_gap)
 {
-	builder b;
-	CHECK(begin(&b, 420, 420, 5));
-	rect(&b, "{\"kind\":\"sea\"}", -209, -209, -160, 209);                               /* the sea to the west */
-	line(&b, "{\"kind\":\"trench\",\"depth_m\":2.5,\"width_m\":4}", -120, 0, 205, 0);   /* gap: x -160..-120 */
-	rt_map *map = finish(&b);
+	rt_test_map_builder b;
+	CHECK(rt_test_map_begin(&b, 420, 420, 5));
+	rt_test_map_rect(&b, "{\"kind\":\"sea\"}", -209, -209, -160, 209);                               /* the sea to the west */
+	rt_test_map_line(&b, "{\"kind\":\"trench\",\"depth_m\":2.5,\"width_m\":4}", -120, 0, 205, 0);   /* gap: x -160..-120 */
+	rt_map *map = rt_test_map_finish(&b);
 	CHECK(map);
-	rt_world *w = world_on(map, 200, 200, 0);
+	rt_world *w = rt_test_world_on(map, 200, 200, 0);
 	CHECK(w);
 	rt_error err;
 	rt_goal_def gd = rt_goal_def_default();
@@ -433,17 +342,17 @@ TEST(terrain_trench_line_channels_flight_to_the_shore_gap)
  * sheltered, every one through the gate; no man of side 1 gets in. */
 TEST(terrain_fort_admits_its_own_side_by_the_gate_up_to_capacity)
 {
-	builder b;
-	CHECK(begin(&b, 300, 300, 5));
+	rt_test_map_builder b;
+	CHECK(rt_test_map_begin(&b, 300, 300, 5));
 	char fort[512];
 	/* the square 40..80 x 40..80, gate in the middle of the south wall */
 	rt_lonlat gate = rt_map_xy_to_lonlat(b.blank, (rt_vec2){ 60, 40 });
 	snprintf(fort, sizeof fort, "{\"kind\":\"fort\",\"side\":\"ming\",\"capacity\":50,\"gates\":[[%.8f,%.8f]]}", gate.lon_deg,
 		 gate.lat_deg);
-	rect(&b, fort, 40, 40, 80, 80);
-	rt_map *map = finish(&b);
+	rt_test_map_rect(&b, fort, 40, 40, 80, 80);
+	rt_map *map = rt_test_map_finish(&b);
 	CHECK(map);
-	rt_world *w = world_on(map, 140, 140, 0);
+	rt_world *w = rt_test_world_on(map, 140, 140, 0);
 	CHECK(w);
 	rt_error err;
 	CHECK_OK(rt_world_bind_side_name(w, "ming", 0, &err), err);

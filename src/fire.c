@@ -123,11 +123,11 @@ double rt_fire_rate_mps(const rt_fire_params *params, double wind_mps, double fu
 
 /* ---- cells -------------------------------------------------------------------------------- */
 
-double rt__fire_fuel(const rt_world *w, int cell)
+/* The fuel of a cell as its topmost feature says, with `open` on open ground. */
+static double cell_fuel(const rt_world *w, int cell, double open)
 {
 	if (cell < 0 || !w->map) return 0.0;
 	if (!w->map_passable[cell] || w->map_water[cell] > 0.0f) return 0.0;
-	const double open = w->fire ? w->fire->params.open_ground_fuel_kg_m2 : w->environment.fire.params.open_ground_fuel_kg_m2;
 	const int f = w->map_feature[cell];
 	if (f < 0) return open;
 	const rt_map_feature *feature = &w->map->features[f];
@@ -136,6 +136,11 @@ double rt__fire_fuel(const rt_world *w, int cell)
 	case RT_MAP_GRASS: return isnan(feature->value[RT_MAPV_FUEL]) ? open : feature->value[RT_MAPV_FUEL];
 	default: return 0.0;
 	}
+}
+
+double rt__fire_fuel(const rt_world *w, int cell)
+{
+	return w->fire ? cell_fuel(w, cell, w->fire->params.open_ground_fuel_kg_m2) : 0.0;
 }
 
 /* Under the sea of the moment: nothing burns there. */
@@ -212,10 +217,16 @@ static bool for_ignition_cells(rt_world *w, const rt_ignition *g, ignition_visit
 	return true;
 }
 
+typedef struct fuel_search {
+	double open_fuel;
+	bool found;
+} fuel_search;
+
 static bool find_fuel(rt_world *w, int cell, void *context)
 {
-	if (rt__fire_fuel(w, cell) > 0.0) {
-		*(bool *)context = true;
+	fuel_search *search = context;
+	if (cell_fuel(w, cell, search->open_fuel) > 0.0) {
+		search->found = true;
 		return false;
 	}
 	return true;
@@ -291,9 +302,9 @@ rt_status rt__fire_validate(const rt_world *w, const rt_fire_def *d, rt_error *e
 						   "%s is (%.1f, %.1f) m, outside the map (x %.1f to %.1f, y %.1f to %.1f m)", field,
 						   ends[e].x, ends[e].y, x0, x1, y0, y1);
 		}
-		bool fuel = false;
-		for_ignition_cells((rt_world *)w, g, find_fuel, &fuel);
-		if (!fuel) {
+		fuel_search search = { p->open_ground_fuel_kg_m2, false };
+		for_ignition_cells((rt_world *)w, g, find_fuel, &search);
+		if (!search.found) {
 			snprintf(field, sizeof field, "fire.ignitions[%d]", i);
 			return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, field,
 					   "%s at (%.1f, %.1f) m touches nothing that burns (water, road, bare ground or a feature without fuel)",
@@ -371,9 +382,9 @@ rt_status rt__fire_build(rt_world *w, const rt_fire_def *d, rt_fire **out, rt_ig
 		rt__fire_destroy(w, f, ignitions, d->ignition_count);
 		return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the fire grid of %zu cells", f->cells);
 	}
-	*out = f; /* rt__fire_fuel reads the open ground's fuel from the params set above */
 	for (size_t c = 0; c < f->cells; ++c)
-		f->state[c] = rt__fire_fuel(w, (int)c) > 0.0 ? RT_FIRE_CELL_FUEL : RT_FIRE_CELL_NONE;
+		f->state[c] = cell_fuel(w, (int)c, f->params.open_ground_fuel_kg_m2) > 0.0 ? RT_FIRE_CELL_FUEL : RT_FIRE_CELL_NONE;
+	*out = f;
 	f->box[0] = f->box[1] = f->source_box[0] = f->source_box[1] = 0;
 	f->box[2] = f->box[3] = f->source_box[2] = f->source_box[3] = -1;
 	f->next_update_s = f->params.update_interval_s;
@@ -624,10 +635,24 @@ rt_status rt__fire_phase(rt_world *w, rt_error *err)
 
 /* ---- what men meet -------------------------------------------------------------------- */
 
-bool rt__fire_escape(const rt_world *w, double x, double y, double *dx, double *dy)
+/* Flames of a head fire on a cell next to (i, j), or on it. */
+static bool hot_near(const rt_fire *f, int i, int j)
+{
+	for (int y = j - 1; y <= j + 1; ++y)
+		for (int x = i - 1; x <= i + 1; ++x)
+			if (x >= 0 && y >= 0 && x < f->nx && y < f->ny && f->state[y * f->nx + x] == RT_FIRE_CELL_HOT) return true;
+	return false;
+}
+
+bool rt__fire_flight(const rt_world *w, double x, double y, double *dx, double *dy)
 {
 	const rt_fire *f = w->fire;
 	const int ix = rt__floor_int((x - f->ox) * f->inv_cell), iy = rt__floor_int((y - f->oy) * f->inv_cell);
+	if (ix < 0 || iy < 0 || ix >= f->nx || iy >= f->ny) return false;
+	const uint8_t here = f->state[iy * f->nx + ix];
+	const bool in_flames = here == RT_FIRE_CELL_HOT;
+	/* burnt ground and ground with nothing to burn are safe; grass next to flames is not */
+	if (!in_flames && !((here == RT_FIRE_CELL_FUEL || here == RT_FIRE_CELL_BURNING) && hot_near(f, ix, iy))) return false;
 	double best = INFINITY, bx = 0.0, by = 0.0;
 	for (int j = iy - ESCAPE_REACH_CELLS; j <= iy + ESCAPE_REACH_CELLS; ++j) {
 		if (j < 0 || j >= f->ny) continue;
@@ -636,9 +661,14 @@ bool rt__fire_escape(const rt_world *w, double x, double y, double *dx, double *
 			const int c = j * f->nx + i;
 			const uint8_t st = f->state[c];
 			if (st == RT_FIRE_CELL_HOT || !w->map_passable[c]) continue;
+			/* outside the flames a man does not run through them */
+			const int mi = (ix + i) / 2, mj = (iy + j) / 2;
+			if (!in_flames && f->state[mj * f->nx + mi] == RT_FIRE_CELL_HOT) continue;
 			const double cx = f->ox + (i + 0.5) * f->cell_m, cy = f->oy + (j + 0.5) * f->cell_m;
-			/* burnt ground and ground without fuel are safe; grass may catch next */
-			const double cost = hypot(cx - x, cy - y) + (st == RT_FIRE_CELL_FUEL || st == RT_FIRE_CELL_BURNING ? f->cell_m : 0.0);
+			/* burnt ground and ground without fuel are safe; grass may catch, the more
+			 * so beside the flames */
+			const bool grass = st == RT_FIRE_CELL_FUEL || st == RT_FIRE_CELL_BURNING;
+			const double cost = hypot(cx - x, cy - y) + (grass ? f->cell_m : 0.0) + (grass && hot_near(f, i, j) ? 2.0 * f->cell_m : 0.0);
 			if (cost < best) {
 				best = cost;
 				bx = cx - x;

@@ -16,7 +16,8 @@
  * resolved here.
  *
  * Weather (weather.c, fire.c): wet ground slows a man by the mud factor of the ground
- * under him; a man in the flames of a head fire runs for the nearest cell out of them. */
+ * under him; a man in the flames of a head fire, or on grass beside them, runs for the
+ * nearest safe ground. */
 #include "world.h"
 
 #include <math.h>
@@ -155,10 +156,9 @@ void rt__locomotion_decide(rt_world *w)
 			e0x = a->heading_x[s];
 			e0y = a->heading_y[s];
 		}
-		/* E4: a man in the flames of a head fire runs for the nearest ground that is not */
-		if (fire && rt__fire_hot(w, rt__terrain_cell(w, xi, yi)) && rt__fire_escape(w, xi, yi, &e0x, &e0y) &&
-		    a->state[s] != RT_STATE_ROUTING)
-			v0 *= flight_factor;
+		/* E4: a man in the flames of a head fire, or on grass beside them, runs for the
+		 * nearest safe ground */
+		if (fire && rt__fire_flight(w, xi, yi, &e0x, &e0y) && a->state[s] != RT_STATE_ROUTING) v0 *= flight_factor;
 		const bool wants_to_move = (e0x != 0.0 || e0y != 0.0) && v0 > 0.0;
 
 		/* neighbours within the interaction range: repulsion, and cache for spacing */

@@ -405,8 +405,9 @@ static inline bool rt__fire_hot(const rt_world *w, int cell)
 {
 	return cell >= 0 && w->fire->state[cell] == RT_FIRE_CELL_HOT;
 }
-/* A man in a hot cell runs for the nearest cell that is not: the unit direction. */
-bool rt__fire_escape(const rt_world *w, double x, double y, double *dx, double *dy);
+/* A man in the flames of a head fire, or on grass beside them, runs for the nearest
+ * safe ground (burnt, or with nothing to burn): true and the unit direction. */
+bool rt__fire_flight(const rt_world *w, double x, double y, double *dx, double *dy);
 /* How far a man at (x, y) can see through the smoke there (INFINITY without smoke). */
 double rt__smoke_detection_m(const rt_world *w, double x, double y);
 static inline bool rt__smoke_anywhere(const rt_world *w) { return w->fire && w->fire->smoke_max > 0.0f; }

@@ -48,7 +48,7 @@ rt_fire_params rt_fire_params_default(void)
 	p.open_ground_fuel_kg_m2 = 0.45;        /* Cheney & Sullivan 2008: natural pasture 4-6 t/ha */
 	p.grass = RT_GRASS_NATURAL;
 	p.curing_pct = 100.0;                   /* late autumn: fully cured */
-	p.threshold_spread = 0.2;               /* estimate (E) */
+	p.threshold_spread = 0.1;               /* estimate (E); more makes wide fronts run fast (model.md) */
 	p.flame_residence_s = 15.0;             /* grass flames ~15 s (U. Toronto fire lab field data) */
 	p.heat_of_combustion_kj_per_kg = 18600.0; /* Byram 1959; CSIRO grassland model */
 	p.block_intensity_kw_per_m = 350.0;     /* 1.2 m flames: the hand-tool limit (NWCG hauling chart) */
@@ -107,18 +107,6 @@ double rt_fire_length_to_breadth(double wind_mps)
 	static const double at5 = 2.2054; /* 1.1 * 5^0.464 */
 	if (u >= 5.0) return 1.1 * pow(u, 0.464);
 	return 1.0 + (at5 - 1.0) * u / 5.0;
-}
-
-static double eccentricity(double length_to_breadth)
-{
-	return length_to_breadth > 1.0 ? sqrt(1.0 - 1.0 / (length_to_breadth * length_to_breadth)) : 0.0;
-}
-
-double rt_fire_rate_mps(const rt_fire_params *params, double wind_mps, double fuel_moisture_pct, double angle_deg)
-{
-	const double head = rt_fire_head_rate_mps(params, wind_mps, fuel_moisture_pct);
-	const double e = eccentricity(rt_fire_length_to_breadth(wind_mps));
-	return head * (1.0 - e) / (1.0 - e * cos(angle_deg * (PI / 180.0)));
 }
 
 /* ---- cells -------------------------------------------------------------------------------- */
@@ -184,7 +172,7 @@ static rt_status catch_fire(rt_world *w, int cell, double t_s, double rate_mps, 
 	f->time_s[cell] = (float)t_s;
 	f->burning[f->burning_count++] = (rt_fire_burning){ cell, (float)t_s, (float)(t_s + f->params.flame_residence_s + crossing_s),
 							  (float)intensity, (float)fuel };
-	f->front[f->front_count++] = (rt_fire_front){ cell, t_s };
+	f->front[f->front_count++] = cell;
 	return RT_OK;
 }
 
@@ -408,64 +396,135 @@ static bool light_cell(rt_world *w, int cell, void *context)
 	return c->status == RT_OK;
 }
 
-static int compare_touch(const void *pa, const void *pb)
+/* State flag used inside spread() only: caught in this very sub-step, so it hands the
+ * fire on from the next (the fire never runs ahead within a sub-step in the order the
+ * cells happen to be visited). */
+#define CAUGHT_NOW 0x80u
+
+static int compare_cells(const void *pa, const void *pb)
 {
-	const rt_fire_touch *a = pa, *b = pb;
-	if (a->cell != b->cell) return a->cell < b->cell ? -1 : 1;
-	if (a->increment != b->increment) return a->increment > b->increment ? -1 : 1;
-	if (a->per_s != b->per_s) return a->per_s > b->per_s ? -1 : 1;
-	if (a->duration_s != b->duration_s) return a->duration_s > b->duration_s ? -1 : 1;
-	return 0;
+	const int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+	return (a > b) - (a < b);
 }
 
-/* The front hands on progress over [a, b]; cells that reach their threshold catch. */
-static rt_status spread(rt_world *w, double b, double head_mps, double e, double wx, double wy, rt_error *err)
+/* The ellipse's normal-flow coefficients (Richards 1990): a front whose outward normal
+ * makes cosine wdot with the direction the wind blows to advances at
+ * head x (g wdot + sqrt(h^2 + (f^2 - h^2) wdot^2)). */
+typedef struct ellipse {
+	double f, g, h;
+} ellipse;
+
+static ellipse ellipse_of(double length_to_breadth)
+{
+	const double lb = length_to_breadth > 1.0 ? length_to_breadth : 1.0;
+	const double c = sqrt(1.0 - 1.0 / (lb * lb));
+	const double back = (1.0 - c) / (1.0 + c); /* back rate / head rate */
+	ellipse e = { 0.5 * (1.0 + back), 0.5 * (1.0 - back), 0.5 * (1.0 + back) / lb };
+	return e;
+}
+
+static double normal_fraction(const ellipse *e, double wdot)
+{
+	return e->g * wdot + sqrt(e->h * e->h + (e->f * e->f - e->h * e->h) * wdot * wdot);
+}
+
+double rt_fire_rate_mps(const rt_fire_params *params, double wind_mps, double fuel_moisture_pct, double angle_deg)
+{
+	const double head = rt_fire_head_rate_mps(params, wind_mps, fuel_moisture_pct);
+	const ellipse el = ellipse_of(rt_fire_length_to_breadth(wind_mps));
+	return head * normal_fraction(&el, cos(angle_deg * (PI / 180.0)));
+}
+
+/* Caught before this sub-step: burning or burnt. */
+static bool source_state(uint8_t st)
+{
+	return st == RT_FIRE_CELL_BURNING || st == RT_FIRE_CELL_HOT || st == RT_FIRE_CELL_BURNT;
+}
+
+static const int neighbour_dirs[8][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, 1 }, { -1, 1 }, { 1, -1 }, { -1, -1 } };
+
+/* The front over [a, b]. Every unburnt cell beside it would be reached, from each caught
+ * neighbour, at that neighbour's ignition time + threshold x (distance between their
+ * centres along the front's normal) / (the front's normal speed now); it catches when
+ * the earliest of these falls within the sub-step (or before: then at a). */
+static rt_status spread(rt_world *w, double a, double b, double head_mps, const ellipse *el, double wx, double wy, rt_error *err)
 {
 	rt_fire *f = w->fire;
-	static const int dirs[8][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, 1 }, { -1, 1 }, { 1, -1 }, { -1, -1 } };
+	/* the unburnt cells beside the front; front cells with none left drop out */
 	f->touch_count = 0;
 	int kept = 0;
 	for (int k = 0; k < f->front_count; ++k) {
-		rt_fire_front src = f->front[k];
-		const int ix = src.cell % f->nx, iy = src.cell / f->nx;
-		const double duration = b - src.since_s;
+		const int i = f->front[k], ix = i % f->nx, iy = i / f->nx;
 		bool open = false;
 		for (int d = 0; d < 8; ++d) {
-			const int jx = ix + dirs[d][0], jy = iy + dirs[d][1];
+			const int jx = ix + neighbour_dirs[d][0], jy = iy + neighbour_dirs[d][1];
 			if (jx < 0 || jy < 0 || jx >= f->nx || jy >= f->ny) continue;
 			const int j = jy * f->nx + jx;
 			if (f->state[j] != RT_FIRE_CELL_FUEL) continue;
 			open = true; /* a flooded cell may burn when the sea falls */
-			if (flooded(w, j) || head_mps <= 0.0 || duration <= 0.0) continue;
-			const double len = d < 4 ? 1.0 : 1.4142135623730951;
-			const double cosine = (wx * dirs[d][0] + wy * dirs[d][1]) / len;
-			const double rate = head_mps * (1.0 - e) / (1.0 - e * cosine);
-			const double per_s = rate / (len * f->cell_m);
+			if (flooded(w, j) || head_mps <= 0.0) continue;
 			if (!reserve(w, (void **)&f->touch, &f->touch_capacity, f->touch_count, sizeof *f->touch))
 				return rt__fail(err, RT_ERR_NOMEM, "cannot grow the fire's scratch past %d entries", f->touch_count);
-			f->touch[f->touch_count++] = (rt_fire_touch){ j, (float)(per_s * duration), (float)per_s, (float)rate, (float)duration };
+			f->touch[f->touch_count++] = j;
 		}
-		src.since_s = b;
-		if (open) f->front[kept++] = src;
+		if (open) f->front[kept++] = i;
 	}
 	f->front_count = kept;
 	if (f->touch_count == 0) return RT_OK;
-	qsort(f->touch, (size_t)f->touch_count, sizeof *f->touch, compare_touch);
-	for (int k = 0; k < f->touch_count; ++k) {
-		const rt_fire_touch *t = &f->touch[k];
-		if (k > 0 && f->touch[k - 1].cell == t->cell) continue; /* the largest offer came first */
-		const double progress = (double)f->time_s[t->cell] + (double)t->increment;
-		const double threshold = threshold_of(w, t->cell);
-		if (progress < threshold) {
-			f->time_s[t->cell] = (float)progress;
-			continue;
+	qsort(f->touch, (size_t)f->touch_count, sizeof *f->touch, compare_cells);
+	const int count = f->touch_count; /* catching appends to the front, not to this list */
+	rt_status status = RT_OK;
+	for (int k = 0; k < count; ++k) {
+		const int j = f->touch[k];
+		if (k > 0 && f->touch[k - 1] == j) continue;
+		const int jx = j % f->nx, jy = j / f->nx;
+		/* the front's outward normal at j: from its caught neighbours toward it */
+		double nx = 0.0, ny = 0.0;
+		for (int d = 0; d < 8; ++d) {
+			const int ix = jx - neighbour_dirs[d][0], iy = jy - neighbour_dirs[d][1];
+			if (ix < 0 || iy < 0 || ix >= f->nx || iy >= f->ny || !source_state(f->state[iy * f->nx + ix])) continue;
+			const double len = d < 4 ? 1.0 : 1.4142135623730951;
+			nx += neighbour_dirs[d][0] / len;
+			ny += neighbour_dirs[d][1] / len;
 		}
-		/* it caught before b: back by the excess at the rate that brought it */
-		const double late_s = fmin((progress - threshold) / (double)t->per_s, (double)t->duration_s);
-		rt_status s = catch_fire(w, t->cell, b - late_s, t->rate_mps, err);
-		if (s != RT_OK) return s;
+		double norm = sqrt(nx * nx + ny * ny);
+		if (norm < 1e-9) { /* ringed by fire: any way will do */
+			nx = wx;
+			ny = wy;
+			norm = sqrt(nx * nx + ny * ny);
+			if (norm < 1e-9) {
+				nx = 1.0;
+				norm = 1.0;
+			}
+		}
+		nx /= norm;
+		ny /= norm;
+		const double rate = head_mps * normal_fraction(el, nx * wx + ny * wy);
+		if (!(rate > 0.0)) continue;
+		const double threshold = threshold_of(w, j);
+		/* sources more than 45 degrees off the normal say little of when the front comes;
+		 * they count only when there is no other (a cell between two burnt ones) */
+		double arrival = INFINITY;
+		for (int pass = 0; pass < 2 && arrival == INFINITY; ++pass) {
+			const double min_cosine = pass == 0 ? 0.7071 : 0.25;
+			for (int d = 0; d < 8; ++d) {
+				const int ix = jx - neighbour_dirs[d][0], iy = jy - neighbour_dirs[d][1];
+				if (ix < 0 || iy < 0 || ix >= f->nx || iy >= f->ny) continue;
+				const int i = iy * f->nx + ix;
+				if (!source_state(f->state[i])) continue;
+				const double len = d < 4 ? 1.0 : 1.4142135623730951;
+				const double along = (neighbour_dirs[d][0] * nx + neighbour_dirs[d][1] * ny) * f->cell_m;
+				if (along < min_cosine * len * f->cell_m - 1e-9) continue;
+				const double t = (double)f->time_s[i] + threshold * along / rate;
+				arrival = t < arrival ? t : arrival;
+			}
+		}
+		if (!(arrival <= b)) continue;
+		if ((status = catch_fire(w, j, arrival > a ? arrival : a, rate, err)) != RT_OK) break;
+		f->state[j] |= CAUGHT_NOW;
 	}
-	return RT_OK;
+	for (int k = kept; k < f->front_count; ++k) f->state[f->front[k]] &= (uint8_t)~CAUGHT_NOW;
+	return status;
 }
 
 static void burn_out(rt_fire *f, double t_s)
@@ -592,22 +651,23 @@ static rt_status fire_advance(rt_world *w, double t0, double t1, rt_error *err)
 	const rt_environment_state *e = &w->env;
 	const double wind = e->wind_speed_mps;
 	const double head = rt_fire_head_rate_mps(&f->params, wind, e->fuel_moisture_pct);
-	const double ecc = eccentricity(rt_fire_length_to_breadth(wind));
+	const ellipse el = ellipse_of(rt_fire_length_to_breadth(wind));
 	const double wx = wind > 0.0 ? e->wind_mps.x / wind : 0.0, wy = wind > 0.0 ? e->wind_mps.y / wind : 0.0;
 	const double h = t1 - t0;
 	int substeps = (int)ceil(head * h / (0.5 * f->cell_m));
 	substeps = substeps < 1 ? 1 : (substeps > MAX_SUBSTEPS ? MAX_SUBSTEPS : substeps);
 	for (int k = 0; k < substeps; ++k) {
 		const double a = t0 + h * k / substeps, b = k + 1 == substeps ? t1 : t0 + h * (k + 1) / substeps;
-		/* fires the scenario sets by now */
+		rt_status s = spread(w, a, b, head, &el, wx, wy, err);
+		if (s != RT_OK) return s;
+		/* fires the scenario sets by now: they spread from the next sub-step on, from
+		 * the time they were set */
 		while (f->next_ignition < w->ignition_count && w->ignitions[f->next_ignition].time_s <= b) {
 			const rt_ignition *g = &w->ignitions[f->next_ignition++];
-			light_context c = { fmax(g->time_s, a - h), head, RT_OK, err };
+			light_context c = { fmax(g->time_s, a), head, RT_OK, err };
 			for_ignition_cells(w, g, light_cell, &c);
 			if (c.status != RT_OK) return c.status;
 		}
-		rt_status s = spread(w, b, head, ecc, wx, wy, err);
-		if (s != RT_OK) return s;
 		burn_out(f, b);
 	}
 	smoke_step(w, h, e->wind_mps);

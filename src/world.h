@@ -72,6 +72,8 @@ typedef struct rt_sense_grid {
 	int *order;            /* sorted -> slot */
 	int capacity;
 	int box[2 * RT_MAX_SIDES][4]; /* each group's cells: x0, y0, x1, y1 (empty when x1 < 0) */
+	float *sight_max;      /* in smoke: the farthest any man of (side, cell) can be seen from */
+	size_t sight_allocated;
 } rt_sense_grid;
 
 /* A man seen to fall, remembered for death_memory_s. */
@@ -140,10 +142,9 @@ typedef struct rt_goal {
 } rt_goal;
 
 /* ---- fire and smoke (fire.c) ----
- * Per map cell: a state and one float, which is the progress of the front toward the
- * cell's centre (1 +- threshold_spread ignites it) until it catches and its ignition
- * time after. Only the cells that matter are visited: the front (caught cells that
- * still have unburnt neighbours) and the burning cells are lists. Smoke lives on a
+ * Per map cell: a state and the time the front reached its centre. Only the cells that
+ * matter are visited: the front (caught cells that still have unburnt neighbours) and
+ * the burning cells are lists. Smoke lives on a
  * coarser grid, over the box of cells that hold any. */
 enum { RT_FIRE_CELL_NONE = 0, RT_FIRE_CELL_FUEL, RT_FIRE_CELL_BURNING, RT_FIRE_CELL_HOT, RT_FIRE_CELL_BURNT };
 
@@ -152,31 +153,18 @@ typedef struct rt_fire_burning {
 	float ignition_s, out_s, intensity_kw_m, fuel_kg_m2;
 } rt_fire_burning;
 
-typedef struct rt_fire_front {
-	int32_t cell;
-	double since_s;      /* its progress has been handed on up to this time */
-} rt_fire_front;
-
-typedef struct rt_fire_touch {
-	int32_t cell;
-	float increment;     /* progress this source gives the cell this sub-step */
-	float per_s;         /* ... per second */
-	float rate_mps;      /* the spread rate along that direction */
-	float duration_s;    /* the span it covers */
-} rt_fire_touch;
-
 typedef struct rt_fire {
 	rt_fire_params params;
 	int nx, ny;
 	size_t cells;
 	double cell_m, inv_cell, ox, oy;
 	uint8_t *state;            /* RT_FIRE_CELL_* */
-	float *time_s;             /* progress (FUEL) or ignition time (caught) */
+	float *time_s;             /* ignition time of caught cells (when the front reached the centre) */
 	rt_fire_burning *burning;
 	int burning_count, burning_capacity;
-	rt_fire_front *front;
+	int32_t *front;            /* caught cells with unburnt neighbours */
 	int front_count, front_capacity;
-	rt_fire_touch *touch;
+	int32_t *touch;            /* their unburnt neighbours, this sub-step */
 	int touch_count, touch_capacity;
 	int next_ignition;         /* into the world's time-sorted ignitions */
 	double next_update_s;

@@ -21,7 +21,7 @@ static rt_environment_def noon(void)
 }
 
 /* A world without a map (open ground everywhere). */
-static rt_world *open_world(double half_w, double half_h, double dt_s, int threads, uint64_t seed) __attribute__((unused));
+
 static rt_world *open_world(double half_w, double half_h, double dt_s, int threads, uint64_t seed)
 {
 	rt_world_def d = rt_world_def_default();
@@ -514,4 +514,210 @@ TEST(fire_flames_stop_walkers_and_burn_men_who_stay)
 	CHECK(expected > 0.8 * pinned); /* the flames stay long enough to kill most who stay */
 	CHECK(fabs(pinned_dead - expected) <= 4.0 * sqrt(variance) + 1.0);
 	CHECK(runners_dead < pinned_dead / 3); /* running saves most */
+}
+
+/* Mean eastward speed of walkers on the road (y near 0) and off it over 60 s. */
+static bool walk_speeds(const rt_map *map, double wetness, const double *rain_time, const double *rain, int rain_count,
+			double *road_mps, double *open_mps, double *wetness_after)
+{
+	rt_world *w = map_world(map, 150, 100, 0.1, 1, 9);
+	if (!w) return false;
+	rt_environment_def env = noon();
+	env.weather.ground_wetness = wetness;
+	env.weather.rain_count = rain_count;
+	env.weather.rain_time_s = rain_time;
+	env.weather.rain_mm_per_h = rain;
+	rt_error err;
+	bool ok = rt_world_set_environment(w, &env, &err) == RT_OK;
+	if (!ok) rt_test_note("environment: %s", err.message);
+	/* ten men on the road, ten on the grass 40 m north, 5 m apart across the way */
+	rt_agent_id ids[20];
+	for (int i = 0; ok && i < 20; ++i) ok = walker(w, -120.0, (i < 10 ? -4.5 : 30.0) + (i % 10) * (i < 10 ? 1.0 : 5.0), 1.34, &ids[i]);
+	ok = ok && run_until(w, 60.0);
+	double sum[2] = { 0.0, 0.0 };
+	for (int i = 0; ok && i < 20; ++i) {
+		rt_agent_view v;
+		rt_world_get_agent(w, ids[i], &v);
+		sum[i < 10 ? 0 : 1] += (v.position.x + 120.0) / 60.0;
+	}
+	*road_mps = sum[0] / 10.0;
+	*open_mps = sum[1] / 10.0;
+	rt_environment_state e;
+	rt_world_get_environment(w, &e);
+	*wetness_after = e.ground_wetness;
+	rt_world_destroy(w);
+	return ok;
+}
+
+TEST(weather_rain_wets_the_ground_and_mud_slows_walkers_off_the_road)
+{
+	/* a 10 m road (speed factor 1.2) across a grass plain */
+	rt_test_map_builder b;
+	CHECK(rt_test_map_begin(&b, 300, 200, 5));
+	rt_test_map_line(&b, "{\"kind\":\"road\",\"width_m\":10}", -149, 0, 149, 0);
+	rt_map *map = rt_test_map_finish(&b);
+	CHECK(map);
+	double dry_road, dry_open, wet_road, wet_open, w0, w1;
+	CHECK(walk_speeds(map, 0.0, NULL, NULL, 0, &dry_road, &dry_open, &w0));
+	CHECK(walk_speeds(map, 1.0, NULL, NULL, 0, &wet_road, &wet_open, &w1));
+	const rt_weather_params p = rt_weather_params_default();
+	rt_test_note("dry: road %.3f m/s, grass %.3f m/s; saturated (wetness %.4f after 60 s): road %.3f (x %.3f), grass %.3f "
+		     "(x %.3f); model x %.2f and x %.2f", dry_road, dry_open, w1, wet_road, wet_road / dry_road, wet_open,
+		     wet_open / dry_open, 1.0 - p.mud_loss_road, 1.0 - p.mud_loss_unpaved);
+	CHECK_NEAR(dry_road / dry_open, 1.2, 0.01);
+	CHECK_NEAR(wet_road / dry_road, 1.0 - p.mud_loss_road, 0.01);
+	CHECK_NEAR(wet_open / dry_open, 1.0 - p.mud_loss_unpaved, 0.01);
+	CHECK(wet_road / dry_road > wet_open / dry_open + 0.15);
+
+	/* rain on dry ground: an hour of 10 mm/h wets it (in one-second steps, no men) */
+	rt_world *w = open_world(100, 100, 1.0, 1, 1);
+	CHECK(w);
+	rt_environment_def env = noon();
+	const double t[4] = { 0.0, 3600.0, 3601.0, 1e9 }, rain[4] = { 10.0, 10.0, 0.0, 0.0 };
+	env.weather.rain_count = 4;
+	env.weather.rain_time_s = t;
+	env.weather.rain_mm_per_h = rain;
+	rt_error err;
+	CHECK_OK(rt_world_set_environment(w, &env, &err), err);
+	rt_environment_state e;
+	CHECK(run_until(w, 1800.0));
+	rt_world_get_environment(w, &e);
+	const double half_hour = rt_weather_wetness_after(&p, 0.0, 10.0, 1800.0);
+	rt_test_note("after 30 min of 10 mm/h the ground is %.3f wet (bucket: %.3f), mud x %.3f off the road", e.ground_wetness,
+		     half_hour, e.mud_factor_unpaved);
+	CHECK_NEAR(e.ground_wetness, half_hour, 0.002);
+	CHECK(e.ground_wetness > 0.45 && e.ground_wetness < 0.55);
+	CHECK(run_until(w, 3600.0 + 6.0 * 3600.0));
+	rt_world_get_environment(w, &e);
+	const double after = rt_weather_wetness_after(&p, rt_weather_wetness_after(&p, 0.0, 10.0, 3600.0), 0.0, 6.0 * 3600.0);
+	rt_test_note("six hours after the rain it is %.3f wet (bucket: %.3f)", e.ground_wetness, after);
+	CHECK_NEAR(e.ground_wetness, after, 0.01);
+	rt_world_destroy(w);
+
+	/* and men walking into the rain slow down: 20 mm/h from the start */
+	const double start[1] = { 0.0 }, downpour[1] = { 20.0 };
+	double rain_road, rain_open, w2;
+	CHECK(walk_speeds(map, 0.0, start, downpour, 1, &rain_road, &rain_open, &w2));
+	rt_test_note("in the first minute of a 20 mm/h downpour the ground wets to %.3f: road %.4f m/s, grass %.4f m/s", w2,
+		     rain_road, rain_open);
+	CHECK(w2 > 0.03 && rain_open < dry_open && rain_road < dry_road);
+	rt_map_destroy(map);
+}
+
+/* 200 gunners 60 m from 200 foot for 120 s in a steady rain: shots, misfires and hits. */
+static bool volley_in_rain(double rain_mm_per_h, int64_t *shots, int64_t *misfires, int64_t *hits, double *expected)
+{
+	rt_world *w = open_world(200, 100, 0.1, 1, 17);
+	if (!w) return false;
+	rt_environment_def env = noon();
+	const double t[1] = { 0.0 }, rain[1] = { rain_mm_per_h };
+	env.weather.rain_count = rain_mm_per_h > 0.0 ? 1 : 0;
+	env.weather.rain_time_s = t;
+	env.weather.rain_mm_per_h = rain;
+	rt_error err;
+	bool ok = rt_world_set_environment(w, &env, &err) == RT_OK;
+	for (int i = 0; ok && i < 400; ++i) {
+		rt_agent_def a = rt_agent_def_default();
+		const bool gunner = i < 200;
+		a.kind = gunner ? RT_KIND_GUNNER : RT_KIND_FOOT;
+		a.side = gunner ? 0 : 1;
+		a.position = (rt_vec2){ (gunner ? -30.0 : 30.0) + (i % 200) / 50 * (gunner ? -1.5 : 1.5), -75.0 + (i % 50) * 3.0 };
+		a.experience = RT_EXPERIENCE_VETERAN;
+		ok = rt_world_add_agent(w, &a, NULL, &err) == RT_OK;
+	}
+	ok = ok && run_until(w, 120.0);
+	rt_world_stats st;
+	rt_world_get_stats(w, &st);
+	*shots = st.shots;
+	*misfires = st.misfires;
+	*hits = st.hits;
+	rt_environment_state e;
+	rt_world_get_environment(w, &e);
+	*expected = e.misfire_probability; /* the ground wets a little in two minutes; at the end */
+	rt_world_destroy(w);
+	return ok;
+}
+
+TEST(weather_rain_makes_matchlocks_misfire)
+{
+	const double rains[3] = { 0.0, 2.5, 10.0 };
+	double hit_share[3];
+	for (int k = 0; k < 3; ++k) {
+		int64_t shots, misfires, hits;
+		double p;
+		CHECK(volley_in_rain(rains[k], &shots, &misfires, &hits, &p));
+		const double share = (double)misfires / (double)shots, sd = sqrt(p * (1.0 - p) / (double)shots);
+		hit_share[k] = (double)hits / (double)shots;
+		rt_test_note("rain %4.1f mm/h: %lld shots, %lld misfired (%.3f; model %.3f +- %.3f), %lld hits (%.3f a shot)", rains[k],
+			     (long long)shots, (long long)misfires, share, p, sd, (long long)hits, hit_share[k]);
+		CHECK(shots > 500);
+		CHECK(fabs(share - p) <= 4.0 * sd + 1e-9);
+	}
+	CHECK(hit_share[0] > hit_share[1] && hit_share[1] > hit_share[2]);
+	CHECK(hit_share[2] < 0.5 * hit_share[0]);
+}
+
+/* The hash of a world where 5,000 men of two sides (a tenth of them wounded and slow)
+ * meet across a grass fire with smoke, on ground wet enough to slow them, after 200
+ * steps. */
+#define WEATHER_HASH 0xb73bb94b16613e68ull
+
+static bool fire_world_hash(int threads, uint64_t *hash, int64_t *burned, int64_t *burnt_cells)
+{
+	rt_map *map = plain(600, 400, 5);
+	if (!map) return false;
+	rt_world *w = map_world(map, 300, 200, 0.1, threads, 2024);
+	bool ok = w != NULL;
+	if (ok) {
+		rt_environment_def env = noon();
+		const double t[2] = { 0.0, 10.0 }, speed[2] = { 6.0, 6.0 }, from[2] = { 270.0, 250.0 };
+		env.weather.wind_count = 2;
+		env.weather.wind_time_s = t;
+		env.weather.wind_speed_mps = speed;
+		env.weather.wind_from_deg = from;
+		env.weather.ground_wetness = 0.1;
+		const rt_ignition fires[2] = { { { -30.0, -150.0 }, { -30.0, 150.0 }, 0.0 }, { { 100.0, -50.0 }, { 100.0, -50.0 }, 5.0 } };
+		env.fire.ignition_count = 2;
+		env.fire.ignitions = fires;
+		rt_error err;
+		ok = rt_world_set_environment(w, &env, &err) == RT_OK;
+		for (int i = 0; ok && i < 5000; ++i) {
+			rt_agent_def a = rt_agent_def_default();
+			const bool west = i < 2500;
+			const int k = i % 2500;
+			a.side = west ? 0 : 1;
+			a.position = (rt_vec2){ (west ? -120.0 : -15.0) + (k % 50) * 1.6, -100.0 + (k / 50) * 4.0 };
+			a.heading = (rt_vec2){ west ? 1.0 : -1.0, 0.0 };
+			if (k % 10 == 0) a.free_speed_mps = 0.3; /* the wounded cannot outrun a head fire */
+			ok = rt_world_add_agent(w, &a, NULL, &err) == RT_OK;
+		}
+		ok = ok && run_until(w, 20.0);
+		if (ok) {
+			rt_world_stats st;
+			rt_world_get_stats(w, &st);
+			rt_environment_state e;
+			rt_world_get_environment(w, &e);
+			*hash = rt_world_hash(w);
+			*burned = st.burned;
+			*burnt_cells = e.fire_burnt_cells + e.fire_burning_cells;
+		}
+	}
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	return ok;
+}
+
+TEST(weather_fire_determinism_across_threads)
+{
+	uint64_t one, two;
+	int64_t burned1, burned2, cells1, cells2;
+	CHECK(fire_world_hash(1, &one, &burned1, &cells1));
+	CHECK(fire_world_hash(2, &two, &burned2, &cells2));
+	rt_test_note("hash %016llx at 1 thread, %016llx at 2; %lld and %lld men burned, %lld and %lld cells caught",
+		     (unsigned long long)one, (unsigned long long)two, (long long)burned1, (long long)burned2, (long long)cells1,
+		     (long long)cells2);
+	CHECK(one == two && burned1 == burned2 && cells1 == cells2);
+	CHECK(burned1 > 0 && cells1 > 100);
+	CHECK_MSG(one == WEATHER_HASH, "hash %016llx differs from the committed %016llx", (unsigned long long)one,
+		  (unsigned long long)WEATHER_HASH);
 }

@@ -303,7 +303,7 @@ typedef struct rt_fire_params {
 	double open_ground_fuel_kg_m2;      /* fuel of ground no feature covers, and hills: 0.45 */
 	rt_grass_condition grass;           /* natural */
 	double curing_pct;                  /* share of the grass that is dead and dry: 100 */
-	double threshold_spread;            /* a cell ignites at progress 1 +- this (per cell): 0.2 */
+	double threshold_spread;            /* a cell takes 1 +- this times the time the front needs: 0.1 */
 	double flame_residence_s;           /* flames stay this long where the front passed: 15 */
 	double heat_of_combustion_kj_per_kg;/* Byram's H: 18,600 */
 	double block_intensity_kw_per_m;    /* fireline intensity that stops men and burns them: 350 */

@@ -6,22 +6,26 @@
  * Why it is built this way:
  * - The rate of spread is an empirical grassland model (Cheney, Gould & Catchpole 1998,
  *   the CSIRO model behind Australia's grass fire meters): head fire rate from the 10-m
- *   wind, dead fuel moisture and curing. Flanks and back follow the ellipse whose
- *   length-to-breadth ratio the wind sets (Taylor 1997's fit), seen from its rear focus
- *   (where the fire started), which is the shape of a grass fire from a point.
- * - The cellular rule is a front-arrival one: every caught cell hands progress to each
- *   unburnt neighbour at (rate along that direction) / (distance between centres) per
- *   second, the neighbour keeping the largest offer of each sub-step, and catches when
- *   its progress reaches its threshold (1 +- threshold_spread, a Philox draw per cell:
- *   the unevenness of real grass). So a front crosses open grass at the model's rate in
- *   the 8 directions of the grid (within the threshold's noise), and a wind change
+ *   wind, dead fuel moisture and curing. The rest of the perimeter follows the ellipse
+ *   whose length-to-breadth ratio the wind sets (Taylor 1997's fit), each piece of front
+ *   moving along its normal at the ellipse's normal speed (Richards 1990): so a point
+ *   fire grows into the ellipse, and a long line fire under an oblique wind keeps most
+ *   of its speed (a rule along rays from cell to cell, the ellipse seen from its focus,
+ *   all but stops such a front on an 8-neighbour grid).
+ * - The cellular rule is by arrival time: an unburnt cell beside the front is reached,
+ *   from each caught neighbour within 45 degrees of the local normal, at that
+ *   neighbour's ignition time + (distance between their centres along the normal) /
+ *   (normal speed now), times a threshold 1 +- threshold_spread drawn per cell (Philox,
+ *   keyed by the cell): the unevenness of real grass. The normal comes from where its
+ *   caught neighbours lie. Speeds are those of the wind of the moment, so a wind change
  *   acts at once on the whole perimeter - what was the slow back becomes the head.
  * - A cell flames from when the front reaches it for the flame residence time plus the
  *   time the front takes to cross it; its fireline intensity (Byram) decides whether it
  *   stops men. A backing fire (a few hundred kW/m) is stepped over; a head fire is not.
- * - Serial and in a fixed order (the front list, then the cells offered progress sorted
- *   by index): the fire is the same at any thread count. It advances every
- *   update_interval_s, in sub-steps that never move a front more than half a cell.
+ * - Serial and in a fixed order (the front list, then the cells beside it by index; a
+ *   cell caught in a sub-step hands the fire on only from the next): the fire is the
+ *   same at any thread count. It advances every update_interval_s, in sub-steps in
+ *   which a head fire crosses at most half a cell.
  * - Smoke: emitted by burning cells (fuel burnt x yield, mixed through a layer),
  *   carried by the wind semi-Lagrangian (exact for any wind and step), thinning with a
  *   lifetime; sight in it is Jin's visibility constant over the extinction coefficient.
@@ -222,7 +226,9 @@ static bool find_fuel(rt_world *w, int cell, void *context)
 
 static rt_status fire_field_fail(rt_error *err, const char *field, double value, const char *expected)
 {
-	return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, field, "fire.%s is %g; expected %s", field, value, expected);
+	char path[128];
+	snprintf(path, sizeof path, "fire.%s", field);
+	return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, path, "%s is %g; expected %s", path, value, expected);
 }
 
 rt_status rt__fire_validate(const rt_world *w, const rt_fire_def *d, rt_error *err)

@@ -17,6 +17,7 @@
 #include "map_internal.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #define PI 3.14159265358979323846
@@ -137,9 +138,22 @@ double rt_weather_mud_factor(const rt_weather_params *params, double wetness, bo
 
 /* ---- validation --------------------------------------------------------------------- */
 
+/* Errors name the field by its path in rt_environment_def: "weather.rain_mm_per_h[2]". */
+static rt_status weather_error(rt_error *err, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static rt_status weather_error(rt_error *err, const char *field, const char *fmt, ...)
+{
+	char path[128], text[400];
+	snprintf(path, sizeof path, "weather.%s", field);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, path, "%s %s", path, text);
+}
+
 static rt_status weather_fail(rt_error *err, const char *field, double value, const char *expected)
 {
-	return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, field, "weather.%s is %g; expected %s", field, value, expected);
+	return weather_error(err, field, "is %g; expected %s", value, expected);
 }
 
 /* A series: count >= 0, arrays present, finite strictly increasing times, values checked
@@ -151,24 +165,17 @@ static rt_status check_series(rt_error *err, const char *name, int count, const 
 	char field[96];
 	if (count < 0) {
 		snprintf(field, sizeof field, "%s_count", name);
-		return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, field, "weather.%s is %d; expected >= 0", field, count);
+		return weather_error(err, field, "is %d; expected >= 0", count);
 	}
 	if (count == 0) return RT_OK;
-	if (!time) return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, time_name, "weather.%s is NULL but %s_count is %d", time_name, name, count);
+	if (!time) return weather_error(err, time_name, "is NULL but %s_count is %d", name, count);
 	for (int v = 0; v < value_count; ++v)
-		if (!values[v])
-			return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, value_names[v], "weather.%s is NULL but %s_count is %d",
-					   value_names[v], name, count);
+		if (!values[v]) return weather_error(err, value_names[v], "is NULL but %s_count is %d", name, count);
 	for (int i = 0; i < count; ++i) {
-		if (!isfinite(time[i])) {
-			snprintf(field, sizeof field, "%s[%d]", time_name, i);
-			return weather_fail(err, field, time[i], "a finite time in seconds");
-		}
-		if (i > 0 && !(time[i] > time[i - 1])) {
-			snprintf(field, sizeof field, "%s[%d]", time_name, i);
-			return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, field, "weather.%s is %g; expected more than %s[%d] = %g",
-					   field, time[i], time_name, i - 1, time[i - 1]);
-		}
+		snprintf(field, sizeof field, "%s[%d]", time_name, i);
+		if (!isfinite(time[i])) return weather_fail(err, field, time[i], "a finite time in seconds");
+		if (i > 0 && !(time[i] > time[i - 1]))
+			return weather_error(err, field, "is %g; expected more than %s[%d] = %g", time[i], time_name, i - 1, time[i - 1]);
 		for (int v = 0; v < value_count; ++v) {
 			const double x = values[v][i];
 			if (!(isfinite(x) && x >= lo[v] && x <= hi[v])) {
@@ -185,7 +192,7 @@ static rt_status check_series(rt_error *err, const char *name, int count, const 
 
 rt_status rt_weather_def_validate(const rt_weather_def *d, rt_error *err)
 {
-	if (!d) return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, "weather", "weather definition is NULL");
+	if (!d) return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, "weather", "the weather definition is NULL");
 	rt_status s;
 	{
 		const double *values[1] = { d->rain_mm_per_h };

@@ -159,8 +159,11 @@ TEST(weather_pure_functions_follow_their_equations)
 	CHECK_NEAR(rt_fire_length_to_breadth(4.0), 1.1 * pow(14.4, 0.464), 1e-12);
 	CHECK(rt_fire_length_to_breadth(0.0) == 1.0);
 	const double e = sqrt(1.0 - pow(rt_fire_length_to_breadth(4.0), -2.0));
-	CHECK_NEAR(rt_fire_rate_mps(&fp, 4.0, 8.0, 180.0) / head, (1.0 - e) / (1.0 + e), 1e-12);
+	const double back = (1.0 - e) / (1.0 + e);
+	CHECK_NEAR(rt_fire_rate_mps(&fp, 4.0, 8.0, 180.0) / head, back, 1e-12);
 	CHECK_NEAR(rt_fire_rate_mps(&fp, 4.0, 8.0, 0.0), head, 1e-12);
+	/* the flank: the ellipse's half breadth over the time its length takes */
+	CHECK_NEAR(rt_fire_rate_mps(&fp, 4.0, 8.0, 90.0) / head, 0.5 * (1.0 + back) / rt_fire_length_to_breadth(4.0), 1e-12);
 }
 
 /* A point fire on open grass under a steady 2 m/s west wind: measured rates of spread
@@ -720,4 +723,157 @@ TEST(weather_fire_determinism_across_threads)
 	CHECK(burned1 > 0 && cells1 > 100);
 	CHECK_MSG(one == WEATHER_HASH, "hash %016llx differs from the committed %016llx", (unsigned long long)one,
 		  (unsigned long long)WEATHER_HASH);
+}
+
+TEST(weather_bad_environment_values_name_the_field)
+{
+	rt_map *map = plain(200, 200, 5);
+	CHECK(map);
+	const double t2[2] = { 0.0, 60.0 }, t_back[2] = { 60.0, 60.0 }, bad_rain[2] = { 1.0, -2.0 }, rain[2] = { 1.0, 2.0 };
+	const double speed[1] = { 3.0 }, nan_from[1] = { NAN }, fast[1] = { 80.0 }, from[1] = { 90.0 }, t1[1] = { 0.0 };
+	const rt_ignition outside = { { 150.0, 0.0 }, { 150.0, 0.0 }, 0.0 };
+	const rt_ignition early = { { 0.0, 0.0 }, { 0.0, 0.0 }, -5.0 };
+	const rt_ignition nowhere = { { NAN, 0.0 }, { 0.0, 0.0 }, 0.0 };
+	const rt_ignition on_road = { { -60.0, 2.5 }, { -40.0, 2.5 }, 0.0 };
+	struct {
+		int which;
+		rt_status code;
+		const char *field, *words;
+	} cases[] = {
+		{ 0, RT_ERR_INVALID, "weather.rain_mm_per_h[1]", "is -2; expected 0 to 500" },
+		{ 1, RT_ERR_INVALID, "weather.wind_from_deg[0]", "is nan; expected a finite number" },
+		{ 2, RT_ERR_INVALID, "fire.ignitions[0].from_m", "outside the map" },
+		{ 3, RT_ERR_INVALID, "weather.rain_time_s[1]", "expected more than rain_time_s[0] = 60" },
+		{ 4, RT_ERR_INVALID, "weather.ground_wetness", "expected 0 (dry) to 1 (saturated)" },
+		{ 5, RT_ERR_INVALID, "weather.wind_speed_mps[0]", "is 80; expected 0 to 60" },
+		{ 6, RT_ERR_INVALID, "weather.rain_time_s", "is NULL but rain_count is 2" },
+		{ 7, RT_ERR_INVALID, "fire.params.curing_pct", "is 150; expected 0 to 100" },
+		{ 8, RT_ERR_INVALID, "fire.ignitions[0].time_s", "expected a finite time >= 0" },
+		{ 9, RT_ERR_INVALID, "fire.ignitions[0].from_m", "expected finite metres" },
+		{ 10, RT_ERR_INVALID, "fire.ignitions[0]", "touches nothing that burns" },
+		{ 11, RT_ERR_STATE, "fire.ignitions", "call rt_world_set_map before" },
+		{ 12, RT_ERR_INVALID, "weather.params.drying_mm_per_h", "expected 1e-06 to 100" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+		rt_test_map_builder b;
+		rt_map *with_road = NULL;
+		if (cases[i].which == 10) {
+			CHECK(rt_test_map_begin(&b, 200, 200, 5));
+			rt_test_map_line(&b, "{\"kind\":\"road\",\"width_m\":10}", -99, 0, 99, 0);
+			with_road = rt_test_map_finish(&b);
+			CHECK(with_road);
+		}
+		rt_world *w = cases[i].which == 11 ? open_world(100, 100, 0.1, 1, 1) : map_world(with_road ? with_road : map, 100, 100, 0.1, 1, 1);
+		CHECK(w);
+		rt_environment_def env = noon();
+		switch (cases[i].which) {
+		case 0: env.weather.rain_count = 2; env.weather.rain_time_s = t2; env.weather.rain_mm_per_h = bad_rain; break;
+		case 1:
+			env.weather.wind_count = 1; env.weather.wind_time_s = t1; env.weather.wind_speed_mps = speed;
+			env.weather.wind_from_deg = nan_from;
+			break;
+		case 2: env.fire.ignition_count = 1; env.fire.ignitions = &outside; break;
+		case 3: env.weather.rain_count = 2; env.weather.rain_time_s = t_back; env.weather.rain_mm_per_h = rain; break;
+		case 4: env.weather.ground_wetness = 1.5; break;
+		case 5:
+			env.weather.wind_count = 1; env.weather.wind_time_s = t1; env.weather.wind_speed_mps = fast;
+			env.weather.wind_from_deg = from;
+			break;
+		case 6: env.weather.rain_count = 2; env.weather.rain_mm_per_h = rain; break;
+		case 7: env.fire.params.curing_pct = 150.0; break;
+		case 8: env.fire.ignition_count = 1; env.fire.ignitions = &early; break;
+		case 9: env.fire.ignition_count = 1; env.fire.ignitions = &nowhere; break;
+		case 10: env.fire.ignition_count = 1; env.fire.ignitions = &on_road; break;
+		case 11: env.fire.ignition_count = 1; env.fire.ignitions = &on_road; break;
+		case 12: env.weather.params.drying_mm_per_h = 0.0; break;
+		}
+		rt_error err;
+		memset(&err, 0, sizeof err);
+		const rt_status s = rt_world_set_environment(w, &env, &err);
+		rt_test_note("[%s] %s", err.field, err.message);
+		CHECK_MSG(s == cases[i].code, "case %d: status %s, expected %s", cases[i].which, rt_status_name(s),
+			  rt_status_name(cases[i].code));
+		CHECK_MSG(strcmp(err.field, cases[i].field) == 0, "case %d: field \"%s\", expected \"%s\"", cases[i].which, err.field,
+			  cases[i].field);
+		CHECK_MSG(strstr(err.message, cases[i].words) != NULL, "case %d: message \"%s\" lacks \"%s\"", cases[i].which,
+			  err.message, cases[i].words);
+		/* the world is left as it was: no environment, and it still steps */
+		rt_environment_state e;
+		rt_world_get_environment(w, &e);
+		CHECK(!e.set);
+		CHECK_OK(rt_world_step(w, &err), err);
+		rt_world_destroy(w);
+		rt_map_destroy(with_road);
+	}
+	/* an environment with fires holds the map: it cannot be replaced under the fire */
+	rt_world *w = map_world(map, 100, 100, 0.1, 1, 1);
+	CHECK(w);
+	rt_environment_def env = noon();
+	const rt_ignition fire = { { 0.0, 2.5 }, { 0.0, 2.5 }, 0.0 };
+	env.fire.ignition_count = 1;
+	env.fire.ignitions = &fire;
+	rt_error err;
+	CHECK_OK(rt_world_set_environment(w, &env, &err), err);
+	CHECK(rt_world_set_map(w, map, &err) == RT_ERR_STATE);
+	rt_test_note("%s", err.message);
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+}
+
+/* A small run with everything on: rain, wind, a fire, smoke over two sides. */
+static rt_status weather_run(void)
+{
+	rt_map *map = plain(200, 200, 5);
+	if (!map) return RT_ERR_NOMEM;
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.threads = 1;
+	d.bounds_min = (rt_vec2){ -100, -100 };
+	d.bounds_max = (rt_vec2){ 100, 100 };
+	d.agent_capacity = 8;
+	rt_error err;
+	rt_status s = RT_OK;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) s = err.code;
+	if (s == RT_OK) s = rt_world_set_map(w, map, &err);
+	const double t[2] = { 0.0, 30.0 }, rain[2] = { 0.0, 1.0 }, speed[2] = { 5.0, 5.0 }, from[2] = { 270.0, 260.0 };
+	const rt_ignition fire = { { -60.0, -50.0 }, { -60.0, 50.0 }, 0.0 };
+	if (s == RT_OK) {
+		rt_environment_def env = noon();
+		env.weather.rain_count = env.weather.wind_count = 2;
+		env.weather.rain_time_s = env.weather.wind_time_s = t;
+		env.weather.rain_mm_per_h = rain;
+		env.weather.wind_speed_mps = speed;
+		env.weather.wind_from_deg = from;
+		env.fire.ignition_count = 1;
+		env.fire.ignitions = &fire;
+		s = rt_world_set_environment(w, &env, &err);
+	}
+	for (int i = 0; s == RT_OK && i < 40; ++i) {
+		rt_agent_def a = rt_agent_def_default();
+		a.side = (uint8_t)(i % 2);
+		a.kind = i % 2 ? RT_KIND_FOOT : RT_KIND_GUNNER;
+		a.position = (rt_vec2){ i % 2 ? 0.0 : -40.0, -40.0 + 2.0 * i };
+		a.heading = (rt_vec2){ i % 2 ? -1.0 : 1.0, 0.0 };
+		s = rt_world_add_agent(w, &a, NULL, &err);
+	}
+	for (int k = 0; s == RT_OK && k < 300; ++k) s = rt_world_step(w, &err);
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	return s;
+}
+
+TEST(weather_out_of_memory_sweep)
+{
+	rt_test_fail_allocation(-1);
+	CHECK(weather_run() == RT_OK);
+	long needed = rt_test_allocations_made();
+	for (long k = 0; k < needed; ++k) {
+		rt_test_fail_allocation(k);
+		rt_status s = weather_run();
+		rt_test_fail_allocation(-1);
+		CHECK_MSG(s != RT_OK, "allocation %ld failed, yet the run reported success", k);
+		CHECK_MSG(rt_test_bytes_held() == 0, "allocation %ld failed: %zu bytes leaked", k, rt_test_bytes_held());
+	}
+	rt_test_note("%ld allocations in a run with rain, wind, fire and smoke; failing each in turn gave a clean error", needed);
 }

@@ -320,7 +320,8 @@ typedef struct rt_fire_params {
 rt_fire_params rt_fire_params_default(void);
 
 /* A fire set by the scenario: a point (from == to) or a line, lit at time_s. Every
- * cell that burns within 0.71 cell of it catches. */
+ * cell that burns within 0.71 cell of it catches (set fires must touch ground that
+ * burns, inside the map). */
 typedef struct rt_ignition {
 	rt_vec2 from_m, to_m;          /* world metres (the map's) */
 	double time_s;                 /* after step 0, >= 0 */
@@ -339,8 +340,10 @@ double rt_fire_head_rate_mps(const rt_fire_params *params, double wind_mps, doub
 /* Length-to-breadth ratio of a grass fire's ellipse (Taylor 1997 fit, U in km/h:
  * 1.1 U^0.464 from 5 km/h, blended linearly to 1 at calm). */
 double rt_fire_length_to_breadth(double wind_mps);
-/* Rate of spread (m/s) in a direction angle_deg away from the direction the wind blows
- * to: R_head (1 - e) / (1 - e cos angle), the ellipse seen from its rear focus. */
+/* Normal rate of spread (m/s) of a fire front whose outward normal is angle_deg away
+ * from the direction the wind blows to: R_head (g cos a + sqrt(h^2 + (f^2 - h^2) cos^2 a))
+ * with f, g, h from the length-to-breadth ratio (Richards 1990's normal flow of the
+ * elliptical fire): the head rate at 0, the flank rate at 90, the back rate at 180. */
 double rt_fire_rate_mps(const rt_fire_params *params, double wind_mps, double fuel_moisture_pct, double angle_deg);
 
 /* ---- the world's environment --------------------------------------------------------- */

@@ -36,7 +36,9 @@ static void agent_colour(uint8_t side, uint8_t state, double *r, double *g, doub
 
 /* The map under the men: water blue by depth (rivers and the sea at the current
  * level), impassable ground slate, faster ground (roads) tan, other ground shaded from
- * green to brown by elevation. One pixel per map cell, scaled into world metres. */
+ * green to brown by elevation; with a fire, burnt ground charcoal, smoke a grey veil as
+ * thick as it hides men, and flames through it orange (red where they stop men). One
+ * pixel per map cell, scaled into world metres. */
 static void draw_terrain(cairo_t *cr, const rt_world *w)
 {
 	const int nx = w->map_nx, ny = w->map_ny;
@@ -66,6 +68,20 @@ static void draw_terrain(cairo_t *cr, const rt_world *w)
 			} else {
 				const double k = fmin(1.0, fmax(0.0, z / 150.0));
 				r = 0.86 - 0.15 * k + 0.05 * k; g = 0.88 - 0.25 * k; b = 0.76 - 0.30 * k;
+			}
+			if (w->fire) {
+				const uint8_t st = w->fire->state[c];
+				if (st == RT_FIRE_CELL_BURNT) { r = 0.30; g = 0.28; b = 0.26; }
+				const float smoke = w->fire->smoke_max > 0.0f ? w->fire->smoke[(size_t)(iy / w->fire->k) * (size_t)w->fire->snx +
+												  (size_t)(ix / w->fire->k)] : 0.0f;
+				if (smoke > 0.0f) {
+					/* the share of a man's contrast lost over 20 m of it, at most 0.8 */
+					const double veil = 0.8 * (1.0 - exp(-w->fire->params.smoke_extinction_m2_per_g * smoke * 20.0));
+					r += (0.62 - r) * veil; g += (0.62 - g) * veil; b += (0.64 - b) * veil;
+				}
+				/* flames show through their smoke */
+				if (st == RT_FIRE_CELL_BURNING) { r = 0.96; g = 0.58; b = 0.16; }
+				else if (st == RT_FIRE_CELL_HOT) { r = 0.88; g = 0.20; b = 0.05; }
 			}
 			row[ix] = ((uint32_t)(r * 255.0) << 16) | ((uint32_t)(g * 255.0) << 8) | (uint32_t)(b * 255.0);
 		}

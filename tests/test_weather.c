@@ -7,8 +7,11 @@
 #include "map_builder.h"
 #include "rout/env.h"
 
+#include <cairo.h>
+
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Noon at Songshan on 1641-09-25: full daylight, so only the smoke limits sight. */
 static rt_environment_def noon(void)
@@ -876,4 +879,63 @@ TEST(weather_out_of_memory_sweep)
 		CHECK_MSG(rt_test_bytes_held() == 0, "allocation %ld failed: %zu bytes leaked", k, rt_test_bytes_held());
 	}
 	rt_test_note("%ld allocations in a run with rain, wind, fire and smoke; failing each in turn gave a clean error", needed);
+}
+
+/* The colour of a picture's pixel at world point p (the picture spans the world). */
+static bool pixel_at(const char *png, const rt_world *w, rt_vec2 p, int rgb[3])
+{
+	cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+	bool ok = cairo_surface_status(s) == CAIRO_STATUS_SUCCESS;
+	if (ok) {
+		rt_vec2 lo, hi;
+		rt_world_get_bounds(w, &lo, &hi);
+		const int width = cairo_image_surface_get_width(s);
+		const double scale = width / (hi.x - lo.x);
+		const int x = (int)((p.x - lo.x) * scale), y = (int)((hi.y - p.y) * scale); /* north up, below any title */
+		const uint32_t *row = (const uint32_t *)(const void *)(cairo_image_surface_get_data(s) +
+								 (size_t)y * (size_t)cairo_image_surface_get_stride(s));
+		rgb[0] = (int)((row[x] >> 16) & 255);
+		rgb[1] = (int)((row[x] >> 8) & 255);
+		rgb[2] = (int)(row[x] & 255);
+	}
+	cairo_surface_destroy(s);
+	return ok;
+}
+
+TEST(fire_picture_shows_burnt_ground_flames_and_smoke)
+{
+	rt_map *map = plain(600, 300, 5);
+	CHECK(map);
+	rt_world *w = map_world(map, 300, 150, 0.5, 1, 4);
+	CHECK(w);
+	const rt_ignition fire = { { -200.0, -100.0 }, { -200.0, 100.0 }, 0.0 };
+	CHECK(set_fire(w, 4.0, 0.0, &fire, 1));
+	CHECK(run_until(w, 90.0));
+	char path[] = "/tmp/rout-fire-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	rt_picture_def pd = rt_picture_def_default();
+	pd.path = path;
+	pd.width_px = 600;
+	rt_error err;
+	CHECK_OK(rt_world_draw_png(w, &pd, &err), err);
+	/* where the fire was lit it has burnt out; its head is aflame 70 m on; 200 m
+	 * downwind lies smoke; upwind the grass is clean */
+	double head = -200.0;
+	for (double x = -200.0; x < 300.0; x += 5.0)
+		if (caught(w, x, 2.5)) head = x;
+	int burnt[3], flames[3], smoke[3], clean[3];
+	CHECK(pixel_at(path, w, (rt_vec2){ -198.0, 2.5 }, burnt) && pixel_at(path, w, (rt_vec2){ head, 2.5 }, flames) &&
+	      pixel_at(path, w, (rt_vec2){ 150.0, 2.5 }, smoke) && pixel_at(path, w, (rt_vec2){ -280.0, 2.5 }, clean));
+	remove(path);
+	rt_test_note("head at x = %.0f m; pixels: burnt %d,%d,%d; flames %d,%d,%d; smoke %d,%d,%d; clean grass %d,%d,%d", head,
+		     burnt[0], burnt[1], burnt[2], flames[0], flames[1], flames[2], smoke[0], smoke[1], smoke[2], clean[0], clean[1],
+		     clean[2]);
+	CHECK(burnt[0] < 110 && burnt[1] < 110 && burnt[2] < 110);
+	CHECK(flames[0] > 180 && flames[2] < 90);
+	CHECK(clean[0] > 190 && clean[0] - clean[2] > 20);
+	CHECK(abs(smoke[0] - smoke[2]) < 12 && smoke[0] < clean[0] - 20);
+	rt_world_destroy(w);
+	rt_map_destroy(map);
 }

@@ -939,3 +939,59 @@ TEST(fire_picture_shows_burnt_ground_flames_and_smoke)
 	rt_world_destroy(w);
 	rt_map_destroy(map);
 }
+
+/* How far east the fire has run along y = 2.5 m after 300 s under a 4 m/s wind from
+ * from_deg, lit along a north-south line (line) or at a point; and its half-width
+ * north of the axis at the middle of its run. */
+static bool run_shape(bool line, double from_deg, double *east_m, double *half_width_m)
+{
+	rt_map *map = plain(1000, 400, 5);
+	if (!map) return false;
+	rt_world *w = map_world(map, 500, 200, 1.0, 1, 8);
+	bool ok = w != NULL;
+	if (ok) {
+		rt_environment_def env = noon();
+		const double t[1] = { 0.0 }, speed[1] = { 4.0 }, from[1] = { from_deg };
+		env.weather.wind_count = 1;
+		env.weather.wind_time_s = t;
+		env.weather.wind_speed_mps = speed;
+		env.weather.wind_from_deg = from;
+		const rt_ignition fire = line ? (rt_ignition){ { -300.0, -150.0 }, { -300.0, 150.0 }, 0.0 }
+					      : (rt_ignition){ { -300.0, 2.5 }, { -300.0, 2.5 }, 0.0 };
+		env.fire.ignition_count = 1;
+		env.fire.ignitions = &fire;
+		rt_error err;
+		ok = rt_world_set_environment(w, &env, &err) == RT_OK && run_until(w, 300.0);
+		double west;
+		front_along(w, -302.5, 2.5, 790.0, 5.0, &west, east_m);
+		*east_m += 2.5 - (-300.0);
+		const double mid = -300.0 + 0.5 * *east_m;
+		*half_width_m = 0.0;
+		for (double y = 2.5; y < 200.0; y += 5.0)
+			if (caught(w, mid, y)) *half_width_m = y + 2.5;
+	}
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	return ok;
+}
+
+TEST(fire_fronts_keep_the_ellipse_shape_and_speed)
+{
+	const rt_fire_params p = rt_fire_params_default();
+	const double head = rt_fire_head_rate_mps(&p, 4.0, 8.0), lb = rt_fire_length_to_breadth(4.0);
+	const double back = rt_fire_rate_mps(&p, 4.0, 8.0, 180.0);
+	double point_run, point_half, line_run, line_half, oblique_run, oblique_half;
+	CHECK(run_shape(false, 270.0, &point_run, &point_half));
+	CHECK(run_shape(true, 270.0, &line_run, &line_half));
+	CHECK(run_shape(true, 250.0, &oblique_run, &oblique_half));
+	/* the ellipse after 300 s: length (head + back) t, breadth length / LB */
+	const double breadth = (head + back) * 300.0 / lb;
+	const double oblique = rt_fire_rate_mps(&p, 4.0, 8.0, 20.0);
+	rt_test_note("in 300 s at 4 m/s: a point fire runs %.0f m (head rate: %.0f m) and is %.0f m wide (ellipse: %.0f m); a "
+		     "line fire runs %.0f m; under a wind 20 degrees off its normal %.0f m (normal speed: %.0f m)", point_run,
+		     head * 300.0, 2.0 * point_half, breadth, line_run, oblique_run, oblique * 300.0);
+	CHECK_NEAR(point_run / (head * 300.0), 1.0, 0.08);
+	CHECK_NEAR(2.0 * point_half / breadth, 1.0, 0.25);
+	CHECK_NEAR(line_run / (head * 300.0), 1.06, 0.08);
+	CHECK_NEAR(oblique_run / (oblique * 300.0), 1.06, 0.10);
+}

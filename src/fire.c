@@ -373,8 +373,9 @@ rt_status rt__fire_build(rt_world *w, const rt_fire_def *d, rt_fire **out, rt_ig
 	f->smoke_next = rt__calloc(a, smoke, sizeof(float));
 	f->source = rt__calloc(a, smoke, sizeof(float));
 	if (!f->state || !f->time_s || !f->smoke || !f->smoke_next || !f->source) {
+		const size_t cells = f->cells;
 		rt__fire_destroy(w, f, ignitions, d->ignition_count);
-		return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the fire grid of %zu cells", f->cells);
+		return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the fire grid of %zu cells", cells);
 	}
 	for (size_t c = 0; c < f->cells; ++c)
 		f->state[c] = cell_fuel(w, (int)c, f->params.open_ground_fuel_kg_m2) > 0.0 ? RT_FIRE_CELL_FUEL : RT_FIRE_CELL_NONE;

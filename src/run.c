@@ -491,7 +491,8 @@ static double unit_routed_share(const rt_run *run, int unit)
 		men++;
 		const uint8_t st = a->state[s];
 		broken += st == RT_STATE_ROUTING || st == RT_STATE_SURRENDERED || st == RT_STATE_CAPTURED ||
-			  st == RT_STATE_DEAD_COMBAT || st == RT_STATE_DEAD_TRAMPLED || st == RT_STATE_DEAD_DROWNED;
+			  st == RT_STATE_DEAD_COMBAT || st == RT_STATE_DEAD_TRAMPLED || st == RT_STATE_DEAD_DROWNED ||
+			  st == RT_STATE_DEAD_BURNED;
 	}
 	return men > 0 ? (double)broken / men : 0.0;
 }

@@ -844,7 +844,7 @@ static rt_status read_term(reader *r, const rt_ynode *n, const char *path, rt_sc
 {
 	static const char *const whats[RT_MEASURE_COUNT] = { "initial", "killed", "drowned", "trampled", "captured",
 							     "surrendered", "escaped", "in_field", "sheltered", "horses_lost",
-							     "armour_dropped", "dead", "routing", "desperate" };
+							     "armour_dropped", "dead", "routing", "desperate", "burned" };
 	if (n->type != RT_YNODE_SCALAR) return bad(r, n, path, "expected a measure like sides.ming.killed, found %s", type_word(n));
 	char buf[RT_SCENARIO_TEXT_SIZE];
 	snprintf(buf, sizeof buf, "%s", n->text);
@@ -864,7 +864,7 @@ static rt_status read_term(reader *r, const rt_ynode *n, const char *path, rt_sc
 	for (int i = 0; i < RT_MEASURE_COUNT; i++)
 		if (strcmp(parts[2], whats[i]) == 0) w = i;
 	if (w < 0)
-		return bad(r, n, path, "unknown measure \"%s\"; expected initial, killed, drowned, trampled, captured, surrendered, escaped, in_field, sheltered, horses_lost, armour_dropped, dead, routing or desperate", parts[2]);
+		return bad(r, n, path, "unknown measure \"%s\"; expected initial, killed, drowned, trampled, burned, captured, surrendered, escaped, in_field, sheltered, horses_lost, armour_dropped, dead, routing or desperate", parts[2]);
 	t->what = (rt_sc_measure_what)w;
 	if (np == 4) {
 		if (t->what != RT_MEASURE_SHELTERED) return bad(r, n, path, "only sheltered takes a place (sheltered.<place>)");

@@ -257,9 +257,12 @@ TEST(scenario_outputs_are_whole_and_conserve_men)
 			CHECK(s != NULL);
 			if (!s) continue;
 			/* conservation in men: initial = every end state */
-			const char *ends[] = { "killed", "drowned", "trampled", "captured", "surrendered", "escaped", "in_field" };
+			const char *ends[] = { "killed", "drowned", "trampled", "burned", "captured", "surrendered", "escaped", "in_field" };
 			double sum = 0.0;
-			for (int k = 0; k < 7; ++k) sum += json_number_value(json_object_get(s, ends[k]));
+			for (int k = 0; k < 8; ++k) {
+				CHECK_MSG(json_is_number(json_object_get(s, ends[k])), "sides.%s.%s is missing", names[i], ends[k]);
+				sum += json_number_value(json_object_get(s, ends[k]));
+			}
 			const char *key;
 			json_t *v;
 			json_object_foreach(json_object_get(s, "sheltered"), key, v) sum += json_number_value(v);

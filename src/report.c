@@ -13,13 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const phenomenon_id[RT_PH_COUNT] = { "C2", "C3", "C5", "E1", "E3", "M2", "M3", "M7", "Q2", "Q9" };
+static const char *const phenomenon_id[RT_PH_COUNT] = { "C2", "C3", "C5", "E1", "E3", "E4", "M2", "M3", "M7", "Q2", "Q9" };
 static const char *const phenomenon_text[RT_PH_COUNT] = {
 	"men trampled in the crush",
 	"fleeing men throw away armour and weapons",
 	"men kneel and surrender; pursuers pass them",
 	"night: men see little and cannot tell friend from foe",
 	"men drown in the sea or a river",
+	"men burn in a grass fire the wind drives",
 	"a commander leaves after another has (blame shared)",
 	"a commander cut off from headquarters leaves",
 	"cornered men turn desperate and fight on",
@@ -298,6 +299,7 @@ rt_status rt__run_watch(rt_run *run)
 	if (s == RT_OK && st.armour_dropped > 0) s = seen(run, RT_PH_C3, first_in_state(run, RT_STATE_ROUTING), "");
 	if (s == RT_OK && st.knelt > 0) s = seen(run, RT_PH_C5, first_in_state(run, RT_STATE_SURRENDERED), "");
 	if (s == RT_OK && st.drowned > 0) s = seen(run, RT_PH_E3, first_in_state(run, RT_STATE_DEAD_DROWNED), "");
+	if (s == RT_OK && st.burned > 0) s = seen(run, RT_PH_E4, first_in_state(run, RT_STATE_DEAD_BURNED), "");
 	if (s == RT_OK && st.desperate > 0) s = seen(run, RT_PH_M7, first_in_state(run, RT_STATE_DESPERATE), "");
 	if (s == RT_OK && st.by_state[RT_STATE_SHELTERED] > run->sheltered_at_start && run->sheltered_at_start >= 0)
 		s = seen(run, RT_PH_Q9, (rt_vec2){ NAN, NAN }, "");
@@ -582,7 +584,8 @@ static rt_status write_report(rt_run *run, const char *path, const side_tally *t
 	for (int e = 0; e < run->event_count; ++e) ambush |= strcmp(run->events[e].phenomenon, "Q1") == 0;
 	put(&x, "| Q1 | ambushes sprung as the enemy enters their zone | %s | |\n", ambush ? "see the timeline" : "did not occur");
 	put(&x, "\nNot yet modelled, so never reported: trampling deaths in the crush (C2 shows only if a future "
-		"crush model kills), torches mistaken for the enemy (E2), fire and wind (E4), boats (E7).\n\n");
+		"crush model kills), torches mistaken for the enemy (E2), boats (E7). E4 is reported when men burn; whether a "
+		"turn of the wind turned the battle is for the reader of the timeline and the plots.\n\n");
 	put(&x, "## Timeline\n\n| time | event | where |\n|---|---|---|\n");
 	for (int e = 0; e < run->event_count; ++e) {
 		const rt_run_event *ev = &run->events[e];

@@ -291,8 +291,8 @@ static void run_fire(bool fire, double *burned, double *dead, int64_t *end_sum, 
 
 /* environment.weather and environment.fires reach the world: the wind drives a fire set
  * upwind of a regiment into it, men burn and are counted (history, summary.json,
- * conservation), and the rain wets the ground once it falls; without the fire nobody
- * burns. */
+ * conservation, phenomenon E4), and the rain wets the ground once it falls; without the
+ * fire nobody burns. */
 TEST(scenario_weather_and_fires_reach_the_world)
 {
 	char dir[] = "/tmp/rout-test-fire-XXXXXX";
@@ -328,6 +328,7 @@ TEST(scenario_weather_and_fires_reach_the_world)
 		json_t *v;
 		json_object_foreach(json_object_get(red, "sheltered"), key, v) total += json_number_value(v);
 		CHECK_NEAR(total, json_number_value(json_object_get(red, "initial")), 1e-6);
+		CHECK(json_is_true(json_object_get(json_object_get(root, "phenomena"), "E4")));
 		json_decref(root);
 	}
 	char cmd[300];

@@ -1344,7 +1344,7 @@ static rt_status load_fire(reader *r, rt_world *w, plan *p, bool apply, rt_error
 		f->burning[i] = (rt_fire_burning){ i32_at(e, 0), f32_at(e, 1), f32_at(e, 2), f32_at(e, 3), f32_at(e, 4) };
 	}
 	f->burning_count = burning_count;
-	decode_array(f->front, front, (size_t)front_count, sizeof(int32_t));
+	if (front_count > 0) decode_array(f->front, front, (size_t)front_count, sizeof(int32_t)); /* no list yet: front NULL */
 	f->front_count = front_count;
 	f->next_ignition = next_ignition;
 	f->next_update_s = next_update_s;

@@ -486,6 +486,16 @@ TEST(checkpoint_fire_refusals)
 	CHECK_OK(rt_world_save_checkpoint(w, good, &err), err);
 	rt_world_destroy(w);
 
+	/* before the first step nothing has caught: an empty fire saves and loads too */
+	rt_world *a = weather_scene(&setup, 1, &err), *b = weather_scene(&setup, 2, &err);
+	CHECK(a && b);
+	CHECK_OK(rt_world_save_checkpoint(a, bad, &err), err);
+	CHECK_OK(rt_world_load_checkpoint(b, bad, &err), err);
+	CHECK(run(a, 50) && run(b, 50));
+	CHECK(rt_world_hash(a) == rt_world_hash(b));
+	rt_world_destroy(a);
+	rt_world_destroy(b);
+
 	rt_world *other = weather_scene(&veered, 0, &err);
 	CHECK(other);
 	rt_status s = rt_world_load_checkpoint(other, good, &err);

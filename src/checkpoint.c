@@ -31,6 +31,9 @@
  *   sense: the kneeling groups, routing, weight, deaths, box           REBUILT by the sense phase
  *                                                                      before they are read
  *   sense.allocated, capacity                                          NOT STATE
+ *   sense.sight_max, sight_allocated                                   NOT STATE (sight in smoke per
+ *                                                                      side and cell: filled by the
+ *                                                                      sense phase before it is read)
  *   deaths[death_count] (deaths in mind)                               SAVED (DETH)
  *   death_capacity                                                     NOT STATE
  *   sense_idle_count, last_decision, step, time_s, max_radius,
@@ -55,8 +58,28 @@
  *   prev_x, prev_y, prev_capacity                                      NOT STATE (written in the move
  *                                                                      phase before they are read)
  *   has_environment, environment, surge_time_s, surge_level_m          STATIC (fingerprint)
- *   env (sky, light, sea level)                                        REBUILT: a pure function of
- *                                                                      time_s (rt__env_phase)
+ *   environment.weather (rain and wind series, initial wetness,
+ *       params), weather_series (its copies), weather_on               STATIC (fingerprint)
+ *   environment.fire (params), ignitions[ignition_count] (its sorted
+ *       copy)                                                          STATIC (fingerprint)
+ *   env.ground_wetness, weather_time_s                                 SAVED (WTHR): the bucket is
+ *                                                                      integrated step by step
+ *   env (sky, light, sea level; rain, wind, moisture, misfire and
+ *       mud of the moment; the fire's counts), mud_on                  REBUILT: pure functions of
+ *                                                                      time_s, the saved wetness and
+ *                                                                      the saved fire (rt__env_restore)
+ *   fire: params, nx, ny, cells, cell_m, inv_cell, ox, oy, k, snx,
+ *       sny, smoke_cell_m                                              STATIC (from the map and the
+ *                                                                      fingerprinted params)
+ *   fire: state and time_s of the cells the fire has caught (burning,
+ *       hot or burnt); burning[burning_count]; front[front_count];
+ *       next_ignition, next_update_s, hot_count, burnt_count; smoke in
+ *       its box, box, smoke_max                                        SAVED (FIRE)
+ *   fire: state of the other cells (fuel or none)                      REBUILT from the map
+ *                                                                      (rt__fire_reset)
+ *   fire: touch, smoke_next, source, source_box                        NOT STATE (scratch of one
+ *                                                                      update: empty between steps)
+ *   fire: the lists' capacities                                        NOT STATE
  *   phase_seconds                                                      NOT STATE (wall-clock time
  *                                                                      of this process)
  *
@@ -80,7 +103,7 @@
 #include <sys/stat.h>
 
 #define CKPT_MAGIC "ROUTCKPT"
-#define CKPT_VERSION 1u
+#define CKPT_VERSION 2u /* 2: weather and fire (WTHR, FIRE), their counters and parameters */
 #define CKPT_HEADER_BYTES 24u         /* magic, version, section count, file bytes */
 #define CKPT_SECTION_HEADER_BYTES 12u /* tag, payload bytes */
 #define CKPT_CHECKSUM_BYTES 8u
@@ -91,7 +114,7 @@
 /* The counters of struct rt_world that future steps add to. */
 #define WORLD_COUNTERS(X) \
 	X(agent_updates) X(wall_clamps) X(hits) X(shots) X(routed) X(rallied) X(armour_dropped) \
-	X(weapons_dropped) X(knelt) X(captured) X(drowned) X(desperate)
+	X(weapons_dropped) X(knelt) X(captured) X(drowned) X(desperate) X(burned) X(misfires)
 #define ONE(name) +1
 enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 
@@ -119,6 +142,15 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(cloud_cover_exponent) X(dark_lux) X(daylight_lux) X(detection_day_m) X(detection_night_m) \
 	X(identification_day_m) X(identification_night_m) X(torch_intensity_cd) X(torch_threshold_dark_lux) \
 	X(torch_threshold_day_lux) X(visibility_m)
+#define WEATHER_PARAMS(X) \
+	X(bucket_capacity_mm) X(drying_mm_per_h) X(mud_loss_unpaved) X(mud_loss_road) X(misfire_rain_max) \
+	X(misfire_rain_half_mm_per_h) X(misfire_damp_max) X(fuel_moisture_dry_pct) X(fuel_moisture_wet_pct)
+/* all but grass, the one that is not a double */
+#define FIRE_PARAMS(X) \
+	X(update_interval_s) X(open_ground_fuel_kg_m2) X(curing_pct) X(threshold_spread) X(flame_residence_s) \
+	X(heat_of_combustion_kj_per_kg) X(block_intensity_kw_per_m) X(burn_death_rate_per_s) X(smoke_cell_m) \
+	X(smoke_yield_g_per_kg) X(smoke_mixing_height_m) X(smoke_lifetime_s) X(smoke_extinction_m2_per_g) \
+	X(smoke_detection_constant) X(smoke_identification_constant)
 
 /* A parameter added to one of these structs but not to its list above breaks the build. */
 _Static_assert(sizeof(rt_locomotion_params) == (0 LOCOMOTION_PARAMS(ONE)) * sizeof(double), "LOCOMOTION_PARAMS is incomplete");
@@ -128,12 +160,14 @@ _Static_assert(sizeof(rt_command_params) == (0 COMMAND_PARAMS(ONE)) * sizeof(dou
 _Static_assert(offsetof(rt_kind_params, ammunition) == (0 KIND_PARAMS(ONE)) * sizeof(double), "KIND_PARAMS is incomplete");
 _Static_assert(offsetof(rt_water_params, cookie) == (0 WATER_PARAMS(ONE)) * sizeof(double), "WATER_PARAMS is incomplete");
 _Static_assert(offsetof(rt_light_params, cookie) == (0 LIGHT_PARAMS(ONE)) * sizeof(double), "LIGHT_PARAMS is incomplete");
+_Static_assert(sizeof(rt_weather_params) == (0 WEATHER_PARAMS(ONE)) * sizeof(double), "WEATHER_PARAMS is incomplete");
+_Static_assert(sizeof(rt_fire_params) == (1 FIRE_PARAMS(ONE)) * sizeof(double), "FIRE_PARAMS is incomplete (grass takes the 1)");
 
 #if defined(__LP64__) && (defined(__x86_64__) || defined(__aarch64__))
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 3328, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 3840, "struct rt_world changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_world_def) == 1080, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 208, "rt_corps changed: update the checkpoint (checkpoint.c)");
@@ -141,11 +175,17 @@ _Static_assert(sizeof(rt_corps_def) == 80, "rt_corps_def changed: update the che
 _Static_assert(sizeof(rt_goal) == 120, "rt_goal changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal_def) == 56, "rt_goal_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_death_event) == 32, "rt_death_event changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_sense_grid) == 360, "rt_sense_grid changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_sense_grid) == 376, "rt_sense_grid changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_grid) == 120, "rt_grid changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_geometry) == 144, "rt_geometry changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_environment_def) == 728, "rt_environment_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(rt_environment_def) == 1008, "rt_environment_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_water_params) == 40, "rt_water_params changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(rt_weather_def) == 136, "rt_weather_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(rt_weather_series) == 40, "rt_weather_series changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(rt_fire_def) == 144, "rt_fire_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(rt_ignition) == 40, "rt_ignition changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(rt_fire) == 360, "rt_fire changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_fire_burning) == 20, "rt_fire_burning changed: update the checkpoint (checkpoint.c)");
 #endif
 
 /* ---- hashing ---- */
@@ -376,6 +416,7 @@ static void fingerprint(const rt_world *w, fp_list *f)
 			h = mix_f64(mix_f64(h, v.bbox_min.x), v.bbox_min.y);
 			h = mix_f64(mix_f64(h, v.bbox_max.x), v.bbox_max.y);
 			h = mix_u64(mix_u64(mix_u64(h, (uint64_t)v.cell_count), (uint64_t)v.capacity), (uint64_t)v.gate_count);
+			h = mix_f64(h, v.fuel_kg_m2);
 		}
 		FP_H(f, h, "the map's features");
 		h = FNV64_START;
@@ -421,6 +462,32 @@ static void fingerprint(const rt_world *w, fp_list *f)
 		h = mix_u64(mix_u64(FNV64_START, (uint64_t)t->surge_count), (uint64_t)t->surge_outside);
 		for (int i = 0; i < t->surge_count; ++i) h = mix_f64(mix_f64(h, w->surge_time_s[i]), w->surge_level_m[i]);
 		FP_H(f, h, "the surge series");
+		/* weather: the series, the wetness at step 0, the parameters */
+		const rt_weather_def *wd = &e->weather;
+		h = mix_u64(FNV64_START, (uint64_t)wd->rain_count);
+		for (int i = 0; i < wd->rain_count; ++i) h = mix_f64(mix_f64(h, wd->rain_time_s[i]), wd->rain_mm_per_h[i]);
+		FP_H(f, h, "the rain series");
+		h = mix_u64(FNV64_START, (uint64_t)wd->wind_count);
+		for (int i = 0; i < wd->wind_count; ++i)
+			h = mix_f64(mix_f64(mix_f64(h, wd->wind_time_s[i]), wd->wind_speed_mps[i]), wd->wind_from_deg[i]);
+		FP_H(f, h, "the wind series");
+		FP_R(f, wd->ground_wetness, "environment.weather.ground_wetness");
+#define X(name) FP_R(f, wd->params.name, "environment.weather." #name);
+		WEATHER_PARAMS(X)
+#undef X
+		/* fire: the parameters and the fires set (in the time order they are lit) */
+		const rt_fire_params *fp = &e->fire.params;
+#define X(name) FP_R(f, fp->name, "environment.fire." #name);
+		FIRE_PARAMS(X)
+#undef X
+		FP_I(f, fp->grass, "environment.fire.grass");
+		FP_I(f, w->ignition_count, "environment.fire.ignitions");
+		h = FNV64_START;
+		for (int i = 0; i < w->ignition_count; ++i) {
+			const rt_ignition *ig = &w->ignitions[i];
+			h = mix_f64(mix_f64(mix_f64(mix_f64(mix_f64(h, ig->from_m.x), ig->from_m.y), ig->to_m.x), ig->to_m.y), ig->time_s);
+		}
+		FP_H(f, h, "the fires set");
 	}
 }
 
@@ -589,6 +656,58 @@ static void save_forts(sink *k, const save_ctx *c)
 	if (w->feature_count > 0) put_array(k, w->fort_sheltered, (size_t)w->feature_count, sizeof(int));
 }
 
+static void save_weather(sink *k, const save_ctx *c)
+{
+	const rt_world *w = c->w;
+	put_f64(k, w->env.ground_wetness);
+	put_f64(k, w->weather_time_s);
+}
+
+static bool caught(uint8_t st) { return st == RT_FIRE_CELL_BURNING || st == RT_FIRE_CELL_HOT || st == RT_FIRE_CELL_BURNT; }
+
+static void put_f32(sink *k, float v)
+{
+	uint32_t u;
+	memcpy(&u, &v, sizeof u);
+	put_u32(k, u);
+}
+
+static void save_fire(sink *k, const save_ctx *c)
+{
+	const rt_fire *f = c->w->fire;
+	put_u8(k, f != NULL);
+	if (!f) return;
+	put_i32(k, f->next_ignition);
+	put_f64(k, f->next_update_s);
+	put_i64(k, f->hot_count);
+	put_i64(k, f->burnt_count);
+	/* the cells caught, by index: the rest are as the map made them */
+	int32_t count = 0;
+	for (size_t i = 0; i < f->cells; ++i) count += caught(f->state[i]);
+	put_i32(k, count);
+	for (size_t i = 0; i < f->cells; ++i) {
+		if (!caught(f->state[i])) continue;
+		put_i32(k, (int32_t)i);
+		put_u8(k, f->state[i]);
+		put_f32(k, f->time_s[i]);
+	}
+	put_i32(k, f->burning_count);
+	for (int i = 0; i < f->burning_count; ++i) {
+		const rt_fire_burning *b = &f->burning[i];
+		put_i32(k, b->cell);
+		put_f32(k, b->ignition_s);
+		put_f32(k, b->out_s);
+		put_f32(k, b->intensity_kw_m);
+		put_f32(k, b->fuel_kg_m2);
+	}
+	put_i32(k, f->front_count);
+	put_array(k, f->front, (size_t)f->front_count, sizeof(int32_t));
+	for (int i = 0; i < 4; ++i) put_i32(k, f->box[i]);
+	put_f32(k, f->smoke_max);
+	for (int y = f->box[1]; f->box[2] >= f->box[0] && y <= f->box[3]; ++y)
+		put_array(k, f->smoke + (size_t)y * (size_t)f->snx + (size_t)f->box[0], (size_t)(f->box[2] - f->box[0] + 1), sizeof(float));
+}
+
 static void save_extra(sink *k, const save_ctx *c)
 {
 	if (c->extra_size > 0) put_bytes(k, c->extra, c->extra_size);
@@ -623,6 +742,14 @@ static uint32_t get_u32(reader *r) { return (uint32_t)get_le(r, 4); }
 static int32_t get_i32(reader *r) { return (int32_t)(uint32_t)get_le(r, 4); }
 static uint64_t get_u64(reader *r) { return get_le(r, 8); }
 static int64_t get_i64(reader *r) { return (int64_t)get_le(r, 8); }
+
+static float get_f32(reader *r)
+{
+	uint32_t u = (uint32_t)get_le(r, 4);
+	float v;
+	memcpy(&v, &u, sizeof v);
+	return v;
+}
 
 static double get_f64(reader *r)
 {
@@ -680,6 +807,7 @@ typedef struct plan {
 	const uint8_t *field[AF_COUNT];
 	const uint8_t *extra;
 	size_t extra_size;
+	int32_t fire_burning, fire_front;
 } plan;
 
 typedef rt_status load_fn(reader *r, rt_world *w, plan *p, bool apply, rt_error *err);
@@ -1104,6 +1232,131 @@ static rt_status load_forts(reader *r, rt_world *w, plan *p, bool apply, rt_erro
 	return RT_OK;
 }
 
+static rt_status load_weather(reader *r, rt_world *w, plan *p, bool apply, rt_error *err)
+{
+	const double wetness = get_f64(r), weather_time_s = get_f64(r);
+	if (r->short_read) return RT_OK;
+	if (!finite_in(wetness, 0.0, 1.0)) return bad(err, p, "ground_wetness", "ground wetness %g (expected 0 .. 1)", wetness);
+	if (!finite_in(weather_time_s, 0.0, 1e15)) return bad(err, p, "weather_time_s", "weather brought to %g s", weather_time_s);
+	if (!apply) return RT_OK;
+	w->env.ground_wetness = wetness;
+	w->weather_time_s = weather_time_s;
+	return RT_OK;
+}
+
+static bool real32_ok(float v, double lo, double hi) { return isfinite(v) && (double)v >= lo && (double)v <= hi; }
+
+/* Whether the caught cell is listed (cells strictly increase). */
+static int caught_state(const uint8_t *cells, int32_t count, int32_t cell)
+{
+	int32_t lo = 0, hi = count - 1;
+	while (lo <= hi) {
+		const int32_t mid = lo + (hi - lo) / 2, at = i32_at(cells + 9 * (size_t)mid, 0);
+		if (at == cell) return cells[9 * (size_t)mid + 4];
+		if (at < cell) lo = mid + 1;
+		else hi = mid - 1;
+	}
+	return -1;
+}
+
+static rt_status load_fire(reader *r, rt_world *w, plan *p, bool apply, rt_error *err)
+{
+	rt_fire *f = w->fire;
+	const unsigned present = get_u8(r);
+	if (r->short_read) return RT_OK;
+	if (present > 1) return bad(err, p, "FIRE", "fire flag %u (expected 0 or 1)", present);
+	if (present != (f != NULL)) /* the fingerprint has compared the fires set */
+		return bad(err, p, "FIRE", "the fire section %s a fire, the world %s one", present ? "holds" : "has no", f ? "has" : "has no");
+	if (!f) return RT_OK;
+	const int32_t next_ignition = get_i32(r);
+	const double next_update_s = get_f64(r);
+	const int64_t hot_count = get_i64(r), burnt_count = get_i64(r);
+	const int32_t count = get_i32(r);
+	if (r->short_read) return RT_OK;
+	if (next_ignition < 0 || next_ignition > w->ignition_count)
+		return bad(err, p, "fire.next_ignition", "%d fires lit of the %d set", next_ignition, w->ignition_count);
+	if (!finite_in(next_update_s, 0.0, 1e15)) return bad(err, p, "fire.next_update_s", "next fire update at %g s", next_update_s);
+	if (count < 0 || (size_t)count > f->cells) return bad(err, p, "fire", "%d cells caught of the map's %zu", count, f->cells);
+	const uint8_t *cells = get_array(r, (size_t)count, 9);
+	if (r->short_read) return RT_OK;
+	int64_t hot = 0, burnt = 0, burning = 0;
+	for (int32_t i = 0; i < count; ++i) {
+		const int32_t cell = i32_at(cells + 9 * (size_t)i, 0);
+		const uint8_t st = cells[9 * (size_t)i + 4];
+		const float t = f32_at(cells + 9 * (size_t)i + 5, 0);
+		if (cell < 0 || (size_t)cell >= f->cells || (i > 0 && cell <= i32_at(cells + 9 * (size_t)(i - 1), 0)))
+			return bad(err, p, "fire.cells", "caught cell %d is off the map or out of order", cell);
+		if (!caught(st) || rt__fire_fuel(w, cell) <= 0.0)
+			return bad(err, p, "fire.cells", "cell %d is in state %u (expected a burning, hot or burnt cell with fuel)", cell, st);
+		if (!real32_ok(t, 0.0, 1e15)) return bad(err, p, "fire.cells", "cell %d caught at %g s", cell, (double)t);
+		hot += st == RT_FIRE_CELL_HOT;
+		burnt += st == RT_FIRE_CELL_BURNT;
+		burning += st != RT_FIRE_CELL_BURNT;
+	}
+	if (hot != hot_count || burnt != burnt_count)
+		return bad(err, p, "fire.hot_count", "%lld hot and %lld burnt cells counted, %lld and %lld listed", (long long)hot_count,
+			   (long long)burnt_count, (long long)hot, (long long)burnt);
+	const int32_t burning_count = get_i32(r);
+	if (r->short_read) return RT_OK;
+	if (burning_count != burning) return bad(err, p, "fire.burning", "%d burning cells listed, %lld caught and not burnt out", burning_count, (long long)burning);
+	const uint8_t *list = get_array(r, (size_t)burning_count, 20);
+	const int32_t front_count = get_i32(r);
+	if (r->short_read) return RT_OK;
+	if (front_count < 0 || front_count > count) return bad(err, p, "fire.front", "%d cells on the front of %d caught", front_count, count);
+	const uint8_t *front = get_array(r, (size_t)front_count, sizeof(int32_t));
+	int32_t box[4];
+	for (int i = 0; i < 4; ++i) box[i] = get_i32(r);
+	const float smoke_max = get_f32(r);
+	if (r->short_read) return RT_OK;
+	for (int32_t i = 0; i < burning_count; ++i) {
+		const uint8_t *e = list + 20 * (size_t)i;
+		const int32_t cell = i32_at(e, 0);
+		const int st = caught_state(cells, count, cell);
+		if (st != RT_FIRE_CELL_BURNING && st != RT_FIRE_CELL_HOT)
+			return bad(err, p, "fire.burning", "burning entry %d is cell %d, which is not aflame", i, cell);
+		if (!real32_ok(f32_at(e, 1), 0.0, 1e15) || !real32_ok(f32_at(e, 2), 0.0, 1e15) || !real32_ok(f32_at(e, 3), 0.0, 1e12) ||
+		    !real32_ok(f32_at(e, 4), 0.0, 1e3))
+			return bad(err, p, "fire.burning", "burning entry %d has a time, intensity or fuel out of range", i);
+	}
+	for (int32_t i = 0; i < front_count; ++i)
+		if (caught_state(cells, count, i32_at(front, (size_t)i)) < 0)
+			return bad(err, p, "fire.front", "front entry %d is cell %d, which has not caught", i, i32_at(front, (size_t)i));
+	const bool empty = box[0] == 0 && box[1] == 0 && box[2] == -1 && box[3] == -1;
+	if (!empty && !(box[0] >= 0 && box[0] <= box[2] && box[2] < f->snx && box[1] >= 0 && box[1] <= box[3] && box[3] < f->sny))
+		return bad(err, p, "fire.smoke", "smoke box %d,%d .. %d,%d on a grid of %d x %d", box[0], box[1], box[2], box[3], f->snx, f->sny);
+	if (!real32_ok(smoke_max, 0.0, 1e9)) return bad(err, p, "fire.smoke_max", "densest smoke %g g/m3", (double)smoke_max);
+	const size_t bw = empty ? 0 : (size_t)(box[2] - box[0] + 1), bh = empty ? 0 : (size_t)(box[3] - box[1] + 1);
+	const uint8_t *smoke = get_array(r, bw * bh, sizeof(float));
+	if (r->short_read) return RT_OK;
+	for (size_t i = 0; i < bw * bh; ++i)
+		if (!real32_ok(f32_at(smoke, i), 0.0, 1e9)) return bad(err, p, "fire.smoke", "smoke %g g/m3", (double)f32_at(smoke, i));
+	p->fire_burning = burning_count;
+	p->fire_front = front_count;
+	if (!apply) return RT_OK;
+	rt__fire_reset(w);
+	for (int32_t i = 0; i < count; ++i) {
+		const int32_t cell = i32_at(cells + 9 * (size_t)i, 0);
+		f->state[cell] = cells[9 * (size_t)i + 4];
+		f->time_s[cell] = f32_at(cells + 9 * (size_t)i + 5, 0);
+	}
+	for (int32_t i = 0; i < burning_count; ++i) {
+		const uint8_t *e = list + 20 * (size_t)i;
+		f->burning[i] = (rt_fire_burning){ i32_at(e, 0), f32_at(e, 1), f32_at(e, 2), f32_at(e, 3), f32_at(e, 4) };
+	}
+	f->burning_count = burning_count;
+	if (front_count > 0) decode_array(f->front, front, (size_t)front_count, sizeof(int32_t)); /* no list yet: front NULL */
+	f->front_count = front_count;
+	f->next_ignition = next_ignition;
+	f->next_update_s = next_update_s;
+	f->hot_count = hot_count;
+	f->burnt_count = burnt_count;
+	memcpy(f->box, box, sizeof box);
+	f->smoke_max = smoke_max;
+	for (size_t y = 0; y < bh; ++y)
+		decode_array(f->smoke + ((size_t)box[1] + y) * (size_t)f->snx + (size_t)box[0], smoke + 4 * y * bw, bw, sizeof(float));
+	return RT_OK;
+}
+
 static rt_status load_extra(reader *r, rt_world *w, plan *p, bool apply, rt_error *err)
 {
 	(void)w;
@@ -1132,6 +1385,8 @@ static const struct section {
 	{ "DETH", "deaths in mind", save_deaths, load_deaths },
 	{ "SENS", "sense grid", save_sense, load_sense },
 	{ "FORT", "forts", save_forts, load_forts },
+	{ "WTHR", "wet ground", save_weather, load_weather },
+	{ "FIRE", "fire and smoke", save_fire, load_fire },
 	{ "XTRA", "caller's data", save_extra, load_extra },
 };
 #define SECTION_COUNT (sizeof sections / sizeof sections[0])
@@ -1208,6 +1463,7 @@ static rt_status make_room(rt_world *w, const plan *p, rt_error *err)
 	    (s = rt__geometry_build_reach(w, p->geometry_reach, err)) != RT_OK)
 		return s;
 	if ((s = rt__grid_set_target(w, p->grid_target, err)) != RT_OK) return s;
+	if ((s = rt__fire_reserve(w, p->fire_burning, p->fire_front, err)) != RT_OK) return s;
 	return RT_OK;
 }
 
@@ -1330,7 +1586,7 @@ rt_status rt_world_load_checkpoint_extra(rt_world *w, const char *path, rt_check
 		   (!read_extra || (s = read_extra(p.extra, p.extra_size, context, err)) == RT_OK)) {
 		s = walk(data, size, w, &p, true, err);
 		RT_ASSERT(s == RT_OK); /* everything was checked in the first pass */
-		rt__env_phase(w); /* sky, light and sea at the restored time */
+		rt__env_restore(w); /* sky, light, sea, weather and the fire's counts at the restored time */
 	}
 	rt__free(&w->allocator, data, size);
 	return s;

@@ -8,8 +8,9 @@
  * fight (parallel, each man writes only his own slot): a man in reach of his enemy
  *   strikes with probability rate * dt * hit * (1 - armour); else a man with a missile
  *   weapon and ammunition shoots at him if he is in range, with probability rate * dt,
- *   hitting with probability hit * (1 - armour). The chosen victim is written in the
- *   attacker's slot.
+ *   hitting with probability hit * (1 - armour); a gunner's shot fails first with the
+ *   misfire probability of the rain and damp (weather.c). The chosen victim is written
+ *   in the attacker's slot.
  * resolve (serial, in slot order, which is the same at any thread count): every hit
  *   takes one unit of health from its victim; men at zero health are dead (combat).
  * Random draws are Philox(seed, id, step, RT_STREAM_FIGHT): pure functions. */
@@ -36,6 +37,7 @@ void rt__sense_free(rt_world *w)
 	if (g->weight) rt__free(&w->allocator, g->weight, g->allocated * sizeof(float));
 	if (g->deaths) rt__free(&w->allocator, g->deaths, g->allocated * sizeof(float));
 	rt__free(&w->allocator, g->order, (size_t)g->capacity * sizeof(int));
+	if (g->sight_max) rt__free(&w->allocator, g->sight_max, g->sight_allocated * sizeof(float));
 	memset(g, 0, sizeof *g);
 	rt__free(&w->allocator, w->deaths, (size_t)w->death_capacity * sizeof(rt_death_event));
 	w->deaths = NULL;
@@ -116,7 +118,8 @@ static inline int sense_cell(const rt_sense_grid *g, double x, double y)
 /* The nearest man of group `base + side` (side != own, in `mask`) within `range` of
  * (x, y): rings of cells outward over the union of those groups' boxes, until no nearer
  * man can exist. Ties go to the lower id. Returns a slot or -1. */
-static int nearest_of(const rt_world *w, int base, unsigned mask, int own, double x, double y, double range, double *dist)
+static int nearest_of(const rt_world *w, int base, unsigned mask, int own, double x, double y, double range,
+		      const float *hidden_beyond, const float *cell_sight, double *dist)
 {
 	const rt_agents *a = &w->agents;
 	const rt_sense_grid *g = &w->sense;
@@ -155,13 +158,24 @@ static int nearest_of(const rt_world *w, int base, unsigned mask, int own, doubl
 			for (int xx = edge_row ? xlo : cx - ring; xx <= (edge_row ? xhi : cx + ring);
 			     xx += edge_row ? 1 : (ring > 0 ? 2 * ring : 1)) {
 				if (xx < ex0 || xx > ex1) continue;
+				/* in smoke, a cell none of whose men can be seen from here is passed over */
+				double cell_gap = 0.0;
+				if (cell_sight) {
+					const double cx0 = g->origin_x + xx * cell, cy0 = g->origin_y + yy * cell;
+					const double gx_ = x < cx0 ? cx0 - x : (x > cx0 + cell ? x - cx0 - cell : 0.0);
+					const double gy_ = y < cy0 ? cy0 - y : (y > cy0 + cell ? y - cy0 - cell : 0.0);
+					cell_gap = sqrt(gx_ * gx_ + gy_ * gy_);
+				}
 				for (int side = 0; side < g->sides; ++side) {
 					if (side == own || !(mask & (1u << side))) continue;
 					const int b = (base + side) * cells + yy * nx + xx;
+					if (cell_sight && cell_gap > (double)cell_sight[b]) continue;
 					for (int k = g->start[b]; k < g->start[b + 1]; ++k) {
 						const int t = g->order[k];
 						const double ex = a->x[t] - x, ey = a->y[t] - y;
 						const double d2 = ex * ex + ey * ey;
+						/* in smoke a man is seen only as near as the smoke round him allows */
+						if (hidden_beyond && d2 > (double)hidden_beyond[t] * (double)hidden_beyond[t]) continue;
 						if (d2 < best2 || (d2 == best2 && best >= 0 && a->id[t] < a->id[best])) {
 							best2 = d2;
 							best = t;
@@ -360,21 +374,43 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 		return RT_OK;
 	}
 
-	/* a man sees no farther than the light allows (E1) */
+	/* a man sees no farther than the light allows (E1), nor through smoke (E4): sight
+	 * in the smoke round each man, which bounds both what he sees and who sees him */
 	const double range = fmin(w->def.combat.sense_range_m, w->env.detection_range_m);
 	const double advance_range = w->def.combat.advance_range_m;
 	const int kneel_base = g->sides;
+	float *sight = NULL;
+	if (rt__smoke_anywhere(w)) {
+		sight = rt__arena_push(&w->arena, (size_t)n * sizeof(float));
+		if (!sight) return rt__fail(err, RT_ERR_NOMEM, "step scratch exhausted in sense");
+#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
+		for (int s = 0; s < n; ++s) sight[s] = (float)fmin(range, rt__smoke_detection_m(w, a->x[s], a->y[s]));
+		/* per (side, cell), the farthest its men can be seen from: whole cells of men
+		 * hidden in smoke are skipped in the search */
+		const size_t fightable = (size_t)g->sides * (size_t)cells;
+		if (g->sight_allocated < fightable) {
+			float *grown = rt__alloc(&w->allocator, fightable * sizeof(float));
+			if (!grown) return rt__fail(err, RT_ERR_NOMEM, "cannot allocate sight in smoke for %zu cells", fightable);
+			if (g->sight_max) rt__free(&w->allocator, g->sight_max, g->sight_allocated * sizeof(float));
+			g->sight_max = grown;
+			g->sight_allocated = fightable;
+		}
+		memset(g->sight_max, 0, fightable * sizeof(float));
+		for (int s = 0; s < n; ++s)
+			if (bucket[s] >= 0 && (size_t)bucket[s] < fightable && sight[s] > g->sight_max[bucket[s]]) g->sight_max[bucket[s]] = sight[s];
+	}
 #pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		if (!rt__active(a->state[s]) || !rt__agent_due(w, s)) continue;
 		double d = INFINITY, dk = INFINITY;
-		const int best = nearest_of(w, 0, present, a->side[s], a->x[s], a->y[s], range, &d);
+		const double own_range = sight ? (double)sight[s] : range;
+		const int best = nearest_of(w, 0, present, a->side[s], a->x[s], a->y[s], own_range, sight, sight ? g->sight_max : NULL, &d);
 		a->enemy[s] = best >= 0 ? (int32_t)a->id[best] : -1;
 		a->enemy_dist[s] = (float)d;
 		/* C5: with no one to fight near, an advancing man goes to collect the kneeling */
 		int prize = -1;
 		if (kneeling && a->stance[s] == RT_STANCE_ADVANCE && can_fight(a->state[s]) && d > advance_range)
-			prize = nearest_of(w, kneel_base, kneeling, a->side[s], a->x[s], a->y[s], w->def.combat.collect_range_m, &dk);
+			prize = nearest_of(w, kneel_base, kneeling, a->side[s], a->x[s], a->y[s], w->def.combat.collect_range_m, NULL, NULL, &dk);
 		a->prize[s] = prize >= 0 ? (int32_t)a->id[prize] : -1;
 	}
 	return RT_OK;
@@ -407,10 +443,11 @@ void rt__fight(rt_world *w)
 	const int n = a->count;
 	const double dt = w->def.dt_s, armour = w->def.combat.armour_protection, desperate = w->def.combat.desperate_factor;
 	const double cover = w->def.combat.cover;
+	const double misfire = w->env.misfire_probability; /* rain and damp (weather.c); 0 in dry weather */
 	const uint64_t seed = w->def.seed;
 	const uint64_t step = (uint64_t)w->step;
-	int64_t shots = 0;
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : shots) if (RT_PARALLEL(n))
+	int64_t shots = 0, misfires = 0;
+#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : shots, misfires) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		a->victim[s] = -1;
 		if (!can_fight(a->state[s]) || a->stance[s] == RT_STANCE_CONTAIN) continue;
@@ -435,11 +472,14 @@ void rt__fight(rt_world *w)
 				a->ammunition[s]--;
 				shots++;
 				const double shelter = covered(w, a->x[s], a->y[s], a->x[t], a->y[t]) ? 1.0 - cover : 1.0; /* M5 */
-				if (u1 < kp->missile_hit_prob * protect * shelter) a->victim[s] = a->enemy[s];
+				if (misfire > 0.0 && a->kind[s] == RT_KIND_GUNNER &&
+				    (double)r.v[2] * (1.0 / 4294967296.0) < misfire) misfires++; /* wet powder, dead match */
+				else if (u1 < kp->missile_hit_prob * protect * shelter) a->victim[s] = a->enemy[s];
 			}
 		}
 	}
 	w->shots += shots;
+	w->misfires += misfires;
 }
 
 rt_status rt__resolve(rt_world *w, rt_error *err)

@@ -1,6 +1,7 @@
 /* The env phase: the world's clock turned into sky, light, sight and sea level every
- * step, from the pure functions of env.c. Sight limits what the sense phase can find
- * (E1: a moonless night after rain shortens it to a few tens of metres). */
+ * step, from the pure functions of env.c, then rain, wind and wet ground (weather.c) and
+ * fire and smoke (fire.c). Sight limits what the sense phase can find (E1: a moonless
+ * night after rain shortens it to a few tens of metres). */
 #include "world.h"
 
 #include <math.h>
@@ -12,6 +13,8 @@ rt_environment_def rt_environment_def_default(void)
 	d.start_jd_ut = 2451545.0; /* J2000.0 */
 	d.light = rt_light_params_default();
 	d.tide = rt_tide_def_default();
+	d.weather.params = rt_weather_params_default();
+	d.fire.params = rt_fire_params_default();
 	d.cookie = RT_COOKIE;
 	return d;
 }
@@ -22,6 +25,13 @@ void rt__env_free(rt_world *w)
 	if (w->surge_time_s) rt__free(&w->allocator, w->surge_time_s, n * sizeof(double));
 	if (w->surge_level_m) rt__free(&w->allocator, w->surge_level_m, n * sizeof(double));
 	w->surge_time_s = w->surge_level_m = NULL;
+	rt__weather_series_free(&w->allocator, &w->weather_series, w->environment.weather.rain_count,
+				w->environment.weather.wind_count);
+	rt__fire_destroy(w, w->fire, w->ignitions, w->ignition_count);
+	w->fire = NULL;
+	w->ignitions = NULL;
+	w->ignition_count = 0;
+	w->weather_on = w->mud_on = false;
 }
 
 rt_status rt_world_set_environment(rt_world *w, const rt_environment_def *d, rt_error *err)
@@ -40,6 +50,9 @@ rt_status rt_world_set_environment(rt_world *w, const rt_environment_def *d, rt_
 	rt_status s;
 	if ((s = rt_light_params_validate(&d->light, err)) != RT_OK) return s;
 	if ((s = rt_tide_def_validate(&d->tide, err)) != RT_OK) return s;
+	if ((s = rt_weather_def_validate(&d->weather, err)) != RT_OK) return s;
+	if ((s = rt__fire_validate(w, &d->fire, err)) != RT_OK) return s;
+	/* copies of everything the caller owns, then the old environment goes */
 	size_t n = (size_t)d->tide.surge_count;
 	double *times = NULL, *levels = NULL;
 	if (n > 0) {
@@ -53,18 +66,42 @@ rt_status rt_world_set_environment(rt_world *w, const rt_environment_def *d, rt_
 		memcpy(times, d->tide.surge_time_s, n * sizeof(double));
 		memcpy(levels, d->tide.surge_level_m, n * sizeof(double));
 	}
+	rt_weather_series series = { NULL, NULL, NULL, NULL, NULL };
+	rt_fire *fire = NULL;
+	rt_ignition *ignitions = NULL;
+	if ((s = rt__weather_copy(&w->allocator, &d->weather, &series, err)) != RT_OK ||
+	    (s = rt__fire_build(w, &d->fire, &fire, &ignitions, err)) != RT_OK) {
+		rt__weather_series_free(&w->allocator, &series, d->weather.rain_count, d->weather.wind_count);
+		rt__free(&w->allocator, times, n * sizeof(double));
+		rt__free(&w->allocator, levels, n * sizeof(double));
+		return s;
+	}
 	rt__env_free(w);
 	w->environment = *d;
 	w->surge_time_s = times;
 	w->surge_level_m = levels;
 	w->environment.tide.surge_time_s = times;
 	w->environment.tide.surge_level_m = levels;
+	w->weather_series = series;
+	w->environment.weather.rain_time_s = series.rain_time_s;
+	w->environment.weather.rain_mm_per_h = series.rain_mm_per_h;
+	w->environment.weather.wind_time_s = series.wind_time_s;
+	w->environment.weather.wind_speed_mps = series.wind_speed_mps;
+	w->environment.weather.wind_from_deg = series.wind_from_deg;
+	w->weather_on = d->weather.rain_count > 0 || d->weather.wind_count > 0 || d->weather.ground_wetness > 0.0;
+	w->env.ground_wetness = d->weather.ground_wetness;
+	w->weather_time_s = w->time_s;
+	w->fire = fire;
+	w->ignitions = ignitions;
+	w->ignition_count = fire ? d->fire.ignition_count : 0;
+	w->environment.fire.ignitions = ignitions;
 	w->has_environment = true;
-	rt__env_phase(w); /* the state of step 0 */
-	return RT_OK;
+	return rt__env_phase(w, err); /* the state of step 0 */
 }
 
-void rt__env_phase(rt_world *w)
+/* Sky, light, sight and sea level: pure functions of the time. False without an
+ * environment. */
+static bool sky_phase(rt_world *w)
 {
 	rt_environment_state *e = &w->env;
 	if (!w->has_environment) {
@@ -72,7 +109,7 @@ void rt__env_phase(rt_world *w)
 		e->detection_range_m = INFINITY;
 		e->identification_range_m = INFINITY;
 		e->torch_detection_range_m = INFINITY;
-		return;
+		return false;
 	}
 	const rt_environment_def *d = &w->environment;
 	e->set = true;
@@ -86,6 +123,22 @@ void rt__env_phase(rt_world *w)
 	e->identification_range_m = rt_light_identification_range_m(&d->light, e->illuminance_lux);
 	e->torch_detection_range_m = rt_light_torch_detection_range_m(&d->light, e->illuminance_lux);
 	e->sea_level_m = rt_tide_level_m(&d->tide, w->time_s);
+	return true;
+}
+
+rt_status rt__env_phase(rt_world *w, rt_error *err)
+{
+	if (!sky_phase(w)) return RT_OK;
+	/* rain, wind and the wet ground; then fire and smoke, which they drive */
+	rt__weather_phase(w);
+	return rt__fire_phase(w, err);
+}
+
+void rt__env_restore(rt_world *w)
+{
+	if (!sky_phase(w)) return;
+	rt__weather_derive(w);
+	rt__fire_env(w);
 }
 
 void rt_world_get_environment(const rt_world *w, rt_environment_state *out)

@@ -11,7 +11,13 @@
  *
  * move (parallel over slots): x += v dt, under a hard wall constraint: a move whose
  * path would bring the centre nearer a wall than clearance = factor * r slides along the
- * wall, or is dropped, so nobody ever stands inside a wall. Arrivals are resolved here. */
+ * wall, or is dropped, so nobody ever stands inside a wall. Impassable ground and the
+ * flames of a head fire stop a move the same way, one axis at a time. Arrivals are
+ * resolved here.
+ *
+ * Weather (weather.c, fire.c): wet ground slows a man by the mud factor of the ground
+ * under him; a man in the flames of a head fire, or on grass beside them, runs for the
+ * nearest safe ground. */
 #include "world.h"
 
 #include <math.h>
@@ -78,6 +84,7 @@ void rt__locomotion_decide(rt_world *w)
 	const double dt = w->def.dt_s;
 	const int max_level = w->def.max_period_level;
 	const double max_speed = w->max_speed, max_radius = w->max_radius;
+	const bool mud = w->mud_on, fire = rt__fire_hot_anywhere(w);
 	const int hx = g->hx, hy = g->hy;
 	/* never search a bucket twice, never more than the run buffers hold */
 	int rc_limit = ((hx < hy ? hx : hy) - 1) / 2;
@@ -91,9 +98,11 @@ void rt__locomotion_decide(rt_world *w)
 		if (level > 0 && (step & ((1ll << level) - 1)) != 0) continue; /* not due */
 		updates++;
 		const double xi = g->sx[k], yi = g->sy[k], ri = g->sr[k];
-		/* his pace: free speed, running if he routs, times the ground and water under him */
-		const double v0 = a->free_speed[s] * (a->state[s] == RT_STATE_ROUTING ? flight_factor : 1.0) *
-				  (w->map ? rt__terrain_speed(w, rt__terrain_cell(w, xi, yi)) : 1.0);
+		/* his pace: free speed, running if he routs, times the ground and water under him,
+		 * and the mud when the ground is wet */
+		double v0 = a->free_speed[s] * (a->state[s] == RT_STATE_ROUTING ? flight_factor : 1.0) *
+			    (w->map ? rt__terrain_speed(w, rt__terrain_cell(w, xi, yi)) : 1.0);
+		if (mud) v0 *= rt__mud_factor(w, rt__terrain_cell(w, xi, yi));
 
 		/* desired direction e0 */
 		double e0x = 0.0, e0y = 0.0;
@@ -147,6 +156,9 @@ void rt__locomotion_decide(rt_world *w)
 			e0x = a->heading_x[s];
 			e0y = a->heading_y[s];
 		}
+		/* E4: a man in the flames of a head fire, or on grass beside them, runs for the
+		 * nearest safe ground */
+		if (fire && rt__fire_flight(w, xi, yi, &e0x, &e0y) && a->state[s] != RT_STATE_ROUTING) v0 *= flight_factor;
 		const bool wants_to_move = (e0x != 0.0 || e0y != 0.0) && v0 > 0.0;
 
 		/* neighbours within the interaction range: repulsion, and cache for spacing */
@@ -307,6 +319,7 @@ void rt__locomotion_move(rt_world *w)
 	const double factor = w->def.locomotion.wall_clearance_factor;
 	const bool periodic = w->def.periodic_x;
 	const double x_min = w->def.bounds_min.x, period = w->def.bounds_max.x - w->def.bounds_min.x;
+	const bool fire = rt__fire_hot_anywhere(w);
 	int64_t clamps = 0;
 
 #pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : clamps) if (RT_PARALLEL(n))
@@ -384,6 +397,21 @@ void rt__locomotion_move(rt_world *w)
 				vx = vy = 0.0;
 			}
 			clamps++;
+		}
+		/* E4: the flames of a head fire are a wall to a man outside them; a man caught in
+		 * them may cross them to get out */
+		if (fire && !rt__fire_hot(w, rt__terrain_cell(w, x, y)) && rt__fire_hot(w, rt__terrain_cell(w, nx, ny))) {
+			if (!rt__fire_hot(w, rt__terrain_cell(w, nx, y))) {
+				ny = y;
+				vy = 0.0;
+			} else if (!rt__fire_hot(w, rt__terrain_cell(w, x, ny))) {
+				nx = x;
+				vx = 0.0;
+			} else {
+				nx = x;
+				ny = y;
+				vx = vy = 0.0;
+			}
 		}
 		if (periodic) nx = x_min + (nx - x_min) - period * floor((nx - x_min) / period);
 		a->x[s] = nx;

@@ -32,7 +32,7 @@
 
 /* ---- kinds and their properties ------------------------------------------------------ */
 static const char *const kind_names[RT_MAP_KIND_COUNT] = {
-	"coast", "sea", "tidal_flat", "river", "ford", "bridge", "road", "hill", "fort", "camp", "trench", "wall"
+	"coast", "sea", "tidal_flat", "river", "ford", "bridge", "road", "hill", "fort", "camp", "trench", "wall", "grass", "bare"
 };
 
 const char *rt_map_kind_name(rt_map_kind kind)
@@ -127,6 +127,13 @@ static const prop_spec wall_props[] = {
 	{ "width_m", PROP_NUMBER, RT_MAPV_WIDTH, 0.5, 50, NONE, NEED_NO, "m" },
 	END
 };
+static const prop_spec grass_props[] = {
+	{ "fuel_kg_m2", PROP_NUMBER, RT_MAPV_FUEL, 0.05, 3, 0.45, NEED_NO, "kg of dry grass per m2" },
+	END
+};
+static const prop_spec bare_props[] = {
+	END
+};
 #undef END
 
 static const struct {
@@ -145,6 +152,8 @@ static const struct {
 	[RT_MAP_CAMP] = { camp_props, GEOM_AREAS | GEOM_POINT },
 	[RT_MAP_TRENCH] = { trench_props, GEOM_LINES },
 	[RT_MAP_WALL] = { wall_props, GEOM_LINES | GEOM_AREAS },
+	[RT_MAP_GRASS] = { grass_props, GEOM_AREAS },
+	[RT_MAP_BARE] = { bare_props, GEOM_AREAS },
 };
 
 static const char *geometry_words(int mask)
@@ -824,7 +833,7 @@ static rt_status read_kind(loader *L, json_t *props)
 	}
 	f->kind = rt_map_kind_from_name(value);
 	if (f->kind == RT_MAP_KIND_COUNT)
-		return fail(L, "unknown kind \"%.60s\"; expected one of coast, sea, tidal_flat, river, ford, bridge, road, hill, fort, camp, trench, wall", value);
+		return fail(L, "unknown kind \"%.60s\"; expected one of coast, sea, tidal_flat, river, ford, bridge, road, hill, fort, camp, trench, wall, grass, bare", value);
 	return RT_OK;
 }
 
@@ -1293,6 +1302,7 @@ bool rt_map_feature_info(const rt_map *map, int index, rt_map_feature_view *out)
 	out->elevation_m = f->value[RT_MAPV_ELEVATION];
 	out->speed_factor = f->value[RT_MAPV_SPEED];
 	out->slope_penalty = f->value[RT_MAPV_SLOPE];
+	out->fuel_kg_m2 = f->value[RT_MAPV_FUEL];
 	out->capacity = isnan(f->value[RT_MAPV_CAPACITY]) ? 0 : (int)f->value[RT_MAPV_CAPACITY];
 	out->gate_count = f->gate_count;
 	out->gates = f->gate_count ? map->gates + f->first_gate : NULL;

@@ -19,6 +19,7 @@ enum {
 	RT_MAPV_GATE_WIDTH, /* gate_width_m */
 	RT_MAPV_WALL_WIDTH, /* wall_width_m */
 	RT_MAPV_CAPACITY,   /* capacity */
+	RT_MAPV_FUEL,       /* fuel_kg_m2 */
 	RT_MAPV_COUNT
 };
 

@@ -3,7 +3,9 @@
  * (roads, trenches, walls, forts, camps), place names in Chinese with pinyin under them,
  * every man as a dot coloured by side and shaded by state, commanders as diamonds, and
  * the furniture a reader needs: scale bar, north arrow, a corner box with the time, the
- * light and the sea level, and a legend band under the map.
+ * light and the sea level, and a legend band under the map. A live world with a grass
+ * fire also shows its burnt ground, a grey veil of smoke as thick as it hides men, and
+ * the flames through it (a trace keeps no fire, so frames drawn from one go without).
  *
  * One drawing routine serves a live world (rt_world_draw_picture) and a trace frame over
  * a map (rt_picture_draw_frame): both are turned into a `scene` first. The ground is
@@ -72,6 +74,7 @@ typedef struct scene {
 	double utc_offset_h;
 	double sea_level_m;           /* NaN: not shown */
 	double light_lux;             /* NaN: not shown */
+	const rt_fire *fire;          /* a live world's grass fire on the map's cells; NULL: none */
 } scene;
 
 static inline double man_x(const scene *s, int i) { return (s->xd ? s->xd[i] : (double)s->xf[i]) + s->offset.x; }
@@ -92,7 +95,7 @@ static int shade_of(uint8_t state)
 	case RT_STATE_ROUTING: return SHADE_ROUTING;
 	case RT_STATE_DESPERATE: return SHADE_DESPERATE;
 	case RT_STATE_SURRENDERED: case RT_STATE_CAPTURED: return SHADE_KNEELING;
-	case RT_STATE_DEAD_COMBAT: case RT_STATE_DEAD_TRAMPLED: return SHADE_DEAD;
+	case RT_STATE_DEAD_COMBAT: case RT_STATE_DEAD_TRAMPLED: case RT_STATE_DEAD_BURNED: return SHADE_DEAD;
 	case RT_STATE_DEAD_DROWNED: return SHADE_DROWNED;
 	default: return SHADE_NONE; /* sheltered, escaped: off the field */
 	}
@@ -231,6 +234,31 @@ static void apply_shade(double shade, double rgb[3])
 
 static const double paper_rgb[3] = { 0.96, 0.94, 0.88 };
 
+/* ---- fire over the ground ------------------------------------------------------------------------ */
+static const double burnt_rgb[3] = { 0.30, 0.28, 0.26 }, flame_rgb[3] = { 0.96, 0.58, 0.16 }, hot_rgb[3] = { 0.88, 0.20, 0.05 },
+		    smoke_rgb[3] = { 0.62, 0.62, 0.64 };
+
+/* The fire's state of the map cell under a point (RT_FIRE_CELL_NONE off the map). */
+static uint8_t fire_state_at(const rt_fire *f, double x, double y)
+{
+	const int ix = rt__floor_int((x - f->ox) * f->inv_cell), iy = rt__floor_int((y - f->oy) * f->inv_cell);
+	if (ix < 0 || iy < 0 || ix >= f->nx || iy >= f->ny) return RT_FIRE_CELL_NONE;
+	return f->state[(size_t)iy * (size_t)f->nx + (size_t)ix];
+}
+
+/* How much of a man's contrast the smoke over a point takes away over 20 m of it, at
+ * most 0.8: the veil drawn over the ground there. */
+static double smoke_veil_at(const rt_fire *f, double x, double y)
+{
+	if (f->smoke_max <= 0.0f) return 0.0;
+	const int ix = rt__floor_int((x - f->ox) * f->inv_cell), iy = rt__floor_int((y - f->oy) * f->inv_cell);
+	if (ix < 0 || iy < 0 || ix >= f->nx || iy >= f->ny) return 0.0;
+	const int sx = ix / f->k, sy = iy / f->k;
+	if (sx < f->box[0] || sy < f->box[1] || sx > f->box[2] || sy > f->box[3]) return 0.0;
+	const double smoke = f->smoke[(size_t)sy * (size_t)f->snx + (size_t)sx];
+	return smoke > 0.0 ? 0.8 * (1.0 - exp(-f->params.smoke_extinction_m2_per_g * smoke * 20.0)) : 0.0;
+}
+
 /* The ground as an image of w x h pixels covering the view. */
 static cairo_surface_t *ground_image(const scene *s, int w, int h, double scale, uint8_t *kinds)
 {
@@ -256,8 +284,8 @@ static cairo_surface_t *ground_image(const scene *s, int w, int h, double scale,
 	for (int py = 0; py < h; ++py) {
 		uint32_t *row = (uint32_t *)(void *)(data + (size_t)py * (size_t)stride);
 		for (int px = 0; px < w; ++px) {
-			double sum[3] = { 0, 0, 0 };
-			int dry = 0;
+			double sum[3] = { 0, 0, 0 }, flame_sum[3] = { 0, 0, 0 };
+			int dry = 0, flames = 0;
 			for (int j = 0; j < samples; ++j)
 				for (int i = 0; i < samples; ++i) {
 					const double x = s->view_min.x + (px + (i + 0.5) / samples) * m_per_px;
@@ -266,16 +294,33 @@ static cairo_surface_t *ground_image(const scene *s, int w, int h, double scale,
 					bool wet = false;
 					if (ground_colour(&g, x, y, c, &wet) == -2) memcpy(c, paper_rgb, sizeof c);
 					else dry += !wet;
+					if (s->fire) { /* burnt ground is shaded like the rest; flames are not */
+						const uint8_t st = fire_state_at(s->fire, x, y);
+						if (st == RT_FIRE_CELL_BURNT && !wet) memcpy(c, burnt_rgb, sizeof c);
+						const double *fl = st == RT_FIRE_CELL_BURNING ? flame_rgb : st == RT_FIRE_CELL_HOT ? hot_rgb : NULL;
+						if (fl) {
+							flames++;
+							for (int k = 0; k < 3; ++k) flame_sum[k] += fl[k];
+						}
+					}
 					for (int k = 0; k < 3; ++k) sum[k] += c[k];
 				}
 			const double n = samples * samples;
 			for (int k = 0; k < 3; ++k) sum[k] /= n;
+			const double x = s->view_min.x + (px + 0.5) * m_per_px, y = s->view_max.y - (py + 0.5) * m_per_px;
 			if (dry > 0) { /* the land is shaded, the water lies flat */
-				const double x = s->view_min.x + (px + 0.5) * m_per_px, y = s->view_max.y - (py + 0.5) * m_per_px;
 				double shaded[3] = { sum[0], sum[1], sum[2] };
 				apply_shade(hill_shade(&g, x, y), shaded);
 				const double k = dry / n;
 				for (int c = 0; c < 3; ++c) sum[c] += (shaded[c] - sum[c]) * k;
+			}
+			if (s->fire) { /* the smoke veils the ground; the flames show through it */
+				const double veil = smoke_veil_at(s->fire, x, y);
+				const double k = flames / n;
+				for (int c = 0; c < 3; ++c) {
+					sum[c] += (smoke_rgb[c] - sum[c]) * veil;
+					if (flames > 0) sum[c] += (flame_sum[c] / flames - sum[c]) * k;
+				}
 			}
 			const uint32_t r = (uint32_t)fmin(255.0, sum[0] * 255.0 + 0.5), gg = (uint32_t)fmin(255.0, sum[1] * 255.0 + 0.5),
 				       b = (uint32_t)fmin(255.0, sum[2] * 255.0 + 0.5);
@@ -970,6 +1015,11 @@ static void build_legend(legend *g, const scene *s, const rt_picture_def *def, b
 			it->line_px = 1.6;
 			it->dashed = true;
 		}
+		if (s->fire && (s->fire->burnt_count > 0 || s->fire->burning_count > 0 || s->fire->smoke_max > 0.0f)) {
+			legend_add(g, ITEM_SWATCH, burnt_rgb, "burnt", false);
+			legend_add(g, ITEM_SWATCH, flame_rgb, "flames", false);
+			legend_add(g, ITEM_SWATCH, smoke_rgb, "smoke", false);
+		}
 	}
 }
 
@@ -1232,6 +1282,7 @@ static rt_status draw_world(const rt_world *w, const rt_picture_def *def, rt_ima
 			 : w->has_environment ? rt__utc_offset_for_longitude(w->environment.longitude_deg) : 0.0;
 	s.sea_level_m = w->env.set ? w->env.sea_level_m : NAN;
 	s.light_lux = w->env.set ? w->env.illuminance_lux : NAN;
+	s.fire = w->map ? w->fire : NULL;
 	/* commanders: men of that kind, named after the corps they lead */
 	int commanders = 0;
 	for (int i = 0; i < ag->count; ++i) commanders += ag->kind[i] == RT_KIND_COMMANDER;

@@ -2,7 +2,8 @@
  * speed factor, elevation, water depth, topmost feature) at cell_m. The rules are in
  * docs/map-format.md; in short:
  * - Features are painted in a fixed order by kind (sea, tidal flats, coast, hills,
- *   rivers, fords and bridges, roads, camps, trenches, walls, forts) and, within a kind,
+ *   grass and bare ground, rivers, fords and bridges, roads, camps, trenches, walls,
+ *   forts) and, within a kind,
  *   in file order; the feature id layer keeps the last one painted on a cell. The order
  *   is by kind so that a ford opens a river and a road never bridges one, whatever
  *   order the features were drawn in.
@@ -354,14 +355,16 @@ static int paint_rank(rt_map_kind kind)
 	case RT_MAP_TIDAL_FLAT: return 1;
 	case RT_MAP_COAST: return 2;
 	case RT_MAP_HILL: return 3;
-	case RT_MAP_RIVER: return 4;
+	case RT_MAP_GRASS:
+	case RT_MAP_BARE: return 4;
+	case RT_MAP_RIVER: return 5;
 	case RT_MAP_FORD:
-	case RT_MAP_BRIDGE: return 5;
-	case RT_MAP_ROAD: return 6;
-	case RT_MAP_CAMP: return 7;
-	case RT_MAP_TRENCH: return 8;
-	case RT_MAP_WALL: return 9;
-	case RT_MAP_FORT: return 10;
+	case RT_MAP_BRIDGE: return 6;
+	case RT_MAP_ROAD: return 7;
+	case RT_MAP_CAMP: return 8;
+	case RT_MAP_TRENCH: return 9;
+	case RT_MAP_WALL: return 10;
+	case RT_MAP_FORT: return 11;
 	case RT_MAP_KIND_COUNT: break;
 	}
 	return 11;
@@ -490,7 +493,9 @@ static rt_status paint(painter *P, int index)
 		apply(P, index, EFFECT_CROSSING, 0.0);
 		break;
 	case RT_MAP_ROAD: apply(P, index, EFFECT_ROAD, 0.0); break;
-	case RT_MAP_CAMP: apply(P, index, EFFECT_ID, 0.0); break;
+	case RT_MAP_CAMP:
+	case RT_MAP_GRASS:
+	case RT_MAP_BARE: apply(P, index, EFFECT_ID, 0.0); break;
 	case RT_MAP_TRENCH: apply(P, index, EFFECT_TRENCH, 0.0); break;
 	case RT_MAP_WALL: apply(P, index, EFFECT_BLOCK, 0.0); break;
 	case RT_MAP_FORT: {

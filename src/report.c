@@ -13,13 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const phenomenon_id[RT_PH_COUNT] = { "C2", "C3", "C5", "E1", "E3", "M2", "M3", "M7", "Q2", "Q9" };
+static const char *const phenomenon_id[RT_PH_COUNT] = { "C2", "C3", "C5", "E1", "E3", "E4", "M2", "M3", "M7", "Q2", "Q9" };
 static const char *const phenomenon_text[RT_PH_COUNT] = {
 	"men trampled in the crush",
 	"fleeing men throw away armour and weapons",
 	"men kneel and surrender; pursuers pass them",
 	"night: men see little and cannot tell friend from foe",
 	"men drown in the sea or a river",
+	"men burn in a grass fire the wind drives",
 	"a commander leaves after another has (blame shared)",
 	"a commander cut off from headquarters leaves",
 	"cornered men turn desperate and fight on",
@@ -83,10 +84,14 @@ static bool is_rider(uint8_t kind)
 	return kind == RT_KIND_HORSE || kind == RT_KIND_HORSE_ARCHER || kind == RT_KIND_COMMANDER;
 }
 
+static bool is_dead(uint8_t st)
+{
+	return st == RT_STATE_DEAD_COMBAT || st == RT_STATE_DEAD_TRAMPLED || st == RT_STATE_DEAD_DROWNED || st == RT_STATE_DEAD_BURNED;
+}
+
 static bool is_lost(uint8_t st)
 {
-	return st == RT_STATE_DEAD_COMBAT || st == RT_STATE_DEAD_TRAMPLED || st == RT_STATE_DEAD_DROWNED ||
-	       st == RT_STATE_CAPTURED || st == RT_STATE_SURRENDERED;
+	return is_dead(st) || st == RT_STATE_CAPTURED || st == RT_STATE_SURRENDERED;
 }
 
 static bool in_field(uint8_t st)
@@ -124,6 +129,7 @@ static bool counts(const rt_run *run, const rt_sc_term *t, int s)
 	case RT_MEASURE_KILLED: return st == RT_STATE_DEAD_COMBAT;
 	case RT_MEASURE_DROWNED: return st == RT_STATE_DEAD_DROWNED;
 	case RT_MEASURE_TRAMPLED: return st == RT_STATE_DEAD_TRAMPLED;
+	case RT_MEASURE_BURNED: return st == RT_STATE_DEAD_BURNED;
 	case RT_MEASURE_CAPTURED: return st == RT_STATE_CAPTURED;
 	case RT_MEASURE_SURRENDERED: return st == RT_STATE_SURRENDERED;
 	case RT_MEASURE_ESCAPED: return st == RT_STATE_ESCAPED;
@@ -133,8 +139,7 @@ static bool counts(const rt_run *run, const rt_sc_term *t, int s)
 	case RT_MEASURE_HORSES_LOST: return is_rider(a->kind[s]) && is_lost(st);
 	case RT_MEASURE_ARMOUR_DROPPED:
 		return run->initial_armour[a->id[s]] && !(a->equipment[s] & RT_EQUIP_ARMOUR);
-	case RT_MEASURE_DEAD:
-		return st == RT_STATE_DEAD_COMBAT || st == RT_STATE_DEAD_TRAMPLED || st == RT_STATE_DEAD_DROWNED;
+	case RT_MEASURE_DEAD: return is_dead(st);
 	case RT_MEASURE_ROUTING: return st == RT_STATE_ROUTING;
 	case RT_MEASURE_DESPERATE: return st == RT_STATE_DESPERATE;
 	default: return false;
@@ -294,6 +299,7 @@ rt_status rt__run_watch(rt_run *run)
 	if (s == RT_OK && st.armour_dropped > 0) s = seen(run, RT_PH_C3, first_in_state(run, RT_STATE_ROUTING), "");
 	if (s == RT_OK && st.knelt > 0) s = seen(run, RT_PH_C5, first_in_state(run, RT_STATE_SURRENDERED), "");
 	if (s == RT_OK && st.drowned > 0) s = seen(run, RT_PH_E3, first_in_state(run, RT_STATE_DEAD_DROWNED), "");
+	if (s == RT_OK && st.burned > 0) s = seen(run, RT_PH_E4, first_in_state(run, RT_STATE_DEAD_BURNED), "");
 	if (s == RT_OK && st.desperate > 0) s = seen(run, RT_PH_M7, first_in_state(run, RT_STATE_DESPERATE), "");
 	if (s == RT_OK && st.by_state[RT_STATE_SHELTERED] > run->sheltered_at_start && run->sheltered_at_start >= 0)
 		s = seen(run, RT_PH_Q9, (rt_vec2){ NAN, NAN }, "");
@@ -357,7 +363,7 @@ static rt_status write_json(const char *path, json_t *root, rt_error *err)
 }
 
 typedef struct side_tally {
-	double initial, killed, drowned, trampled, captured, surrendered, escaped, in_field, sheltered, horses_lost,
+	double initial, killed, drowned, trampled, burned, captured, surrendered, escaped, in_field, sheltered, horses_lost,
 		armour_dropped;
 } side_tally;
 
@@ -375,6 +381,7 @@ static void tally_sides(const rt_run *run, side_tally *t, double *sheltered_by_p
 		x->killed += st == RT_STATE_DEAD_COMBAT ? k : 0.0;
 		x->drowned += st == RT_STATE_DEAD_DROWNED ? k : 0.0;
 		x->trampled += st == RT_STATE_DEAD_TRAMPLED ? k : 0.0;
+		x->burned += st == RT_STATE_DEAD_BURNED ? k : 0.0;
 		x->captured += st == RT_STATE_CAPTURED ? k : 0.0;
 		x->surrendered += st == RT_STATE_SURRENDERED ? k : 0.0;
 		x->escaped += st == RT_STATE_ESCAPED ? k : 0.0;
@@ -395,7 +402,7 @@ static const char *fate_word(uint8_t st)
 	case RT_STATE_SHELTERED: return "sheltered";
 	case RT_STATE_ESCAPED: return "escaped";
 	case RT_STATE_CAPTURED: case RT_STATE_SURRENDERED: return "captured";
-	case RT_STATE_DEAD_COMBAT: case RT_STATE_DEAD_TRAMPLED: case RT_STATE_DEAD_DROWNED: return "dead";
+	case RT_STATE_DEAD_COMBAT: case RT_STATE_DEAD_TRAMPLED: case RT_STATE_DEAD_DROWNED: case RT_STATE_DEAD_BURNED: return "dead";
 	default: return "in_field";
 	}
 }
@@ -422,6 +429,7 @@ static rt_status write_summary(rt_run *run, const char *path, const side_tally *
 		json_object_set_new(o, "killed", json_real(x->killed));
 		json_object_set_new(o, "drowned", json_real(x->drowned));
 		json_object_set_new(o, "trampled", json_real(x->trampled));
+		json_object_set_new(o, "burned", json_real(x->burned));
 		json_object_set_new(o, "captured", json_real(x->captured));
 		json_object_set_new(o, "surrendered", json_real(x->surrendered));
 		json_object_set_new(o, "escaped", json_real(x->escaped));
@@ -534,14 +542,14 @@ static rt_status write_report(rt_run *run, const char *path, const side_tally *t
 	if (sc->history_count == 0) put(&x, "| (the scenario has no history block) | | | | |\n");
 	put(&x, "\n%d of %d figures fall outside the record. Sources for each figure are in summary.json and the "
 		"scenario file.\n\n", outside, sc->history_count);
-	put(&x, "## Men by side (at the end)\n\n| side | initial | killed | drowned | trampled | captured | kneeling | escaped | "
-		"sheltered | in the field | horses lost | armour thrown away |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	put(&x, "## Men by side (at the end)\n\n| side | initial | killed | drowned | trampled | burned | captured | kneeling | "
+		"escaped | sheltered | in the field | horses lost | armour thrown away |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (int i = 0; i < sc->side_count; ++i) {
 		const side_tally *s = &t[i];
 		put(&x, "| %s | ", sc->sides[i].name);
-		const double v[11] = { s->initial, s->killed, s->drowned, s->trampled, s->captured, s->surrendered,
+		const double v[12] = { s->initial, s->killed, s->drowned, s->trampled, s->burned, s->captured, s->surrendered,
 				       s->escaped, s->sheltered, s->in_field, s->horses_lost, s->armour_dropped };
-		for (int k = 0; k < 11; ++k) {
+		for (int k = 0; k < 12; ++k) {
 			put_men(&x, v[k]);
 			put(&x, " | ");
 		}
@@ -576,7 +584,8 @@ static rt_status write_report(rt_run *run, const char *path, const side_tally *t
 	for (int e = 0; e < run->event_count; ++e) ambush |= strcmp(run->events[e].phenomenon, "Q1") == 0;
 	put(&x, "| Q1 | ambushes sprung as the enemy enters their zone | %s | |\n", ambush ? "see the timeline" : "did not occur");
 	put(&x, "\nNot yet modelled, so never reported: trampling deaths in the crush (C2 shows only if a future "
-		"crush model kills), torches mistaken for the enemy (E2), fire and wind (E4), boats (E7).\n\n");
+		"crush model kills), torches mistaken for the enemy (E2), boats (E7). E4 is reported when men burn; whether a "
+		"turn of the wind turned the battle is for the reader of the timeline and the plots.\n\n");
 	put(&x, "## Timeline\n\n| time | event | where |\n|---|---|---|\n");
 	for (int e = 0; e < run->event_count; ++e) {
 		const rt_run_event *ev = &run->events[e];

@@ -154,6 +154,42 @@ static rt_vec2 unit_anchor(const rt_run *run, const rt_sc_unit *u)
 	return c;
 }
 
+/* A fire the scenario sets, in the map's metres: a point, or a line centred on it. */
+static rt_ignition fire_line(const rt_run *run, const rt_sc_fire *f)
+{
+	const rt_scenario *sc = run->scenario;
+	rt_vec2 c;
+	if (f->place >= 0) {
+		c = sc->places[f->place].centre;
+	} else {
+		rt_lonlat ll = { f->lon, f->lat };
+		c = rt_map_lonlat_to_xy(sc->map, ll);
+	}
+	c.x += f->offset_x_m;
+	c.y += f->offset_y_m;
+	const double b = f->bearing_deg * PI / 180.0, half = 0.5 * f->length_m;
+	const rt_vec2 along = { sin(b) * half, cos(b) * half };
+	rt_ignition g = { { c.x - along.x, c.y - along.y }, { c.x + along.x, c.y + along.y }, f->at_s };
+	return g;
+}
+
+/* The world refuses a fire (off the map, or on nothing that burns): the error names
+ * the scenario's fire by its line and path. */
+static rt_status environment_error(const rt_scenario *sc, rt_status s, rt_error *err)
+{
+	int i = -1;
+	if (!err || sscanf(err->field, "fire.ignitions[%d]", &i) != 1 || i < 0 || i >= sc->fire_count) return s;
+	char message[sizeof err->message];
+	snprintf(message, sizeof message, "%s", err->message);
+	/* "fire.ignitions[1] at (x, y) m touches nothing that burns": the fire at ... */
+	const char *rest = message;
+	const size_t named = strlen(err->field);
+	if (strncmp(rest, err->field, named) == 0 && strncmp(rest + named, " at (", 5) == 0) rest += named + 1;
+	char path[64];
+	snprintf(path, sizeof path, "environment.fires.%d", i);
+	return rt__fail_at(err, s, sc->file, sc->fires[i].line, 1, path, "%s: %s%s", path, rest == message ? "" : "the fire ", rest);
+}
+
 static rt_status add_men(rt_run *run, int unit_index, const rt_sc_unit *u, rt_error *err)
 {
 	const rt_scenario *sc = run->scenario;
@@ -296,7 +332,25 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 	env.longitude_deg = sc->lon;
 	env.cloud_cover = sc->cloud_cover;
 	env.tide = sc->tide;
-	if ((s = rt_world_set_environment(w, &env, err)) != RT_OK) return s;
+	env.weather.rain_count = sc->rain_count;
+	env.weather.rain_time_s = sc->rain_time_s;
+	env.weather.rain_mm_per_h = sc->rain_mm_per_h;
+	env.weather.wind_count = sc->wind_count;
+	env.weather.wind_time_s = sc->wind_time_s;
+	env.weather.wind_speed_mps = sc->wind_speed_mps;
+	env.weather.wind_from_deg = sc->wind_from_deg;
+	env.weather.ground_wetness = sc->ground_wetness;
+	rt_ignition *fires = NULL;
+	if (sc->fire_count > 0) {
+		fires = rt__alloc(&run->allocator, (size_t)sc->fire_count * sizeof *fires);
+		if (!fires) return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the %d fires the scenario sets", sc->fire_count);
+		for (int i = 0; i < sc->fire_count; ++i) fires[i] = fire_line(run, &sc->fires[i]);
+	}
+	env.fire.ignition_count = sc->fire_count;
+	env.fire.ignitions = fires;
+	s = rt_world_set_environment(w, &env, err);
+	rt__free(&run->allocator, fires, (size_t)sc->fire_count * sizeof *fires);
+	if (s != RT_OK) return environment_error(sc, s, err);
 	for (int i = 0; i < sc->side_count; ++i) {
 		if (!sc->sides[i].map_side[0]) continue;
 		bool holds_fort = false; /* a side may hold only camps */
@@ -491,7 +545,8 @@ static double unit_routed_share(const rt_run *run, int unit)
 		men++;
 		const uint8_t st = a->state[s];
 		broken += st == RT_STATE_ROUTING || st == RT_STATE_SURRENDERED || st == RT_STATE_CAPTURED ||
-			  st == RT_STATE_DEAD_COMBAT || st == RT_STATE_DEAD_TRAMPLED || st == RT_STATE_DEAD_DROWNED;
+			  st == RT_STATE_DEAD_COMBAT || st == RT_STATE_DEAD_TRAMPLED || st == RT_STATE_DEAD_DROWNED ||
+			  st == RT_STATE_DEAD_BURNED;
 	}
 	return men > 0 ? (double)broken / men : 0.0;
 }

@@ -129,7 +129,7 @@ static int fate_of(int state)
 	switch ((rt_state)state) {
 	case RT_STATE_ROUTING: return FATE_ROUTING;
 	case RT_STATE_SURRENDERED: case RT_STATE_CAPTURED: return FATE_TAKEN;
-	case RT_STATE_DEAD_COMBAT: case RT_STATE_DEAD_TRAMPLED: case RT_STATE_DEAD_DROWNED: return FATE_DEAD;
+	case RT_STATE_DEAD_COMBAT: case RT_STATE_DEAD_TRAMPLED: case RT_STATE_DEAD_DROWNED: case RT_STATE_DEAD_BURNED: return FATE_DEAD;
 	case RT_STATE_SHELTERED: case RT_STATE_ESCAPED: return FATE_GONE;
 	default: return FATE_STANDING;
 	}
@@ -181,6 +181,8 @@ rt_status rt_plot_men_by_state(const rt_run_history *h, const rt_plot_def *def, 
 }
 
 /* ---- deaths by cause ---------------------------------------------------------------------- */
+enum { CAUSES = 4 }; /* in combat, trampled, drowned, burned */
+
 rt_status rt_plot_deaths_by_cause(const rt_run_history *h, const rt_plot_def *def, rt_error *err)
 {
 	rt__error_clear(err);
@@ -190,28 +192,28 @@ rt_status rt_plot_deaths_by_cause(const rt_run_history *h, const rt_plot_def *de
 	rt_allocator a = def->allocator.alloc ? def->allocator : rt_allocator_default();
 	builder *b = rt__alloc(&a, sizeof *b);
 	if (!b) return rt__fail(err, RT_ERR_NOMEM, "cannot allocate a plot");
-	if ((s = builder_begin(b, h, def, h->side_count * 3, "Deaths by cause (cumulative)", err)) != RT_OK) {
+	if ((s = builder_begin(b, h, def, h->side_count * CAUSES, "Deaths by cause (cumulative)", err)) != RT_OK) {
 		rt__free(&a, b, sizeof *b);
 		return s;
 	}
-	static const rt_state causes[3] = { RT_STATE_DEAD_COMBAT, RT_STATE_DEAD_TRAMPLED, RT_STATE_DEAD_DROWNED };
-	static const char *const cause_names[3] = { "killed in combat", "trampled", "drowned" };
-	static const char *const cause_colours[3] = { "#b2182b", "#e08214", "#2166ac" };
+	static const rt_state causes[CAUSES] = { RT_STATE_DEAD_COMBAT, RT_STATE_DEAD_TRAMPLED, RT_STATE_DEAD_DROWNED, RT_STATE_DEAD_BURNED };
+	static const char *const cause_names[CAUSES] = { "killed in combat", "trampled", "drowned", "burned" };
+	static const char *const cause_colours[CAUSES] = { "#b2182b", "#e08214", "#2166ac", "#4d3319" };
 	b->def.y.label = "dead";
 	b->def.y.unit = "men";
 	b->def.y.include_zero = true;
 	const size_t stride = (size_t)h->side_count * RT_STATE_COUNT;
 	/* a cause a side never died of is left out; with no deaths at all, flat lines at 0
 	 * for combat say so */
-	bool seen[HISTORY_MAX_SIDES][3], none = true;
+	bool seen[HISTORY_MAX_SIDES][CAUSES], none = true;
 	for (int side = 0; side < h->side_count; ++side)
-		for (int c = 0; c < 3; ++c) {
+		for (int c = 0; c < CAUSES; ++c) {
 			seen[side][c] = false;
 			for (int k = 0; k < h->sample_count && !seen[side][c]; ++k)
 				seen[side][c] = h->men_by_state[(size_t)k * stride + (size_t)side * RT_STATE_COUNT + causes[c]] > 0;
 			none = none && !seen[side][c];
 		}
-	for (int c = 0; c < 3; ++c) {
+	for (int c = 0; c < CAUSES; ++c) {
 		for (int side = 0; side < h->side_count; ++side) {
 			if (!seen[side][c] && !(none && c == 0)) continue;
 			char name[96], label[192];

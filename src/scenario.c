@@ -844,7 +844,7 @@ static rt_status read_term(reader *r, const rt_ynode *n, const char *path, rt_sc
 {
 	static const char *const whats[RT_MEASURE_COUNT] = { "initial", "killed", "drowned", "trampled", "captured",
 							     "surrendered", "escaped", "in_field", "sheltered", "horses_lost",
-							     "armour_dropped", "dead", "routing", "desperate" };
+							     "armour_dropped", "dead", "routing", "desperate", "burned" };
 	if (n->type != RT_YNODE_SCALAR) return bad(r, n, path, "expected a measure like sides.ming.killed, found %s", type_word(n));
 	char buf[RT_SCENARIO_TEXT_SIZE];
 	snprintf(buf, sizeof buf, "%s", n->text);
@@ -864,7 +864,7 @@ static rt_status read_term(reader *r, const rt_ynode *n, const char *path, rt_sc
 	for (int i = 0; i < RT_MEASURE_COUNT; i++)
 		if (strcmp(parts[2], whats[i]) == 0) w = i;
 	if (w < 0)
-		return bad(r, n, path, "unknown measure \"%s\"; expected initial, killed, drowned, trampled, captured, surrendered, escaped, in_field, sheltered, horses_lost, armour_dropped, dead, routing or desperate", parts[2]);
+		return bad(r, n, path, "unknown measure \"%s\"; expected initial, killed, drowned, trampled, burned, captured, surrendered, escaped, in_field, sheltered, horses_lost, armour_dropped, dead, routing or desperate", parts[2]);
 	t->what = (rt_sc_measure_what)w;
 	if (np == 4) {
 		if (t->what != RT_MEASURE_SHELTERED) return bad(r, n, path, "only sheltered takes a place (sheltered.<place>)");
@@ -1057,6 +1057,119 @@ static rt_status read_parameters(reader *r, rt_ynode *root)
 	return RT_OK;
 }
 
+/* One time series of environment.weather: a list of {at: time, <value keys>}, times
+ * increasing; values[k] gets value key k, within lo[k]..hi[k]. */
+static rt_status read_series(reader *r, const rt_ynode *w, const char *key, int keys_count, const char *const *value_keys,
+			     const double *lo, const double *hi, int *count, double **time_s, double **values[])
+{
+	const rt_ynode *n = rt__yaml_get(w, key);
+	if (!n) return RT_OK;
+	char sp[PATH_SIZE];
+	join(sp, "environment.weather", key);
+	rt_status s;
+	if ((s = need_seq(r, n, sp)) != RT_OK) return s;
+	if (n->count < 1 || n->count > RT_SCENARIO_MAX_SERIES) return bad(r, n, sp, "expected 1..%d points", RT_SCENARIO_MAX_SERIES);
+	*time_s = rt__calloc(r->a, (size_t)n->count, sizeof(double));
+	if (!*time_s) return nomem(r);
+	*count = n->count; /* from here the arrays are freed with this count */
+	for (int k = 0; k < keys_count; ++k) {
+		*values[k] = rt__calloc(r->a, (size_t)n->count, sizeof(double));
+		if (!*values[k]) return nomem(r);
+	}
+	const char *allowed[4] = { "at", NULL, NULL, NULL };
+	for (int k = 0; k < keys_count && k < 2; ++k) allowed[k + 1] = value_keys[k];
+	for (int i = 0; i < n->count; i++) {
+		char p[PATH_SIZE];
+		join_index(p, sp, i);
+		const rt_ynode *c = n->items[i];
+		if ((s = need_map(r, c, p)) != RT_OK || (s = check_keys(r, c, p, allowed)) != RT_OK) return s;
+		if ((s = get_run_time(r, c, "at", p, true, &(*time_s)[i])) != RT_OK) return s;
+		for (int k = 0; k < keys_count; ++k)
+			if ((s = get_number(r, c, value_keys[k], p, true, lo[k], hi[k], &(*values[k])[i])) != RT_OK) return s;
+		if (i > 0 && !((*time_s)[i] > (*time_s)[i - 1]))
+			return bad(r, c, p, "%s times must increase; this one is not after the one before", key);
+	}
+	return RT_OK;
+}
+
+/* environment.weather: the ground's wetness at the start, rain and wind over time. */
+static rt_status read_weather(reader *r, const rt_ynode *env)
+{
+	rt_scenario *sc = r->sc;
+	const rt_ynode *w = rt__yaml_get(env, "weather");
+	if (!w) return RT_OK;
+	const char *wp = "environment.weather";
+	static const char *const keys[] = { "wetness", "rain", "wind", "note", "source", NULL };
+	rt_status s;
+	if ((s = need_map(r, w, wp)) != RT_OK || (s = check_keys(r, w, wp, keys)) != RT_OK) return s;
+	if ((s = get_number(r, w, "wetness", wp, false, 0.0, 1.0, &sc->ground_wetness)) != RT_OK) return s;
+	{
+		static const char *const value_keys[1] = { "mm_per_h" };
+		const double lo[1] = { 0.0 }, hi[1] = { 500.0 };
+		double **values[1] = { &sc->rain_mm_per_h };
+		if ((s = read_series(r, w, "rain", 1, value_keys, lo, hi, &sc->rain_count, &sc->rain_time_s, values)) != RT_OK) return s;
+	}
+	{
+		static const char *const value_keys[2] = { "speed_mps", "from_deg" };
+		const double lo[2] = { 0.0, 0.0 }, hi[2] = { 60.0, 360.0 };
+		double **values[2] = { &sc->wind_speed_mps, &sc->wind_from_deg };
+		if ((s = read_series(r, w, "wind", 2, value_keys, lo, hi, &sc->wind_count, &sc->wind_time_s, values)) != RT_OK) return s;
+	}
+	return RT_OK;
+}
+
+/* environment.fires: fires set at a place or a point, at a time; a point or a line. */
+static rt_status read_fires(reader *r, const rt_ynode *root)
+{
+	rt_scenario *sc = r->sc;
+	const rt_ynode *env = rt__yaml_get(root, "environment");
+	const rt_ynode *n = env ? rt__yaml_get(env, "fires") : NULL;
+	if (!n) return RT_OK;
+	const char *fp = "environment.fires";
+	rt_status s;
+	if ((s = need_seq(r, n, fp)) != RT_OK) return s;
+	if (n->count < 1 || n->count > RT_SCENARIO_MAX_SERIES) return bad(r, n, fp, "expected 1..%d fires", RT_SCENARIO_MAX_SERIES);
+	sc->fires = table(r, n->count, sizeof(rt_sc_fire));
+	if (!sc->fires) return nomem(r);
+	sc->fires_alloc = n->count;
+	static const char *const keys[] = { "at", "place", "lat", "lon", "offset_m", "length_m", "bearing_deg", "note", "source", NULL };
+	for (int i = 0; i < n->count; i++) {
+		char p[PATH_SIZE];
+		join_index(p, fp, i);
+		const rt_ynode *v = n->items[i];
+		rt_sc_fire *f = &sc->fires[i];
+		sc->fire_count = i + 1;
+		f->line = v->line;
+		f->place = -1;
+		if ((s = need_map(r, v, p)) != RT_OK || (s = check_keys(r, v, p, keys)) != RT_OK) return s;
+		if ((s = get_run_time(r, v, "at", p, true, &f->at_s)) != RT_OK) return s;
+		if (rt__yaml_get(v, "place")) {
+			if (rt__yaml_get(v, "lat") || rt__yaml_get(v, "lon")) return bad(r, v, p, "give either place or lat and lon, not both");
+			if ((s = get_ref(r, v, "place", p, true, find_place, "place", &f->place)) != RT_OK) return s;
+		} else {
+			if (!rt__yaml_get(v, "lat") && !rt__yaml_get(v, "lon")) return bad(r, v, p, "missing where the fire is set: give place or lat and lon");
+			if ((s = get_number(r, v, "lat", p, true, -90.0, 90.0, &f->lat)) != RT_OK) return s;
+			if ((s = get_number(r, v, "lon", p, true, -180.0, 180.0, &f->lon)) != RT_OK) return s;
+			if (sc->map && !inside_map(sc->map, f->lat, f->lon))
+				return bad(r, v, p, "lat %g, lon %g lies outside the map %s", f->lat, f->lon, sc->map_path);
+		}
+		const rt_ynode *off = rt__yaml_get(v, "offset_m");
+		if (off) {
+			char op[PATH_SIZE];
+			join(op, p, "offset_m");
+			if ((s = need_seq(r, off, op)) != RT_OK) return s;
+			if (off->count != 2) return bad(r, off, op, "expected [east, north] in metres, found %d numbers", off->count);
+			if ((s = scalar_number(r, off->items[0], op, -100000.0, 100000.0, &f->offset_x_m)) != RT_OK) return s;
+			if ((s = scalar_number(r, off->items[1], op, -100000.0, 100000.0, &f->offset_y_m)) != RT_OK) return s;
+		}
+		if ((s = get_number(r, v, "length_m", p, false, 0.0, 100000.0, &f->length_m)) != RT_OK) return s;
+		if ((s = get_number(r, v, "bearing_deg", p, false, 0.0, 360.0, &f->bearing_deg)) != RT_OK) return s;
+		if (rt__yaml_get(v, "bearing_deg") && !(f->length_m > 0.0))
+			return bad(r, v, p, "bearing_deg gives the direction of a line: give length_m too");
+	}
+	return RT_OK;
+}
+
 static rt_status read_environment(reader *r, const rt_ynode *root)
 {
 	rt_scenario *sc = r->sc;
@@ -1065,9 +1178,10 @@ static rt_status read_environment(reader *r, const rt_ynode *root)
 	const rt_ynode *n = rt__yaml_get(root, "environment");
 	if (!n) return RT_OK;
 	rt_status s;
-	static const char *const keys[] = { "cloud_cover", "tide", "note", "source", NULL };
+	static const char *const keys[] = { "cloud_cover", "tide", "weather", "fires", "note", "source", NULL };
 	if ((s = need_map(r, n, "environment")) != RT_OK || (s = check_keys(r, n, "environment", keys)) != RT_OK) return s;
 	if ((s = get_number(r, n, "cloud_cover", "environment", false, 0.0, 1.0, &sc->cloud_cover)) != RT_OK) return s;
+	if ((s = read_weather(r, n)) != RT_OK) return s;
 	const rt_ynode *t = rt__yaml_get(n, "tide");
 	if (!t) return RT_OK;
 	static const char *const tkeys[] = { "mean_level_m", "constituents", "surge", "note", "source", NULL };
@@ -1214,6 +1328,12 @@ void rt_scenario_destroy(rt_scenario *sc)
 	rt__free(a, sc->parameters, (size_t)sc->parameters_alloc * sizeof(rt_sc_parameter));
 	rt__free(a, sc->surge_time_s, (size_t)sc->surge_alloc * sizeof(double));
 	rt__free(a, sc->surge_level_m, (size_t)sc->surge_alloc * sizeof(double));
+	rt__free(a, sc->rain_time_s, (size_t)sc->rain_count * sizeof(double));
+	rt__free(a, sc->rain_mm_per_h, (size_t)sc->rain_count * sizeof(double));
+	rt__free(a, sc->wind_time_s, (size_t)sc->wind_count * sizeof(double));
+	rt__free(a, sc->wind_speed_mps, (size_t)sc->wind_count * sizeof(double));
+	rt__free(a, sc->wind_from_deg, (size_t)sc->wind_count * sizeof(double));
+	rt__free(a, sc->fires, (size_t)sc->fires_alloc * sizeof(rt_sc_fire));
 	rt__free(a, sc, sizeof *sc);
 }
 
@@ -1239,6 +1359,7 @@ rt_status rt_scenario_load_string(const char *text, size_t length, const char *n
 	if ((s = read_environment(&r, root)) != RT_OK) goto error;
 	if ((s = read_sides(&r, root)) != RT_OK) goto error;
 	if ((s = read_places(&r, root)) != RT_OK) goto error;
+	if ((s = read_fires(&r, root)) != RT_OK) goto error;
 	if ((s = read_corps(&r, root)) != RT_OK) goto error;
 	if ((s = read_triggers(&r, root)) != RT_OK) goto error;
 	if ((s = read_parameters(&r, root)) != RT_OK) goto error;

@@ -8,6 +8,17 @@
 #include "rout/scenario.h"
 #include "rout/env.h"
 
+/* A fire the scenario sets (environment.fires): a point, or a line centred on it. */
+typedef struct rt_sc_fire {
+	double at_s;            /* when it is lit, after the start */
+	int place;              /* at a place's centre; -1: at lat/lon */
+	double lat, lon;
+	double offset_x_m, offset_y_m;
+	double length_m;        /* a line this long through the point; 0: a point */
+	double bearing_deg;     /* the line's direction, clockwise from north */
+	int line;
+} rt_sc_fire;
+
 typedef struct rt_sc_side {
 	char id[RT_SCENARIO_ID_SIZE];
 	char name[RT_SCENARIO_TEXT_SIZE], name_zh[RT_SCENARIO_TEXT_SIZE];
@@ -108,7 +119,7 @@ typedef enum rt_sc_measure_what {
 	RT_MEASURE_INITIAL = 0, RT_MEASURE_KILLED, RT_MEASURE_DROWNED, RT_MEASURE_TRAMPLED,
 	RT_MEASURE_CAPTURED, RT_MEASURE_SURRENDERED, RT_MEASURE_ESCAPED, RT_MEASURE_IN_FIELD,
 	RT_MEASURE_SHELTERED, RT_MEASURE_HORSES_LOST, RT_MEASURE_ARMOUR_DROPPED, RT_MEASURE_DEAD,
-	RT_MEASURE_ROUTING, RT_MEASURE_DESPERATE, RT_MEASURE_COUNT
+	RT_MEASURE_ROUTING, RT_MEASURE_DESPERATE, RT_MEASURE_BURNED, RT_MEASURE_COUNT
 } rt_sc_measure_what;
 
 typedef struct rt_sc_term {
@@ -153,6 +164,12 @@ struct rt_scenario {
 	double cloud_cover;
 	rt_tide_def tide;
 	double *surge_time_s, *surge_level_m;
+	/* environment.weather: the series (owned), the wetness at the start */
+	int rain_count, wind_count;
+	double *rain_time_s, *rain_mm_per_h, *wind_time_s, *wind_speed_mps, *wind_from_deg;
+	double ground_wetness;
+	int fire_count;
+	rt_sc_fire *fires;      /* environment.fires */
 
 	int side_count;
 	rt_sc_side sides[RT_SCENARIO_MAX_SIDES];
@@ -173,7 +190,7 @@ struct rt_scenario {
 	int64_t men;
 	/* entries allocated in each table (freed with these sizes) */
 	int places_alloc, corps_alloc, units_alloc, triggers_alloc, actions_alloc, history_alloc, parameters_alloc,
-	    surge_alloc;
+	    surge_alloc, fires_alloc;
 
 	rt_map *map;            /* owned; NULL without load_map */
 };

@@ -31,7 +31,7 @@ const char *rt_state_name(rt_state s)
 {
 	static const char *names[RT_STATE_COUNT] = {
 		"formed", "marching", "engaged", "routing", "desperate", "surrendered", "captured",
-		"sheltered", "escaped", "dead_combat", "dead_trampled", "dead_drowned"
+		"sheltered", "escaped", "dead_combat", "dead_trampled", "dead_drowned", "dead_burned"
 	};
 	return (unsigned)s < RT_STATE_COUNT ? names[s] : "unknown";
 }
@@ -531,8 +531,9 @@ static rt_status reorder_storage(rt_world *w)
 static rt_status reserve_scratch(rt_world *w, rt_error *err)
 {
 	/* per man, the most one step can ask: storage reorder (int + double), the sense
-	 * buckets (int) and a pursuit ranking (16 bytes); plus the corps table */
-	size_t need = (size_t)w->agents.capacity * (2 * sizeof(int) + sizeof(double) + 16) +
+	 * buckets (int), sight in smoke (float) and a pursuit ranking (16 bytes); plus the
+	 * corps table */
+	size_t need = (size_t)w->agents.capacity * (2 * sizeof(int) + sizeof(double) + sizeof(float) + 16) +
 		      (size_t)w->corps_count * sizeof(double) + 4096;
 	if (w->arena.capacity >= need) return RT_OK;
 	if (rt__arena_reserve(&w->arena, &w->allocator, need + need / 2) != RT_OK)
@@ -550,9 +551,9 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	rt__arena_reset(&w->arena);
 	double t0 = rt__now_seconds(), t1;
 
-	/* 1 env: clock, sky, light and sight, sea level */
+	/* 1 env: clock, sky, light and sight, sea level, weather, fire and smoke */
 	w->time_s = (double)(w->step + 1) * w->def.dt_s;
-	rt__env_phase(w);
+	if ((s = rt__env_phase(w, err)) != RT_OK) return s;
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_ENV] += t1 - t0; t0 = t1;
 
 	/* 2 grid */
@@ -592,6 +593,7 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	/* 9 resolve: damage gathered per victim in a fixed order, deaths */
 	if ((s = rt__resolve(w, err)) != RT_OK) return s;
 	rt__drown(w); /* E3: men in water over their depth */
+	rt__fire_burn(w); /* E4: men in the flames of a head fire */
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_RESOLVE] += t1 - t0; t0 = t1;
 
 	/* 10 record: the caller pulls results after the step (trace, stats) */
@@ -680,6 +682,8 @@ void rt_world_get_stats(const rt_world *w, rt_world_stats *o)
 	o->knelt = w->knelt;
 	o->captured = w->captured;
 	o->drowned = w->drowned;
+	o->burned = w->burned;
+	o->misfires = w->misfires;
 	o->desperate = w->desperate;
 	memcpy(o->phase_seconds, w->phase_seconds, sizeof o->phase_seconds);
 	o->threads = w->threads;

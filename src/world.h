@@ -92,6 +92,8 @@ typedef struct rt_sense_grid {
 	int *order;            /* sorted -> slot */
 	int capacity;
 	int box[2 * RT_MAX_SIDES][4]; /* each group's cells: x0, y0, x1, y1 (empty when x1 < 0) */
+	float *sight_max;      /* in smoke: the farthest any man of (side, cell) can be seen from */
+	size_t sight_allocated;
 } rt_sense_grid;
 
 /* A man seen to fall, remembered for death_memory_s. */
@@ -159,6 +161,48 @@ typedef struct rt_goal {
 	bool built;
 } rt_goal;
 
+/* ---- fire and smoke (fire.c) ----
+ * Per map cell: a state and the time the front reached its centre. Only the cells that
+ * matter are visited: the front (caught cells that still have unburnt neighbours) and
+ * the burning cells are lists. Smoke lives on a
+ * coarser grid, over the box of cells that hold any. */
+enum { RT_FIRE_CELL_NONE = 0, RT_FIRE_CELL_FUEL, RT_FIRE_CELL_BURNING, RT_FIRE_CELL_HOT, RT_FIRE_CELL_BURNT };
+
+typedef struct rt_fire_burning {
+	int32_t cell;
+	float ignition_s, out_s, intensity_kw_m, fuel_kg_m2;
+} rt_fire_burning;
+
+typedef struct rt_fire {
+	rt_fire_params params;
+	int nx, ny;
+	size_t cells;
+	double cell_m, inv_cell, ox, oy;
+	uint8_t *state;            /* RT_FIRE_CELL_* */
+	float *time_s;             /* ignition time of caught cells (when the front reached the centre) */
+	rt_fire_burning *burning;
+	int burning_count, burning_capacity;
+	int32_t *front;            /* caught cells with unburnt neighbours */
+	int front_count, front_capacity;
+	int32_t *touch;            /* their unburnt neighbours, this sub-step */
+	int touch_count, touch_capacity;
+	int next_ignition;         /* into the world's time-sorted ignitions */
+	double next_update_s;
+	int64_t hot_count, burnt_count;
+	/* smoke: cells of k x k map cells */
+	int k, snx, sny;
+	double smoke_cell_m;
+	float *smoke, *smoke_next, *source; /* g/m3, and g/(m3 s) */
+	int box[4];                /* x0, y0, x1, y1 of the smoke cells that may hold smoke; x1 < x0: none */
+	int source_box[4];
+	float smoke_max;
+} rt_fire;
+
+/* The rain and wind series a world keeps (copies of its environment's). */
+typedef struct rt_weather_series {
+	double *rain_time_s, *rain_mm_per_h, *wind_time_s, *wind_speed_mps, *wind_from_deg;
+} rt_weather_series;
+
 struct rt_world {
 	rt_world_def def;
 	rt_allocator allocator;
@@ -201,6 +245,14 @@ struct rt_world {
 	rt_environment_def environment;   /* surge series owned below */
 	double *surge_time_s, *surge_level_m;
 	rt_environment_state env;
+	/* weather (weather.c): the series copied from the environment, and the ground */
+	rt_weather_series weather_series;
+	bool weather_on;        /* rain, wet ground or wind was given */
+	bool mud_on;            /* the ground is wet: walkers read rt__mud_factor */
+	double weather_time_s;  /* the time the wetness was last brought to */
+	rt_ignition *ignitions; /* sorted by time */
+	int ignition_count;
+	rt_fire *fire;          /* NULL without fires */
 
 	int64_t step;
 	double time_s;
@@ -208,6 +260,7 @@ struct rt_world {
 	int64_t agent_updates;
 	int64_t wall_clamps;
 	int64_t hits, shots, routed, rallied, armour_dropped, weapons_dropped, knelt, captured, drowned, desperate;
+	int64_t burned, misfires;
 	double phase_seconds[RT_PHASE_COUNT];
 	double max_radius; /* largest body radius so far */
 	double max_speed;  /* largest free speed so far */
@@ -321,6 +374,8 @@ static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, d
 
 /* Random streams: one per use, so draws never collide (rt_random_bits' last argument). */
 enum { RT_STREAM_SHUFFLE = 1, RT_STREAM_FIGHT = 2, RT_STREAM_MORALE = 3, RT_STREAM_SPAWN = 4, RT_STREAM_COMMAND = 5, RT_STREAM_DROWN = 6 };
+/* fire: a cell's ignition threshold (keyed by cell, step 0); a man's burns (id, step) */
+enum { RT_STREAM_FIRE = 16, RT_STREAM_BURN = 17 };
 
 /* terrain.c */
 static inline int rt__terrain_cell(const rt_world *w, double x, double y)
@@ -344,8 +399,51 @@ double rt__planning_depth(const rt_world *w, int cell);
 void rt__terrain_free(rt_world *w);
 
 /* env_phase.c */
-void rt__env_phase(rt_world *w);
+rt_status rt__env_phase(rt_world *w, rt_error *err);
+/* The environment state at the world's time without advancing the wet ground or the
+ * fire: sky, light, sea, and what the saved wetness and fire make of the weather. */
+void rt__env_restore(rt_world *w);
 void rt__env_free(rt_world *w);
+
+/* weather.c */
+rt_status rt__weather_copy(const rt_allocator *a, const rt_weather_def *def, rt_weather_series *out, rt_error *err);
+void rt__weather_series_free(const rt_allocator *a, rt_weather_series *series, int rain_count, int wind_count);
+void rt__weather_phase(rt_world *w);
+/* Rain, wind, fuel moisture, misfires and mud at the world's time from the wetness the
+ * ground has now (the phase without bringing the bucket forward). */
+void rt__weather_derive(rt_world *w);
+/* Walking speed factor of mud at a map cell (-1: off the map, open ground). */
+double rt__mud_factor(const rt_world *w, int cell);
+
+/* fire.c */
+/* Checks the fire's parameters and ignitions against the world's map. */
+rt_status rt__fire_validate(const rt_world *w, const rt_fire_def *def, rt_error *err);
+/* Builds the fire of a validated def (*fire NULL when it sets none) and a time-sorted
+ * copy of its ignitions. */
+rt_status rt__fire_build(rt_world *w, const rt_fire_def *def, rt_fire **fire, rt_ignition **ignitions, rt_error *err);
+void rt__fire_destroy(rt_world *w, rt_fire *fire, rt_ignition *ignitions, int ignition_count);
+rt_status rt__fire_phase(rt_world *w, rt_error *err);
+/* The environment state's fire fields from the fire as it is. */
+void rt__fire_env(rt_world *w);
+/* Checkpoints: the fire as built (every cell with fuel unburnt, no smoke, no fire set
+ * yet), to write a saved fire over; and room for the lists a saved fire holds. */
+void rt__fire_reset(rt_world *w);
+rt_status rt__fire_reserve(rt_world *w, int burning, int front, rt_error *err);
+/* Fuel of a map cell (kg/m2) as its topmost feature says. */
+double rt__fire_fuel(const rt_world *w, int cell);
+static inline bool rt__fire_hot_anywhere(const rt_world *w) { return w->fire && w->fire->hot_count > 0; }
+static inline bool rt__fire_hot(const rt_world *w, int cell)
+{
+	return cell >= 0 && w->fire->state[cell] == RT_FIRE_CELL_HOT;
+}
+/* A man in the flames of a head fire, or on grass beside them, runs for the nearest
+ * safe ground (burnt, or with nothing to burn): true and the unit direction. */
+bool rt__fire_flight(const rt_world *w, double x, double y, double *dx, double *dy);
+/* How far a man at (x, y) can see through the smoke there (INFINITY without smoke). */
+double rt__smoke_detection_m(const rt_world *w, double x, double y);
+static inline bool rt__smoke_anywhere(const rt_world *w) { return w->fire && w->fire->smoke_max > 0.0f; }
+/* Resolve: men in hot cells burn. */
+void rt__fire_burn(rt_world *w);
 
 /* combat.c */
 rt_status rt__sense(rt_world *w, rt_error *err);

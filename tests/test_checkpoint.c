@@ -201,6 +201,87 @@ static rt_world *terrain(const void *ctx, int threads, rt_error *err)
 	return w;
 }
 
+/* Weather and fire: a grass plain 400 x 300 m (cells of 5 m, 0.5 kg/m2 of grass) with a
+ * ploughed strip at x 100..120 m; rain easing off over the first minute, a 5 m/s west
+ * wind backing to a 7 m/s south-west wind at 30 s, the ground a little damp. A line fire
+ * is lit at x = -150 m at once and a point fire at 55 s (after the stop); 150 gunners
+ * and 150 foot of one side face 300 foot of the other, and 40 men too slow to outrun
+ * the flames stand in the path of the first fire. dt 0.2 s. */
+static rt_map *weather_map(void)
+{
+	map_builder b;
+	if (!map_begin(&b, 400, 300, 5)) return NULL;
+	map_rect(&b, "{\"kind\":\"grass\",\"fuel_kg_m2\":0.5}", -199, -149, 199, 149);
+	map_rect(&b, "{\"kind\":\"bare\"}", 100, -149, 120, 149);
+	return map_finish(&b);
+}
+
+static const double weather_rain_t[2] = { 0.0, 60.0 }, weather_rain[2] = { 6.0, 0.0 };
+static const double weather_wind_t[2] = { 0.0, 30.0 }, weather_wind_speed[2] = { 5.0, 7.0 };
+static const rt_ignition weather_fires[2] = { { { -150.0, -120.0 }, { -150.0, 120.0 }, 0.0 }, { { 60.0, 90.0 }, { 60.0, 90.0 }, 55.0 } };
+
+/* The scene's map, the wind's first direction (270) and how many of the fires are set (2). */
+typedef struct weather_setup {
+	const rt_map *map;
+	double first_wind_from_deg;
+	int fires;
+} weather_setup;
+
+static rt_world *weather_scene(const void *ctx, int threads, rt_error *err)
+{
+	const weather_setup *setup = ctx;
+	const rt_map *map = setup->map;
+	const double wind_from[2] = { setup->first_wind_from_deg, 225.0 };
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.threads = threads;
+	d.seed = 31;
+	d.dt_s = 0.2;
+	d.bounds_min = (rt_vec2){ -200, -150 };
+	d.bounds_max = (rt_vec2){ 200, 150 };
+	d.agent_capacity = 1024;
+	rt_world *w = rt_world_create(&d, err);
+	if (!w) return NULL;
+	rt_environment_def env = rt_environment_def_default();
+	env.start_jd_ut = rt_julian_day_from_civil(1631, 10, 12, 11, 0, 0.0, 8.0);
+	env.latitude_deg = MAP_ORIGIN_LAT;
+	env.longitude_deg = MAP_ORIGIN_LON;
+	env.weather.rain_count = 2;
+	env.weather.rain_time_s = weather_rain_t;
+	env.weather.rain_mm_per_h = weather_rain;
+	env.weather.wind_count = 2;
+	env.weather.wind_time_s = weather_wind_t;
+	env.weather.wind_speed_mps = weather_wind_speed;
+	env.weather.wind_from_deg = wind_from;
+	env.weather.ground_wetness = 0.05;
+	env.fire.ignition_count = setup->fires;
+	env.fire.ignitions = weather_fires;
+	bool ok = rt_world_set_map(w, map, err) == RT_OK && rt_world_set_environment(w, &env, err) == RT_OK;
+	for (int i = 0; ok && i < 600; ++i) {
+		rt_agent_def a = rt_agent_def_default();
+		const bool west = i < 300;
+		const int k = i % 300;
+		a.side = west ? 0 : 1;
+		a.kind = west && k < 150 ? RT_KIND_GUNNER : RT_KIND_FOOT;
+		a.stance = west ? RT_STANCE_HOLD : RT_STANCE_ADVANCE;
+		a.position = (rt_vec2){ (west ? -80.0 : 20.0) + (k / 50) * (west ? -1.5 : 1.5), -100.0 + (k % 50) * 4.0 };
+		a.heading = (rt_vec2){ west ? 1.0 : -1.0, 0.0 };
+		ok = rt_world_add_agent(w, &a, NULL, err) == RT_OK;
+	}
+	for (int i = 0; ok && i < 40; ++i) { /* the slow, in the fire's path */
+		rt_agent_def a = rt_agent_def_default();
+		a.side = 0;
+		a.free_speed_mps = 0.3;
+		a.position = (rt_vec2){ -135.0 + (i % 4) * 2.0, -50.0 + (i / 4) * 10.0 };
+		ok = rt_world_add_agent(w, &a, NULL, err) == RT_OK;
+	}
+	if (!ok) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
 /* ---- stopped, saved, resumed ---- */
 static bool run(rt_world *w, int steps)
 {
@@ -346,6 +427,136 @@ TEST(checkpoint_resume_terrain)
 	CHECK(sheltered_mid > 0 && sheltered_end > sheltered_mid);
 	CHECK(e1.sea_level_m > e0.sea_level_m);
 	CHECK(st.drowned > 0);
+}
+
+/* Rain, wind and a spreading fire with its smoke: stopped while the fire burns and the
+ * smoke drifts, resumed at another thread count, the run ends where it would have, and
+ * the fire (every cell, the lists, the smoke) is saved whole: the final checkpoints are
+ * byte-identical. */
+TEST(checkpoint_resume_weather_and_fire)
+{
+	rt_map *map = weather_map();
+	CHECK(map);
+	const weather_setup setup = { map, 270.0, 2 };
+	rt_world_stats st;
+	check_resume("rain, wind and fire", weather_scene, &setup, 402, 5, &st); /* the stop at 40.2 s falls between two of the fire's updates */
+	rt_error err;
+	rt_world *w = weather_scene(&setup, 0, &err);
+	CHECK(w);
+	rt_environment_state e0, e1;
+	CHECK(run(w, 201));
+	rt_world_get_environment(w, &e0);
+	rt_world_stats mid;
+	rt_world_get_stats(w, &mid);
+	CHECK(run(w, 201));
+	rt_world_get_environment(w, &e1);
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	rt_test_note("at the stop (40.2 s): %lld cells aflame, %lld burnt, smoke up to %.2g g/m3, ground wetness %.4f, wind %.1f m/s from %.0f deg; "
+		     "%lld shots, %lld misfired, %lld burned",
+		     (long long)e0.fire_burning_cells, (long long)e0.fire_burnt_cells, e0.smoke_max_g_per_m3, e0.ground_wetness,
+		     e0.wind_speed_mps, e0.wind_from_deg, (long long)mid.shots, (long long)mid.misfires, (long long)mid.burned);
+	rt_test_note("at the end (80.4 s): %lld cells aflame, %lld burnt, ground wetness %.4f; %lld shots, %lld misfired, %lld burned",
+		     (long long)e1.fire_burning_cells, (long long)e1.fire_burnt_cells, e1.ground_wetness, (long long)st.shots,
+		     (long long)st.misfires, (long long)st.burned);
+	/* the stop falls while everything is under way */
+	CHECK(e0.fire_burning_cells > 20 && e0.fire_burnt_cells > 20 && e0.smoke_max_g_per_m3 > 0.0);
+	CHECK(e0.ground_wetness > 0.05 && e0.ground_wetness < e1.ground_wetness + 0.05);
+	CHECK_NEAR(e0.wind_from_deg, 225.0, 1e-6);
+	CHECK(e1.fire_burnt_cells > e0.fire_burnt_cells);
+	CHECK(st.misfires > mid.misfires && mid.misfires > 0);
+	CHECK(st.burned > 0);
+}
+
+/* A world with another wind, or another fire set, refuses the checkpoint by name; a
+ * fire section changed behind a good checksum is refused or, if it still makes sense,
+ * steps without reading out of bounds (run this under `make sanitize`). */
+TEST(checkpoint_fire_refusals)
+{
+	char good[256], bad[256];
+	temp_name(good, sizeof good, "fire-good");
+	temp_name(bad, sizeof bad, "fire-bad");
+	rt_map *map = weather_map();
+	CHECK(map);
+	const weather_setup setup = { map, 270.0, 2 }, veered = { map, 260.0, 2 }, one_fire = { map, 270.0, 1 };
+	rt_error err;
+	rt_world *w = weather_scene(&setup, 0, &err);
+	CHECK(w);
+	CHECK(run(w, 150));
+	CHECK_OK(rt_world_save_checkpoint(w, good, &err), err);
+	rt_world_destroy(w);
+
+	/* before the first step nothing has caught: an empty fire saves and loads too */
+	rt_world *a = weather_scene(&setup, 1, &err), *b = weather_scene(&setup, 2, &err);
+	CHECK(a && b);
+	CHECK_OK(rt_world_save_checkpoint(a, bad, &err), err);
+	CHECK_OK(rt_world_load_checkpoint(b, bad, &err), err);
+	CHECK(run(a, 50) && run(b, 50));
+	CHECK(rt_world_hash(a) == rt_world_hash(b));
+	rt_world_destroy(a);
+	rt_world_destroy(b);
+
+	rt_world *other = weather_scene(&veered, 0, &err);
+	CHECK(other);
+	rt_status s = rt_world_load_checkpoint(other, good, &err);
+	rt_test_note("a wind from 260 deg: %s", err.message);
+	CHECK(s == RT_ERR_INVALID && strstr(err.message, "the wind series differ"));
+	rt_world_destroy(other);
+	other = weather_scene(&one_fire, 0, &err);
+	CHECK(other);
+	s = rt_world_load_checkpoint(other, good, &err);
+	rt_test_note("one fire fewer: %s", err.message);
+	CHECK(s == RT_ERR_INVALID && strstr(err.message, "environment.fire.ignitions 2 in the checkpoint, 1 in this world"));
+	rt_world_destroy(other);
+
+	/* bytes of the FIRE section changed behind a good checksum */
+	size_t size = 0;
+	unsigned char *data = slurp(good, &size);
+	CHECK(data && size > 100);
+	size_t fire_at = 0, fire_bytes = 0;
+	for (size_t pos = 24; pos + 12 <= size - 8;) { /* walk the sections to the one tagged FIRE */
+		uint64_t length = 0;
+		for (int i = 0; i < 8; ++i) length |= (uint64_t)data[pos + 4 + (size_t)i] << (8 * i);
+		if (memcmp(data + pos, "FIRE", 4) == 0) {
+			fire_at = pos + 12;
+			fire_bytes = (size_t)length;
+			break;
+		}
+		pos += 12 + (size_t)length;
+	}
+	CHECK(fire_at > 0 && fire_bytes > 100);
+	rt_world *target = weather_scene(&setup, 0, &err);
+	CHECK(target);
+	int fd = open_copy(bad, data, size);
+	CHECK(fd >= 0);
+	int accepted = 0, refusals = 0;
+	const size_t stride = fire_bytes / 300 > 1 ? fire_bytes / 300 : 1;
+	for (size_t i = fire_at; i < fire_at + fire_bytes; i += (i < fire_at + 64 ? 1 : stride)) {
+		const unsigned char keep = data[i];
+		data[i] ^= 0x5a;
+		seal(data, size);
+		CHECK(put_at(fd, i, &data[i], 1) && put_at(fd, size - 8, data + size - 8, 8));
+		data[i] = keep;
+		s = rt_world_load_checkpoint(target, bad, &err);
+		CHECK(put_at(fd, i, &data[i], 1));
+		if (s == RT_OK) {
+			accepted++;
+			CHECK_MSG(run(target, 3), "after a load with fire byte %zu changed, a step failed", i - fire_at);
+		} else {
+			refusals++;
+			CHECK_MSG(s == RT_ERR_PARSE || s == RT_ERR_INVALID, "fire byte %zu: %s: %s", i - fire_at, rt_status_name(s), err.message);
+			if (refusals == 1 || refusals == 30) rt_test_note("fire byte %zu changed: %s", i - fire_at, err.message);
+		}
+	}
+	close(fd);
+	rt_test_note("%zu-byte fire section: %d changed bytes refused, %d accepted (and stepped)", fire_bytes, refusals, accepted);
+	CHECK(refusals > 0);
+	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the good file still loads */
+	free(data);
+	remove(bad);
+	remove(good);
+	rt_world_destroy(target);
+	rt_map_destroy(map);
 }
 
 /* A checkpoint of a world that has not stepped yet resumes as well. */

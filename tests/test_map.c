@@ -98,7 +98,7 @@ TEST(map_small_map_rasters_hold_what_was_drawn)
 	CHECK(nx == 202 && ny == 162 && cell == 10.0);
 	CHECK_NEAR(corner.x, -1010.0, 1e-9);
 	CHECK_NEAR(corner.y, -810.0, 1e-9);
-	CHECK(rt_map_feature_count(map) == 15);
+	CHECK(rt_map_feature_count(map) == 17);
 
 	/* open ground: land at +5 m, passable, speed 1, no feature */
 	rt_map_cell open = at(map, -200, 100);
@@ -146,6 +146,13 @@ TEST(map_small_map_rasters_hold_what_was_drawn)
 	CHECK(!at(map, 0, 600).passable && at(map, 0, 630).passable);
 	rt_map_cell camp = at(map, -800, -220);
 	CHECK(camp.passable && camp.speed_factor == 1.0f && camp.feature == rt_map_find_feature(map, "qing-camp"));
+	/* grass and bare ground mark their cells for the fire (section 12 of model.md) only */
+	rt_map_cell grass = at(map, 700, -220), bare = at(map, 700, 670);
+	CHECK(grass.passable && grass.speed_factor == 1.0f && grass.feature == rt_map_find_feature(map, "sorghum"));
+	CHECK(bare.passable && bare.speed_factor == 1.0f && bare.feature == rt_map_find_feature(map, "ploughed"));
+	rt_map_feature_view sorghum;
+	CHECK(rt_map_feature_info(map, grass.feature, &sorghum) && sorghum.kind == RT_MAP_GRASS);
+	CHECK_NEAR(sorghum.fuel_kg_m2, 0.8, 1e-12);
 	/* outside the raster */
 	rt_map_cell outside;
 	CHECK(!rt_map_sample(map, (rt_vec2){ 5000, 0 }, &outside));

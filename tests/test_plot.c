@@ -187,7 +187,7 @@ TEST(plot_trace_tally_counts_every_man)
 	const int frames = t.frame_count, sides = t.side_count;
 	const double first = t.time_s[0], last = t.time_s[frames - 1];
 	int dead = 0;
-	for (int st = RT_STATE_DEAD_COMBAT; st <= RT_STATE_DEAD_DROWNED; ++st)
+	for (int st = RT_STATE_DEAD_COMBAT; st <= RT_STATE_DEAD_BURNED; ++st)
 		for (int side = 0; side < 2; ++side) dead += t.men_by_state[((size_t)(frames - 1) * 2 + (size_t)side) * RT_STATE_COUNT + (size_t)st];
 	rt_trace_tally_free(&t);
 	rt_test_note("%d frames from %.1f to %.1f s, %d sides, %d dead at the end", frames, first, last, sides, dead);
@@ -383,6 +383,7 @@ static rt_run_history night(void)
 		night_men[k][0][RT_STATE_DEAD_DROWNED] = 20 * k;
 		night_men[k][1][RT_STATE_FORMED] = 2000 - 5 * k;
 		night_men[k][1][RT_STATE_DEAD_COMBAT] = 5 * k;
+		night_men[k][1][RT_STATE_DEAD_BURNED] = 8 * k; /* a grass fire */
 		night_corps[k][0] = k * 60 < 600 ? 1000 : 1000 - 80 * (k - 10);
 		night_corps[k][1] = 1000 - 10 * k;
 		night_corps[k][2] = 2000 - 5 * k;
@@ -448,17 +449,17 @@ TEST(plot_run_plots_mark_departures_and_leave_out_what_never_happened)
 	CHECK(best > 150);                                   /* a line down most of the plot */
 	CHECK_NEAR(best_column, 0.5 * (left + right), 3.0);  /* 10 min is the middle of a 0..20 min run */
 
-	/* deaths by cause: combat and drowning drawn, trampling (never happened) left out */
+	/* deaths by cause: combat, drowning and fire drawn, trampling (never happened) left out */
 	d.path = "/tmp/rout-plot-deaths.png";
 	CHECK_OK(rt_plot_deaths_by_cause(&h, &d, &err), err);
 	s = cairo_image_surface_create_from_png(d.path);
 	remove(d.path);
 	CHECK(cairo_surface_status(s) == CAIRO_STATUS_SUCCESS);
 	const int combat = count_colour(s, 0, 0, 1000, 600, 0xb2, 0x18, 0x2b), drowned = count_colour(s, 0, 0, 1000, 600, 0x21, 0x66, 0xac),
-		  trampled = count_colour(s, 0, 0, 1000, 600, 0xe0, 0x82, 0x14);
+		  trampled = count_colour(s, 0, 0, 1000, 600, 0xe0, 0x82, 0x14), burned = count_colour(s, 0, 0, 1000, 600, 0x4d, 0x33, 0x19);
 	cairo_surface_destroy(s);
-	rt_test_note("deaths: %d combat, %d drowned, %d trampled pixels", combat, drowned, trampled);
-	CHECK(combat > 300 && drowned > 300);
+	rt_test_note("deaths: %d combat, %d drowned, %d burned, %d trampled pixels", combat, drowned, burned, trampled);
+	CHECK(combat > 300 && drowned > 300 && burned > 300);
 	CHECK(trampled == 0);
 
 	/* men by state and sea and light: written, the latter as SVG */

@@ -3,6 +3,7 @@
  * thread count, --set overrides, outputs that are whole. */
 #include "test.h"
 #include "rout/scenario.h"
+#include "rout/env.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -70,6 +71,8 @@ static const struct {
 	{ "empty-file", 1, 1, "the file is empty" },
 	{ "empty-side", 18, 3, "the side \"green\" has no corps" },
 	{ "end-before-start", 5, 6, "the end must come after the start" },
+	{ "fire-on-water", 15, 1, "environment.fires.1: the fire at (0.0, -1250.9) m touches nothing that burns" },
+	{ "fire-unknown-place", 11, 37, "environment.fires.0.place: no place has the id \"castle\"" },
 	{ "grade", 37, 12, "history.0.grade: expected A, B or E" },
 	{ "huge-men", 23, 35, "men: expected a whole number in 1..1000000, found 99999999999" },
 	{ "impassable-start", 23, 1, "corps.red_one.units.one_foot: no dry, passable ground within 100 m" },
@@ -91,6 +94,9 @@ static const struct {
 	{ "unknown-kind", 28, 22, "unknown kind \"elephant\"; expected foot, archer" },
 	{ "unknown-place", 21, 13, "corps.red_one.refuge: no place has the id \"ningyuan\"" },
 	{ "unknown-unit-in-order", 33, 16, "triggers.go.then.0.unit: no unit has the id \"raiders\"" },
+	{ "weather-rain-order", 13, 9, "environment.weather.rain.1: rain times must increase" },
+	{ "weather-unknown-key", 12, 5, "environment.weather.humidity: unknown key \"humidity\"; expected one of: wetness, rain, wind" },
+	{ "weather-wind-speed", 14, 43, "environment.weather.wind.1.speed_mps: expected a number in 0..60, found 90" },
 	{ "wrong-type-men", 23, 35, "expected a whole number in 1..1000000, found \"many\"" },
 	{ "zero-scale", 8, 8, "scale: expected a number in 1..1000, found 0" },
 };
@@ -200,6 +206,137 @@ TEST(scenario_run_is_deterministic_at_any_thread_count)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
+static json_t *load_json(const char *path);
+
+/* A red regiment of 300 foot on open grass north of its camp, the blue horse in their
+ * camp; a dry west wind of 8 m/s; with fires, a line of fire 800 m long is set 300 m
+ * upwind of the regiment at 07:01; rain sets in at 07:08. */
+static const char fire_scenario[] =
+	"rout: 1\n"
+	"name: fire\n"
+	"map: map.geojson\n"
+	"start: 1641-09-26T07:00\n"
+	"end: 1641-09-26T07:10\n"
+	"utc_offset_h: 8\n"
+	"place: {lat: 41.0, lon: 121.0}\n"
+	"scale: 2\n"
+	"dt_s: 0.5\n"
+	"environment:\n"
+	"  weather:\n"
+	"    wetness: 0\n"
+	"    rain:\n"
+	"      - {at: 1641-09-26T07:00, mm_per_h: 0}\n"
+	"      - {at: 1641-09-26T07:07, mm_per_h: 0}\n"
+	"      - {at: 1641-09-26T07:08, mm_per_h: 20}\n"
+	"    wind:\n"
+	"      - {at: 1641-09-26T07:00, speed_mps: 8, from_deg: 270}\n"
+	"%s"
+	"sides:\n"
+	"  red: {name: Red, map_side: red}\n"
+	"  blue: {name: Blue, map_side: blue}\n"
+	"places:\n"
+	"  keep: {feature: keep}\n"
+	"  blue_camp: {feature: blue_camp}\n"
+	"  meadow: {lat: 41.008, lon: 120.985, radius_m: 100}\n"
+	"corps:\n"
+	"  red_one:\n"
+	"    side: red\n"
+	"    name: One\n"
+	"    refuge: keep\n"
+	"    units:\n"
+	"      one_foot: {kind: foot, men: 300, at: meadow}\n"
+	"  blue_horse:\n"
+	"    side: blue\n"
+	"    name: Khan\n"
+	"    units:\n"
+	"      riders: {kind: horse, men: 100, at: blue_camp}\n"
+	"history:\n"
+	"  - {figure: Red burned, recorded: 10, grade: E, source: made up, measure: sides.red.burned}\n"
+	"  - {figure: Red dead, recorded: 10, grade: E, source: made up, measure: sides.red.dead}\n";
+
+static const char fire_block[] =
+	"  fires:\n"
+	"    - {at: 1641-09-26T07:01, place: meadow, offset_m: [-300, 0], length_m: 800, bearing_deg: 0}\n";
+
+/* Runs the fire scenario (with or without its fire): burned men (history figure 0),
+ * dead men (figure 1), the end-state sum of agents, the agents, and the environment at
+ * the end. */
+static void run_fire(bool fire, double *burned, double *dead, int64_t *end_sum, int64_t *agents, rt_environment_state *env,
+		     const char *out_dir)
+{
+	char text[sizeof fire_scenario + sizeof fire_block];
+	snprintf(text, sizeof text, fire_scenario, fire ? fire_block : "");
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK_OK(rt_scenario_load_string(text, strlen(text), "fire.yaml", "tests/data/scenarios/mini", &def, &sc, &err), err);
+	rt_run_def rd = run_def(2, 2);
+	rt_run *run = NULL;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	while (!rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+	double values[2] = { -1, -1 };
+	CHECK(rt_run_history_values(run, values, 2) == 2);
+	*burned = values[0];
+	*dead = values[1];
+	rt_world_stats st;
+	rt_world_get_stats(rt_run_world(run), &st);
+	*agents = st.agents;
+	*end_sum = 0;
+	for (int k = 0; k < RT_STATE_COUNT; ++k) *end_sum += st.by_state[k];
+	rt_world_get_environment(rt_run_world(run), env);
+	if (out_dir) CHECK_OK(rt_run_write_outputs(run, out_dir, &err), err);
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+}
+
+/* environment.weather and environment.fires reach the world: the wind drives a fire set
+ * upwind of a regiment into it, men burn and are counted (history, summary.json,
+ * conservation, phenomenon E4), and the rain wets the ground once it falls; without the
+ * fire nobody burns. */
+TEST(scenario_weather_and_fires_reach_the_world)
+{
+	char dir[] = "/tmp/rout-test-fire-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	double burned, dead, burned0, dead0;
+	int64_t sum, agents, sum0, agents0;
+	rt_environment_state e, e0;
+	run_fire(true, &burned, &dead, &sum, &agents, &e, dir);
+	run_fire(false, &burned0, &dead0, &sum0, &agents0, &e0, NULL);
+	rt_test_note("with the fire: %.0f of 300 men burned, %.0f dead; %lld cells burnt; wind %.1f m/s from %.0f deg; wetness %.3f after "
+		     "two minutes of 20 mm/h",
+		     burned, dead, (long long)e.fire_burnt_cells, e.wind_speed_mps, e.wind_from_deg, e.ground_wetness);
+	rt_test_note("without it: %.0f burned, %.0f dead", burned0, dead0);
+	CHECK(sum == agents && sum0 == agents0);
+	CHECK(burned >= 20 && burned <= 300 && dead >= burned);
+	CHECK(burned0 == 0 && e0.fire_burnt_cells == 0);
+	CHECK(e.fire_burnt_cells > 1000);
+	CHECK_NEAR(e.wind_speed_mps, 8.0, 1e-9);
+	CHECK_NEAR(e.wind_from_deg, 270.0, 1e-6);
+	CHECK(e.ground_wetness > 0.03 && e.rain_mm_per_h == 20.0);
+	/* summary.json counts them too, and conserves men */
+	char path[256];
+	snprintf(path, sizeof path, "%s/summary.json", dir);
+	json_t *root = load_json(path);
+	CHECK(root != NULL);
+	if (root) {
+		json_t *red = json_object_get(json_object_get(root, "sides"), "red");
+		CHECK_NEAR(json_number_value(json_object_get(red, "burned")), burned, 1e-9);
+		const char *ends[] = { "killed", "drowned", "trampled", "burned", "captured", "surrendered", "escaped", "in_field" };
+		double total = 0.0;
+		for (int k = 0; k < 8; ++k) total += json_number_value(json_object_get(red, ends[k]));
+		const char *key;
+		json_t *v;
+		json_object_foreach(json_object_get(red, "sheltered"), key, v) total += json_number_value(v);
+		CHECK_NEAR(total, json_number_value(json_object_get(red, "initial")), 1e-6);
+		CHECK(json_is_true(json_object_get(json_object_get(root, "phenomena"), "E4")));
+		json_decref(root);
+	}
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
 /* Whether the file is valid UTF-8 with no control characters but tab and newline. */
 static bool file_is_clean_utf8(const char *path)
 {
@@ -257,9 +394,12 @@ TEST(scenario_outputs_are_whole_and_conserve_men)
 			CHECK(s != NULL);
 			if (!s) continue;
 			/* conservation in men: initial = every end state */
-			const char *ends[] = { "killed", "drowned", "trampled", "captured", "surrendered", "escaped", "in_field" };
+			const char *ends[] = { "killed", "drowned", "trampled", "burned", "captured", "surrendered", "escaped", "in_field" };
 			double sum = 0.0;
-			for (int k = 0; k < 7; ++k) sum += json_number_value(json_object_get(s, ends[k]));
+			for (int k = 0; k < 8; ++k) {
+				CHECK_MSG(json_is_number(json_object_get(s, ends[k])), "sides.%s.%s is missing", names[i], ends[k]);
+				sum += json_number_value(json_object_get(s, ends[k]));
+			}
 			const char *key;
 			json_t *v;
 			json_object_foreach(json_object_get(s, "sheltered"), key, v) sum += json_number_value(v);

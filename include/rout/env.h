@@ -12,9 +12,12 @@
  * Light turns the sky into horizontal illuminance (lux), and illuminance into how far a
  * man is seen and how near he must be to be told friend from foe (DESIGN.md
  * "Environment", phenomena E1, E2). The tide is mean level + harmonic constituents + a
- * surge series (E3). Every function here is pure: no state, no allocation, no output.
- * Model parameters live in rt_light_params and rt_tide_def with their units and
- * sources beside them.
+ * surge series (E3). Weather is rain and wind over time, the wetness of the ground they
+ * leave, mud and wet matchlocks; grass fire spreads downwind on the map's cells and its
+ * smoke drifts and hides men (E1, E4). The rt_astro_, rt_light_, rt_tide_, rt_weather_
+ * and rt_fire_ functions are pure: no state, no allocation, no output. Model parameters
+ * live in rt_light_params, rt_tide_def, rt_weather_params and rt_fire_params with their
+ * units and sources beside them.
  */
 #ifndef ROUT_ENV_H
 #define ROUT_ENV_H
@@ -230,10 +233,125 @@ double rt_tide_surge_m(const rt_tide_def *def, double t_s);
 double rt_tide_constituent_speed_deg_per_h(const char *name);
 
 
+/* ---- weather: rain, wet ground, wind ------------------------------------------------- */
+/* Parameters of the weather's effects (docs/model.md section 12: every value with its
+ * source; most are estimates, grade E). */
+typedef struct rt_weather_params {
+	double bucket_capacity_mm;         /* rain the top soil holds; wetness = held / this: 10 */
+	double drying_mm_per_h;            /* loss from a full bucket (evaporation + drainage): 0.3 */
+	double mud_loss_unpaved;           /* share of walking speed lost on saturated unpaved ground: 0.35 */
+	double mud_loss_road;              /* ... on a road or inside a fort: 0.15 */
+	double misfire_rain_max;           /* share of matchlock shots that fail in the heaviest rain: 0.9 */
+	double misfire_rain_half_mm_per_h; /* the rain at which half that share fails: 2.5 */
+	double misfire_damp_max;           /* share that fails on saturated ground without rain: 0.1 */
+	double fuel_moisture_dry_pct;      /* dead grass moisture content on dry ground: 8 */
+	double fuel_moisture_wet_pct;      /* ... on saturated ground: 35 (no grass fire spreads) */
+} rt_weather_params;
+
+rt_weather_params rt_weather_params_default(void);
+
+/* Rain and wind as series over time (s after step 0), linearly interpolated between
+ * their points and held at the first and last value outside them. Wind is given as the
+ * meteorologists do: its speed at 10 m and the direction it blows FROM, clockwise from
+ * north (270 = a west wind, blowing east); it is interpolated as a vector, so a change
+ * of direction turns through the shorter way and a reversal passes through a calm. */
+typedef struct rt_weather_def {
+	int rain_count;                /* points of the rain series; 0 = no rain */
+	const double *rain_time_s;     /* caller-owned (copied), strictly increasing */
+	const double *rain_mm_per_h;   /* >= 0 */
+	int wind_count;                /* points of the wind series; 0 = calm */
+	const double *wind_time_s;     /* caller-owned (copied), strictly increasing */
+	const double *wind_speed_mps;  /* at 10 m, 0..60 */
+	const double *wind_from_deg;   /* finite; reduced to 0..360 */
+	double ground_wetness;         /* share of the bucket full at step 0, 0..1 (after rain: 1) */
+	rt_weather_params params;
+} rt_weather_def;
+
+/* RT_ERR_INVALID, naming the field ("weather.rain_mm_per_h[2]") and what was expected,
+ * unless the counts are >= 0 with their arrays given, times are finite and strictly
+ * increase, rain is 0..500 mm/h, wind 0..60 m/s from a finite direction, the wetness is
+ * 0..1 and every parameter is in its range. */
+rt_status rt_weather_def_validate(const rt_weather_def *def, rt_error *err);
+
+/* The pure functions of the weather (def or params may be NULL for none / defaults). */
+double rt_weather_rain_mm_per_h(const rt_weather_def *def, double t_s);
+/* The wind vector (m/s, x east, y north) pointing where the wind blows TO. */
+rt_vec2 rt_weather_wind_mps(const rt_weather_def *def, double t_s);
+/* The bucket: dW/dt = rain / capacity - (drying / capacity) W, W capped at 1 (the rest
+ * runs off), integrated exactly over dt_s with the rain held constant. */
+double rt_weather_wetness_after(const rt_weather_params *params, double wetness, double rain_mm_per_h, double dt_s);
+/* A matchlock shot fails with 1 - (1 - p_rain)(1 - p_damp), p_rain = max r / (r + half),
+ * p_damp = damp_max * wetness: 0 in dry weather. */
+double rt_weather_misfire_probability(const rt_weather_params *params, double rain_mm_per_h, double wetness);
+/* Dead grass moisture content (%) on ground of this wetness. */
+double rt_weather_fuel_moisture_pct(const rt_weather_params *params, double wetness);
+/* Speed factor of mud: 1 - loss * wetness, loss for a road (or fort) or unpaved ground. */
+double rt_weather_mud_factor(const rt_weather_params *params, double wetness, bool road);
+
+/* ---- grass fire and smoke ------------------------------------------------------------- */
+/* Grass condition selects the coefficients of the CSIRO grassland model (Cheney, Gould
+ * & Catchpole 1998). */
+typedef enum rt_grass_condition {
+	RT_GRASS_NATURAL = 0,  /* natural or undisturbed pasture */
+	RT_GRASS_GRAZED,       /* cut or grazed */
+	RT_GRASS_EATEN_OUT
+} rt_grass_condition;
+
+/* Parameters of fire and smoke (docs/model.md section 12). */
+typedef struct rt_fire_params {
+	double update_interval_s;           /* fire and smoke advance this often: 1 */
+	double open_ground_fuel_kg_m2;      /* fuel of ground no feature covers, and hills: 0.45 */
+	rt_grass_condition grass;           /* natural */
+	double curing_pct;                  /* share of the grass that is dead and dry: 100 */
+	double threshold_spread;            /* a cell takes 1 +- this times the time the front needs: 0.1 */
+	double flame_residence_s;           /* flames stay this long where the front passed: 15 */
+	double heat_of_combustion_kj_per_kg;/* Byram's H: 18,600 */
+	double block_intensity_kw_per_m;    /* fireline intensity that stops men and burns them: 350 */
+	double burn_death_rate_per_s;       /* a man in such flames dies at this rate: 0.15 */
+	double smoke_cell_m;                /* smoke grid cell, at least the map's: 20 */
+	double smoke_yield_g_per_kg;        /* particulate smoke per kg of grass burnt: 8.3 */
+	double smoke_mixing_height_m;       /* depth of air the smoke is mixed through: 20 */
+	double smoke_lifetime_s;            /* smoke thins by e in this time (rise, spread): 120 */
+	double smoke_extinction_m2_per_g;   /* light extinction per g/m3 of smoke: 8.7 */
+	double smoke_detection_constant;    /* a man is seen at most this / extinction away: 3 */
+	double smoke_identification_constant; /* ... and known at this / extinction: 1.2 */
+} rt_fire_params;
+
+rt_fire_params rt_fire_params_default(void);
+
+/* A fire set by the scenario: a point (from == to) or a line, lit at time_s. Every
+ * cell that burns within 0.71 cell of it catches (set fires must touch ground that
+ * burns, inside the map). */
+typedef struct rt_ignition {
+	rt_vec2 from_m, to_m;          /* world metres (the map's) */
+	double time_s;                 /* after step 0, >= 0 */
+} rt_ignition;
+
+typedef struct rt_fire_def {
+	int ignition_count;            /* 0 = no fire */
+	const rt_ignition *ignitions;  /* caller-owned, copied */
+	rt_fire_params params;
+} rt_fire_def;
+
+/* Head-fire rate of spread (m/s) in grass for a 10-m wind speed and a dead fuel
+ * moisture content, by Cheney et al. (1998) with the curing function of Cruz et al.
+ * (2015). */
+double rt_fire_head_rate_mps(const rt_fire_params *params, double wind_mps, double fuel_moisture_pct);
+/* Length-to-breadth ratio of a grass fire's ellipse (Taylor 1997 fit, U in km/h:
+ * 1.1 U^0.464 from 5 km/h, blended linearly to 1 at calm). */
+double rt_fire_length_to_breadth(double wind_mps);
+/* Normal rate of spread (m/s) of a fire front whose outward normal is angle_deg away
+ * from the direction the wind blows to: R_head (g cos a + sqrt(h^2 + (f^2 - h^2) cos^2 a))
+ * with f, g, h from the length-to-breadth ratio (Richards 1990's normal flow of the
+ * elliptical fire): the head rate at 0, the flank rate at 90, the back rate at 180. */
+double rt_fire_rate_mps(const rt_fire_params *params, double wind_mps, double fuel_moisture_pct, double angle_deg);
+
 /* ---- the world's environment --------------------------------------------------------- */
-/* Where and when a world is, and its sky and sea. Set once, before the first step; the
- * env phase then samples sky, light and tide every step, and the sense phase sees no
- * farther than the light allows. */
+/* Where and when a world is, its sky and sea, its weather and any fires set. Set once,
+ * before the first step (and, when it sets fires, after the map); the env phase then
+ * samples sky, light, tide, rain, wind and wet ground every step and advances fire and
+ * smoke every fire.params.update_interval_s; the sense phase sees no farther than the
+ * light and the smoke allow. */
 typedef struct rt_environment_def {
 	double start_jd_ut;           /* the instant of step 0 (rt_julian_day_from_civil) */
 	double latitude_deg;          /* of the map's origin, north-positive */
@@ -241,6 +359,8 @@ typedef struct rt_environment_def {
 	double cloud_cover;           /* 0 clear .. 1 overcast */
 	rt_light_params light;
 	rt_tide_def tide;             /* t = 0 at step 0; the surge series is copied */
+	rt_weather_def weather;       /* rain, wet ground, wind: none by default */
+	rt_fire_def fire;             /* fires set by the scenario: none by default; needs the map */
 	uint32_t cookie;
 } rt_environment_def;
 
@@ -257,9 +377,50 @@ typedef struct rt_environment_state {
 	double identification_range_m;/* how near he must be to be told friend from foe */
 	double torch_detection_range_m;
 	double sea_level_m;
+	/* weather (zero when none was given) */
+	double rain_mm_per_h;
+	rt_vec2 wind_mps;             /* where the wind blows to, m/s */
+	double wind_speed_mps, wind_from_deg;
+	double ground_wetness;        /* 0 dry .. 1 saturated */
+	double fuel_moisture_pct;     /* of dead grass */
+	double misfire_probability;   /* a matchlock shot fails */
+	double mud_factor_unpaved, mud_factor_road; /* walking speed x this */
+	/* fire (zero without one) */
+	double fire_head_rate_mps;    /* a head fire on open ground would run this fast now */
+	int64_t fire_burning_cells, fire_blocking_cells, fire_burnt_cells;
+	double smoke_max_g_per_m3;
 } rt_environment_state;
 
 void rt_world_get_environment(const rt_world *world, rt_environment_state *out);
+
+/* What the fire has done to the map cell under p. */
+typedef enum rt_fire_cell_state {
+	RT_FIRE_NO_FUEL = 0,          /* water, road, bare ground ...: never burns */
+	RT_FIRE_UNBURNT,
+	RT_FIRE_BURNING,
+	RT_FIRE_BURNT
+} rt_fire_cell_state;
+
+typedef struct rt_fire_cell {
+	rt_fire_cell_state state;
+	double fuel_kg_m2;
+	double ignition_time_s;       /* when the front reached the cell's centre; NaN if it has not */
+	double burn_out_time_s;       /* when its flames die; NaN if it has not caught */
+	double intensity_kw_per_m;    /* Byram's fireline intensity when it caught */
+	bool blocks;                  /* burning hot enough to stop men and burn them */
+	double smoke_g_per_m3;        /* smoke over the cell now */
+} rt_fire_cell;
+
+/* False (and *out untouched) when the world has no fire or p is off the map. */
+bool rt_world_fire_cell(const rt_world *world, rt_vec2 p, rt_fire_cell *out);
+
+/* How far a man standing at p sees a man and how near he must be to tell friend from
+ * foe now: the light's ranges (unlimited without an environment), shortened in smoke to
+ * constant / (extinction x concentration). */
+void rt_world_sight_m(const rt_world *world, rt_vec2 p, double *detection_m, double *identification_m);
+
+/* The mud factor of the ground under p now (1 when dry). */
+double rt_world_mud_factor(const rt_world *world, rt_vec2 p);
 
 #ifdef __cplusplus
 }

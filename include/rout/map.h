@@ -35,6 +35,8 @@ typedef enum rt_map_kind {
 	RT_MAP_CAMP,
 	RT_MAP_TRENCH,
 	RT_MAP_WALL,
+	RT_MAP_GRASS,       /* grass that burns, with its fuel load (open ground burns too) */
+	RT_MAP_BARE,        /* ground with nothing to burn: ploughed, sand, burnt before */
 	RT_MAP_KIND_COUNT
 } rt_map_kind;
 
@@ -145,6 +147,7 @@ typedef struct rt_map_feature_view {
 	int64_t cell_count;         /* raster cells the feature covers (under others or not) */
 	/* the kind's numbers, NaN where the kind has no such property */
 	double width_m, depth_m, height_m, elevation_m, speed_factor, slope_penalty;
+	double fuel_kg_m2;          /* grass: dry fuel load */
 	/* forts */
 	int capacity;               /* men; 0 for other kinds */
 	int gate_count;

@@ -24,7 +24,7 @@
  * recipes the runner repeats, so every run folder's plots look alike:
  *
  *   rt_plot_men_by_state     men of each side standing, routing, kneeling or taken, dead, gone
- *   rt_plot_deaths_by_cause  dead of each side, cumulative: killed, trampled, drowned
+ *   rt_plot_deaths_by_cause  dead of each side, cumulative: killed, trampled, drowned, burned
  *   rt_plot_corps_strength   men still in the field in each corps; a marker where its
  *                            commander left without orders
  *   rt_plot_sea_and_light    sea level (m, left) and light (lux, log scale, right)

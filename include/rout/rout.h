@@ -87,6 +87,7 @@ typedef enum rt_state {
 	RT_STATE_DEAD_COMBAT,
 	RT_STATE_DEAD_TRAMPLED,
 	RT_STATE_DEAD_DROWNED,
+	RT_STATE_DEAD_BURNED,  /* caught in a grass fire (E4) */
 	RT_STATE_COUNT
 } rt_state;
 
@@ -381,6 +382,8 @@ typedef struct rt_world_stats {
 	int64_t armour_dropped, weapons_dropped;
 	int64_t knelt, captured;      /* men who surrendered; men taken */
 	int64_t drowned;
+	int64_t burned;                /* men killed by fire */
+	int64_t misfires;              /* matchlock shots that failed in rain or damp */
 	int64_t desperate;             /* men who broke with no way out and fought on */
 	int64_t wall_clamps;           /* moves cut short by the hard wall constraint */
 	double phase_seconds[RT_PHASE_COUNT];

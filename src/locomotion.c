@@ -413,6 +413,21 @@ void rt__locomotion_move(rt_world *w)
 				vx = vy = 0.0;
 			}
 		}
+		/* E3: a steady man does not wade into water over his depth; a routing man in the
+		 * dark does (the flooded flats of Song-Jin drowned the fleeing, not the pursuers) */
+		if (w->map && a->state[s] != RT_STATE_ROUTING && rt__deeper_water(w, x, y, nx, ny, a->kind[s])) {
+			if (!rt__deeper_water(w, x, y, nx, y, a->kind[s])) {
+				ny = y;
+				vy = 0.0;
+			} else if (!rt__deeper_water(w, x, y, x, ny, a->kind[s])) {
+				nx = x;
+				vx = 0.0;
+			} else {
+				nx = x;
+				ny = y;
+				vx = vy = 0.0;
+			}
+		}
 		if (periodic) nx = x_min + (nx - x_min) - period * floor((nx - x_min) / period);
 		a->x[s] = nx;
 		a->y[s] = ny;

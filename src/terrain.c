@@ -195,6 +195,16 @@ static double depth_at(const rt_world *w, int cell)
 	return (double)w->map_water[cell] + (flood > 0.0 ? flood : 0.0);
 }
 
+bool rt__deeper_water(const rt_world *w, double x, double y, double nx, double ny, int kind)
+{
+	const int to = rt__terrain_cell(w, nx, ny);
+	if (to < 0) return false;
+	const bool rider = kind == RT_KIND_HORSE || kind == RT_KIND_HORSE_ARCHER;
+	const double limit = rider ? w->water.horse_drown_depth_m : w->water.foot_drown_depth_m;
+	const double there = depth_at(w, to);
+	return there > limit && there > depth_at(w, rt__terrain_cell(w, x, y));
+}
+
 double rt__planning_depth(const rt_world *w, int cell)
 {
 	if (cell < 0 || !w->map) return 0.0;

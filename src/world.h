@@ -394,6 +394,9 @@ void rt__forts_admit(rt_world *w);
 bool rt__fort_admits(const rt_world *w, double x, double y, int side);
 /* The map feature index of the fort covering (x, y), or -1 (also -1 without forts). */
 int rt__fort_at(const rt_world *w, double x, double y);
+/* Whether a step from (x, y) to (nx, ny) takes a man of this kind into water over his
+ * depth and deeper than where he stands (E3: the steady do not wade in). */
+bool rt__deeper_water(const rt_world *w, double x, double y, double nx, double ny, int kind);
 /* Water depth at a map cell when the sea stands at its mean level: what men plan by. */
 double rt__planning_depth(const rt_world *w, int cell);
 void rt__terrain_free(rt_world *w);

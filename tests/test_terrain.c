@@ -399,3 +399,47 @@ TEST(terrain_fort_admits_its_own_side_by_the_gate_up_to_capacity)
 	CHECK(entered == 50 && through_gate == entered);
 	CHECK(enemy_inside == 0);
 }
+
+/* E3: a steady man walking toward the sea stops at water over his depth; a routing man
+ * (in the dark, in panic) walks on into it and drowns. */
+TEST(terrain_steady_men_keep_out_of_deep_water)
+{
+	map_builder b;
+	if (!map_begin(&b, 400, 200, 5)) return;
+	map_rect(&b, "{\"kind\":\"sea\",\"elevation_m\":-3}", 0, -99, 199, 99);
+	rt_map *map = map_finish(&b);
+	CHECK(map != NULL);
+	if (!map) return;
+	rt_world *w = world_on_map(map, 200, 100, 1);
+	CHECK(w != NULL);
+	rt_error err;
+	rt_agent_def d = rt_agent_def_default();
+	for (int i = 0; i < 20; ++i) {
+		d.position = (rt_vec2){ -40.0, -40.0 + 4.0 * i };
+		d.state = i % 2 ? RT_STATE_ROUTING : RT_STATE_FORMED;
+		d.morale = i % 2 ? 0.0f : 1.0f;
+		d.heading = (rt_vec2){ 1.0, 0.0 };
+		d.velocity = (rt_vec2){ 1.0, 0.0 };
+		CHECK_OK(rt_world_add_agent(w, &d, NULL, &err), err);
+	}
+	for (int s = 0; s < 600; ++s) CHECK_OK(rt_world_step(w, &err), err); /* a minute */
+	int steady_dry = 0, routing_in = 0;
+	double steady_max = -INFINITY;
+	for (int id = 0; id < 20; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		if (id % 2 == 0) {
+			steady_max = fmax(steady_max, v.position.x);
+			steady_dry += v.state == RT_STATE_FORMED && rt_world_water_depth_m(w, v.position) <= 1.3;
+		} else {
+			routing_in += v.state == RT_STATE_DEAD_DROWNED || v.position.x > 5.0;
+		}
+	}
+	rt_test_note("steady men: %d of 10 dry, farthest at x = %.1f m (the sea from 0 m); routing men in the sea: %d of 10",
+		     steady_dry, steady_max, routing_in);
+	CHECK(steady_dry == 10);
+	CHECK(routing_in == 10);
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	CHECK(rt_test_bytes_held() == 0);
+}

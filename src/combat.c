@@ -341,10 +341,12 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 			box[2] = cx > box[2] ? cx : box[2];
 			box[3] = cy > box[3] ? cy : box[3];
 		}
+		const bool marching_off = a->state[s] == RT_STATE_MARCHING && a->corps[s] >= 0 && w->corps[a->corps[s]].left;
 		if (a->state[s] == RT_STATE_ROUTING) {
 			g->routing[bucket[s]]++;
-		} else if (a->state[s] != RT_STATE_SURRENDERED) {
-			/* a routing man threatens nobody; a rider threatens most */
+		} else if (a->state[s] != RT_STATE_SURRENDERED && !marching_off) {
+			/* a routing man threatens nobody, nor one marching off after his commander
+			 * (his back is turned); a rider threatens most */
 			g->weight[bucket[s]] += (a->kind[s] == RT_KIND_HORSE || a->kind[s] == RT_KIND_HORSE_ARCHER) ? horse : 1.0f;
 		}
 	}

@@ -413,9 +413,12 @@ void rt__locomotion_move(rt_world *w)
 				vx = vy = 0.0;
 			}
 		}
-		/* E3: a steady man does not wade into water over his depth; a routing man in the
-		 * dark does (the flooded flats of Song-Jin drowned the fleeing, not the pursuers) */
-		if (w->map && a->state[s] != RT_STATE_ROUTING && rt__deeper_water(w, x, y, nx, ny, a->kind[s])) {
+		/* E3: a man going after an enemy (advancing, containing) does not follow him into
+		 * water over his depth; a man on the march keeps to his planned way in the dark, and
+		 * a routing man runs where he runs (the flooded flats of Song-Jin drowned the
+		 * fleeing, not the pursuers) */
+		if (w->map && a->state[s] != RT_STATE_ROUTING && a->stance[s] != RT_STANCE_HOLD &&
+		    rt__deeper_water(w, x, y, nx, ny, a->kind[s])) {
 			if (!rt__deeper_water(w, x, y, nx, y, a->kind[s])) {
 				ny = y;
 				vy = 0.0;

@@ -400,9 +400,9 @@ TEST(terrain_fort_admits_its_own_side_by_the_gate_up_to_capacity)
 	CHECK(enemy_inside == 0);
 }
 
-/* E3: a steady man walking toward the sea stops at water over his depth; a routing man
- * (in the dark, in panic) walks on into it and drowns. */
-TEST(terrain_steady_men_keep_out_of_deep_water)
+/* E3: a pursuer riding toward the sea stops at water over his depth; a routing man (in
+ * the dark, in panic) walks on into it and drowns. */
+TEST(terrain_pursuers_keep_out_of_deep_water)
 {
 	map_builder b;
 	if (!map_begin(&b, 400, 200, 5)) return;
@@ -418,6 +418,7 @@ TEST(terrain_steady_men_keep_out_of_deep_water)
 		d.position = (rt_vec2){ -40.0, -40.0 + 4.0 * i };
 		d.state = i % 2 ? RT_STATE_ROUTING : RT_STATE_FORMED;
 		d.morale = i % 2 ? 0.0f : 1.0f;
+		d.stance = i % 2 ? RT_STANCE_HOLD : RT_STANCE_ADVANCE; /* advancing with nobody in sight: he keeps his heading */
 		d.heading = (rt_vec2){ 1.0, 0.0 };
 		d.velocity = (rt_vec2){ 1.0, 0.0 };
 		CHECK_OK(rt_world_add_agent(w, &d, NULL, &err), err);
@@ -435,7 +436,7 @@ TEST(terrain_steady_men_keep_out_of_deep_water)
 			routing_in += v.state == RT_STATE_DEAD_DROWNED || v.position.x > 5.0;
 		}
 	}
-	rt_test_note("steady men: %d of 10 dry, farthest at x = %.1f m (the sea from 0 m); routing men in the sea: %d of 10",
+	rt_test_note("advancing men: %d of 10 dry, farthest at x = %.1f m (the sea from 0 m); routing men in the sea: %d of 10",
 		     steady_dry, steady_max, routing_in);
 	CHECK(steady_dry == 10);
 	CHECK(routing_in == 10);

@@ -26,6 +26,7 @@ static void usage(FILE *f)
 		"                    [--checkpoint-every DURATION] [--checkpoint FILE] [--resume FILE]\n"
 		"        SCENARIO: a scenario.yaml or its folder (scenarios/songjin-1641)\n"
 		"  rout check SCENARIO [--set key.path=value ...]   validate only\n"
+		"  rout check MAP.geojson | TRACE.bin                validate a map or a trace\n"
 		"  rout demo [--out DIR]      the largest crowd scene, with pictures and a trace\n"
 		"  rout render RUN_FOLDER [--at TIME] [--format png|svg] [--out FILE] [--width PX]\n"
 		"        draws a moment of a run again; TIME: 20:40, 1641-09-25T20:40, 90min, 5400s, 1.5h,\n"

@@ -664,12 +664,59 @@ int rout_run(int argc, char **argv, const char *default_scenario, const char *de
 	return rc;
 }
 
+static bool ends_with(const char *s, const char *tail)
+{
+	const size_t n = strlen(s), k = strlen(tail);
+	return n >= k && strcmp(s + n - k, tail) == 0;
+}
+
+/* rout check MAP.geojson / TRACE.bin: the map loader's or the trace reader's verdict. */
+static int check_map_or_trace(const char *path)
+{
+	rt_error err;
+	if (ends_with(path, ".geojson") || ends_with(path, ".json")) {
+		rt_map_def md = rt_map_def_default();
+		rt_map *map;
+		rt_status s = rt_map_load(path, &md, &map, &err);
+		if (s != RT_OK) {
+			print_error("check", &err);
+			return exit_code_for(s);
+		}
+		int nx, ny;
+		double cell;
+		rt_map_size(map, &nx, &ny, &cell, NULL);
+		printf("%s: a map of %d features, %d x %d cells of %g m\n", path, rt_map_feature_count(map), nx, ny, cell);
+		rt_map_destroy(map);
+		return 0;
+	}
+	rt_allocator a = rt_allocator_default();
+	rt_trace_reader *r = rt_trace_reader_open(path, &a, &err);
+	if (!r) {
+		print_error("check", &err);
+		return exit_code_for(err.code);
+	}
+	rt_trace_frame f;
+	int frames = 0;
+	rt_status s;
+	while ((s = rt_trace_reader_next(r, &f, &err)) == RT_OK) frames++;
+	rt_trace_reader_close(r);
+	if (s != RT_ERR_STATE) {
+		print_error("check", &err);
+		return exit_code_for(s);
+	}
+	printf("%s: a trace of %d frames\n", path, frames);
+	return 0;
+}
+
 int rout_check(int argc, char **argv)
 {
 	run_options o;
 	memset(&o, 0, sizeof o);
 	int rc = parse_options(argc, argv, &o, "check");
 	if (rc) return rc;
+	if (ends_with(o.scenario_path, ".geojson") || ends_with(o.scenario_path, ".json") || ends_with(o.scenario_path, ".bin") ||
+	    ends_with(o.scenario_path, ".trace"))
+		return check_map_or_trace(o.scenario_path);
 	char buf[1100];
 	o.scenario_path = scenario_file(o.scenario_path, buf, sizeof buf);
 	rt_scenario *sc;

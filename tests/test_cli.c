@@ -71,3 +71,30 @@ TEST(cli_too_little_memory_says_how_much_is_needed)
 	CHECK(strstr(line, "out of memory: a flow field of") != NULL && strstr(line, "MB") != NULL);
 	CHECK(system("rm -rf /tmp/rout-test-ulimit") == 0);
 }
+
+/* Issue 7, acceptance 2: every file of the catalogue of bad inputs is refused by the
+ * command with exit code 2 and a first line that begins with the file's name. */
+TEST(cli_every_bad_input_exits_2_naming_its_file)
+{
+	if (UNDER_ASAN) {
+		rt_test_note("skipped under the sanitizers: it runs the plain build's build/rout");
+		return;
+	}
+	FILE *ls = popen("ls tests/bad/maps/*.geojson tests/bad/traces/*.trace tests/bad/scenarios/*.yaml", "r");
+	CHECK(ls != NULL);
+	if (!ls) return;
+	char path[512], cmd[700], line[2048];
+	int files = 0, good = 0;
+	while (fgets(path, sizeof path, ls)) {
+		path[strcspn(path, "\n")] = '\0';
+		snprintf(cmd, sizeof cmd, "build/rout check %s", path);
+		const int rc = run_shell(cmd, line, sizeof line);
+		files++;
+		const bool ok = rc == 2 && strncmp(line, path, strlen(path)) == 0;
+		good += ok;
+		CHECK_MSG(ok, "%s: exit %d, \"%s\"", path, rc, line);
+	}
+	pclose(ls);
+	rt_test_note("%d of %d bad inputs refused with exit code 2, naming their file", good, files);
+	CHECK(files > 80);
+}

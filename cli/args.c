@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 bool arg_error = false;
 
@@ -59,3 +60,18 @@ bool arg_string(int argc, char **argv, int *i, const char *name, const char **ou
 	*out = v;
 	return true;
 }
+
+/* mkdir -p: 0, or -1 with errno set. */
+int make_dirs(const char *path)
+{
+	char buf[1024];
+	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
+	for (char *p = buf + 1; *p; ++p) {
+		if (*p != '/') continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+

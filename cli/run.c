@@ -57,19 +57,6 @@ static int exit_code_for(rt_status s)
 	return s == RT_ERR_PARSE || s == RT_ERR_INVALID || s == RT_ERR_CAPACITY || s == RT_ERR_IO ? 2 : 1;
 }
 
-static int make_dirs(const char *path)
-{
-	char buf[1024];
-	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
-	for (char *p = buf + 1; *p; ++p) {
-		if (*p != '/') continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* "6h", "90m", "3600s" or "3600": a duration in simulated seconds. */
 static bool parse_duration(const char *text, double *out)
 {
@@ -94,14 +81,8 @@ static bool parse_until(const rt_scenario *sc, const char *text, double *out)
 	if (sscanf(text, "%d-%d-%d%c%d:%d", &y, &mo, &d, &sep, &h, &mi) == 6 && (sep == 'T' || sep == ' ')) {
 		double jd = rt_julian_day_from_civil(y, mo, d, h, mi, 0.0, info.utc_offset_h);
 		*out = (jd - info.start_jd_ut) * 86400.0;
-	} else {
-		char *end;
-		double v = strtod(text, &end);
-		if (end == text || !isfinite(v)) return false;
-		if (*end == 'h' && end[1] == '\0') v *= 3600.0;
-		else if (*end == 'm' && end[1] == '\0') v *= 60.0;
-		else if (!(*end == '\0' || (*end == 's' && end[1] == '\0'))) return false;
-		*out = v;
+	} else if (!parse_duration(text, out)) {
+		return false;
 	}
 	*out = floor(*out * 1000.0 + 0.5) / 1000.0;
 	return *out > 0.0 && *out <= info.duration_s + 1e-6;

@@ -16,19 +16,6 @@
 
 int rout_scene(int argc, char **argv, const char *name, const char *default_out);
 
-static int make_dirs(const char *path)
-{
-	char buf[1024];
-	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
-	for (char *p = buf + 1; *p; ++p) {
-		if (*p != '/') continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 static int draw(const rt_world *w, const char *dir, const char *file, const char *scene)
 {
 	char path[1100], title[200];

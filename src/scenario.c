@@ -208,39 +208,22 @@ static rt_status check_id(reader *r, const rt_ynode *map, int i, const char *pat
 }
 
 /* ---- names ------------------------------------------------------------------------- */
-static int find_side(const rt_scenario *sc, const char *id)
+/* The index of the entry whose id is id in a table of structs that begin with their
+ * id (sides, places, corps, units, triggers), or -1. */
+static int find_id(const void *table, int count, size_t stride, const char *id)
 {
-	for (int i = 0; i < sc->side_count; i++)
-		if (strcmp(sc->sides[i].id, id) == 0) return i;
+	for (int i = 0; i < count; i++)
+		if (strcmp((const char *)table + (size_t)i * stride, id) == 0) return i;
 	return -1;
 }
 
-static int find_place(const rt_scenario *sc, const char *id)
-{
-	for (int i = 0; i < sc->place_count; i++)
-		if (strcmp(sc->places[i].id, id) == 0) return i;
-	return -1;
-}
-
-static int find_corps(const rt_scenario *sc, const char *id)
-{
-	for (int i = 0; i < sc->corps_count; i++)
-		if (strcmp(sc->corps[i].id, id) == 0) return i;
-	return -1;
-}
-
-static int find_unit(const rt_scenario *sc, const char *id)
-{
-	for (int i = 0; i < sc->unit_count; i++)
-		if (strcmp(sc->units[i].id, id) == 0) return i;
-	return -1;
-}
-
+static int find_side(const rt_scenario *sc, const char *id) { return find_id(sc->sides, sc->side_count, sizeof(rt_sc_side), id); }
+static int find_place(const rt_scenario *sc, const char *id) { return find_id(sc->places, sc->place_count, sizeof(rt_sc_place), id); }
+static int find_corps(const rt_scenario *sc, const char *id) { return find_id(sc->corps, sc->corps_count, sizeof(rt_sc_corps), id); }
+static int find_unit(const rt_scenario *sc, const char *id) { return find_id(sc->units, sc->unit_count, sizeof(rt_sc_unit), id); }
 static int find_trigger(const rt_scenario *sc, const char *id)
 {
-	for (int i = 0; i < sc->trigger_count; i++)
-		if (strcmp(sc->triggers[i].id, id) == 0) return i;
-	return -1;
+	return find_id(sc->triggers, sc->trigger_count, sizeof(rt_sc_trigger), id);
 }
 
 /* A reference: the text must name an existing thing; the message lists what exists. */

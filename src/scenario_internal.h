@@ -8,6 +8,8 @@
 #include "rout/scenario.h"
 #include "rout/env.h"
 
+#include <stddef.h>
+
 /* A fire the scenario sets (environment.fires): a point, or a line centred on it. */
 typedef struct rt_sc_fire {
 	double at_s;            /* when it is lit, after the start */
@@ -149,6 +151,11 @@ typedef struct rt_sc_parameter {
 	double low, high, value;
 	char note[RT_SCENARIO_TEXT_SIZE];
 } rt_sc_parameter;
+
+/* scenario.c finds any of these by id at offset 0 */
+_Static_assert(offsetof(rt_sc_side, id) == 0 && offsetof(rt_sc_place, id) == 0 && offsetof(rt_sc_corps, id) == 0 &&
+		       offsetof(rt_sc_unit, id) == 0 && offsetof(rt_sc_trigger, id) == 0,
+	       "every named table begins with its id");
 
 struct rt_scenario {
 	rt_allocator allocator;

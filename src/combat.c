@@ -341,7 +341,7 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 			box[2] = cx > box[2] ? cx : box[2];
 			box[3] = cy > box[3] ? cy : box[3];
 		}
-		const bool marching_off = a->state[s] == RT_STATE_MARCHING && a->corps[s] >= 0 && w->corps[a->corps[s]].left;
+		const bool marching_off = rt__marching_off(w, s);
 		if (a->state[s] == RT_STATE_ROUTING) {
 			g->routing[bucket[s]]++;
 		} else if (a->state[s] != RT_STATE_SURRENDERED && !marching_off) {

@@ -152,10 +152,7 @@ static void leave(rt_world *w, int corps)
  * with his corps after his commander left ("明军有一百人逃跑"). */
 static bool fleeing(const rt_world *w, int s)
 {
-	const rt_agents *a = &w->agents;
-	if (a->state[s] == RT_STATE_ROUTING) return true;
-	const int c = a->corps[s];
-	return a->state[s] == RT_STATE_MARCHING && c >= 0 && w->corps[c].left;
+	return w->agents.state[s] == RT_STATE_ROUTING || rt__marching_off(w, s);
 }
 
 /* Pursuit by doctrine (Q2: "a hundred flee, a hundred follow; too many flee, all go").

@@ -479,5 +479,12 @@ double rt__now_seconds(void);
 /* Grows every agent array to capacity, keeping what they hold; all or nothing. */
 rt_status rt__agents_reserve(rt_world *w, int capacity);
 static inline bool rt__active(uint8_t state) { return rt_state_is_active((rt_state)state); }
+/* A man marching off with his corps after its commander left: to the enemy he is
+ * fleeing (pursuit, Q2) and, his back turned, no threat (sense). */
+static inline bool rt__marching_off(const rt_world *w, int slot)
+{
+	const int c = w->agents.corps[slot];
+	return w->agents.state[slot] == RT_STATE_MARCHING && c >= 0 && w->corps[c].left;
+}
 
 #endif

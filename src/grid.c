@@ -92,28 +92,28 @@ rt_status rt__grid_reserve(rt_world *w, int capacity)
 {
 	rt_grid *g = &w->grid;
 	if (capacity <= g->capacity) return RT_OK;
-	size_t cap = (size_t)capacity;
+	size_t cap = (size_t)capacity, padded = cap + RT_GRID_PAD;
 	int *order = rt__alloc(&w->allocator, cap * sizeof(int));
 	int *bucket_of = rt__alloc(&w->allocator, cap * sizeof(int));
-	double *sx = rt__alloc(&w->allocator, cap * sizeof(double));
-	double *sy = rt__alloc(&w->allocator, cap * sizeof(double));
-	float *sr = rt__alloc(&w->allocator, cap * sizeof(float));
+	double *sx = rt__calloc(&w->allocator, padded, sizeof(double));
+	double *sy = rt__calloc(&w->allocator, padded, sizeof(double));
+	float *sr = rt__calloc(&w->allocator, padded, sizeof(float));
 	uint8_t *sside = rt__alloc(&w->allocator, cap * sizeof(uint8_t));
 	if (!order || !bucket_of || !sx || !sy || !sr || !sside) {
 		rt__free(&w->allocator, order, cap * sizeof(int));
 		rt__free(&w->allocator, bucket_of, cap * sizeof(int));
-		rt__free(&w->allocator, sx, cap * sizeof(double));
-		rt__free(&w->allocator, sy, cap * sizeof(double));
-		rt__free(&w->allocator, sr, cap * sizeof(float));
+		rt__free(&w->allocator, sx, padded * sizeof(double));
+		rt__free(&w->allocator, sy, padded * sizeof(double));
+		rt__free(&w->allocator, sr, padded * sizeof(float));
 		rt__free(&w->allocator, sside, cap * sizeof(uint8_t));
 		return RT_ERR_NOMEM;
 	}
-	size_t old = (size_t)g->capacity;
+	size_t old = (size_t)g->capacity, old_padded = old + RT_GRID_PAD;
 	rt__free(&w->allocator, g->order, old * sizeof(int));
 	rt__free(&w->allocator, g->bucket_of, old * sizeof(int));
-	rt__free(&w->allocator, g->sx, old * sizeof(double));
-	rt__free(&w->allocator, g->sy, old * sizeof(double));
-	rt__free(&w->allocator, g->sr, old * sizeof(float));
+	rt__free(&w->allocator, g->sx, old_padded * sizeof(double));
+	rt__free(&w->allocator, g->sy, old_padded * sizeof(double));
+	rt__free(&w->allocator, g->sr, old_padded * sizeof(float));
 	rt__free(&w->allocator, g->sside, old * sizeof(uint8_t));
 	g->order = order;
 	g->bucket_of = bucket_of;
@@ -133,12 +133,12 @@ void rt__grid_free(rt_world *w)
 	rt__free(&w->allocator, g->fill, (size_t)g->buckets * sizeof(int));
 	g->start = g->fill = NULL;
 	g->buckets = 0;
-	size_t cap = (size_t)g->capacity;
+	size_t cap = (size_t)g->capacity, padded = cap + RT_GRID_PAD;
 	rt__free(&w->allocator, g->order, cap * sizeof(int));
 	rt__free(&w->allocator, g->bucket_of, cap * sizeof(int));
-	rt__free(&w->allocator, g->sx, cap * sizeof(double));
-	rt__free(&w->allocator, g->sy, cap * sizeof(double));
-	rt__free(&w->allocator, g->sr, cap * sizeof(float));
+	rt__free(&w->allocator, g->sx, padded * sizeof(double));
+	rt__free(&w->allocator, g->sy, padded * sizeof(double));
+	rt__free(&w->allocator, g->sr, padded * sizeof(float));
 	rt__free(&w->allocator, g->sside, cap * sizeof(uint8_t));
 	g->capacity = 0;
 }

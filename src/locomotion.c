@@ -15,14 +15,12 @@
 #include "world.h"
 
 #include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
-#define MAX_CACHED 128 /* neighbours remembered between the direction and spacing passes */
-#define MAX_WALLS 16   /* walls remembered likewise */
+#define MAX_WALLS 16   /* walls remembered between the direction and spacing passes */
 #define BLOCKED_SPACING_M 0.02 /* below this free distance a man counts as blocked */
-
-typedef struct neighbour {
-	double dx, dy, dist, l;
-} neighbour;
 
 static inline double wrap_dx(double dx, bool periodic, double period, double inv_period)
 {
@@ -31,19 +29,19 @@ static inline double wrap_dx(double dx, bool periodic, double period, double inv
 }
 
 /* Free distance along direction (ex, ey): the nearest neighbour ahead whose body
- * overlaps the path (lateral offset <= l_ij), and likewise the walls' nearest points. */
-static double spacing_along(double ex, double ey, double ri, const neighbour *cache, int cached, const double *wall_px,
-			    const double *wall_py, const double *wall_d, int wall_cached)
+ * overlaps the path (lateral offset <= l_ij), and likewise the walls' nearest points.
+ * Neighbours are the batch's kept ones [first, first + count) (neighbours.c). No branch
+ * over them: whether one is ahead is a coin toss in a crowd. */
+static double spacing_along(double ex, double ey, double ri, const rt_nb_batch *nb, int first, int count,
+			    const double *wall_px, const double *wall_py, const double *wall_d, int wall_cached)
 {
 	double spacing = INFINITY;
-	for (int m = 0; m < cached; ++m) {
-		const neighbour *nb = &cache[m];
-		const double ahead = ex * nb->dx + ey * nb->dy;
-		if (ahead <= 0.0) continue;
-		const double lateral = fabs(ex * nb->dy - ey * nb->dx);
-		if (lateral > nb->l) continue;
-		const double sp = nb->dist - nb->l;
-		if (sp < spacing) spacing = sp;
+	for (int m = first; m < first + count; ++m) {
+		const double ahead = ex * nb->dx[m] + ey * nb->dy[m];
+		const double lateral = fabs(ex * nb->dy[m] - ey * nb->dx[m]);
+		const double sp = nb->gap[m];
+		const bool in_path = !(ahead <= 0.0) & !(lateral > nb->l[m]);
+		spacing = in_path & (sp < spacing) ? sp : spacing;
 	}
 	for (int m = 0; m < wall_cached; ++m) {
 		const double ahead = ex * wall_px[m] + ey * wall_py[m];
@@ -83,17 +81,56 @@ void rt__locomotion_decide(rt_world *w)
 	int rc_limit = ((hx < hy ? hx : hy) - 1) / 2;
 	rc_limit = rc_limit < 1 ? 1 : (rc_limit > 8 ? 8 : rc_limit);
 	int64_t updates = 0;
+	const rt_nb_params nbp = { A, inv_D, rep_range, periodic, period, inv_period };
+	const bool simd = rt__neighbours_simd();
+	const int batches = (count + RT_NB_BATCH - 1) / RT_NB_BATCH;
 
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : updates) if (RT_PARALLEL(count))
-	for (int k = 0; k < count; ++k) {
+	/* Men go in batches of RT_NB_BATCH grid positions: first each due man's pace and
+	 * reach, then the neighbour sums of the whole batch (neighbours.c), then each man's
+	 * direction and speed. Every man still writes only his own slot. */
+	rt_nb_batch *scratch = rt__arena_push(&w->arena, (size_t)w->threads * sizeof(rt_nb_batch)); /* one per thread */
+	RT_ASSERT(scratch != NULL); /* reserved by the step (world.c) */
+	if (!scratch) return;
+#pragma omp parallel num_threads(w->threads) reduction(+ : updates) if (RT_PARALLEL(count))
+	{
+#ifdef _OPENMP
+	rt_nb_batch *nb = scratch + omp_get_thread_num();
+#else
+	rt_nb_batch *nb = scratch;
+#endif
+#pragma omp for schedule(static)
+	for (int batch = 0; batch < batches; ++batch) {
+	const int k_end = (batch + 1) * RT_NB_BATCH < count ? (batch + 1) * RT_NB_BATCH : count;
+	double pace[RT_NB_BATCH];
+	nb->men = 0;
+	for (int k = batch * RT_NB_BATCH; k < k_end; ++k) {
 		const int s = g->order[k];
 		const int level = a->level[s];
 		if (level > 0 && (step & ((1ll << level) - 1)) != 0) continue; /* not due */
-		updates++;
 		const double xi = g->sx[k], yi = g->sy[k], ri = g->sr[k];
 		/* his pace: free speed, running if he routs, times the ground and water under him */
 		const double v0 = a->free_speed[s] * (a->state[s] == RT_STATE_ROUTING ? flight_factor : 1.0) *
 				  (w->map ? rt__terrain_speed(w, rt__terrain_cell(w, xi, yi)) : 1.0);
+		/* neighbours within the interaction range */
+		const double vT = v0 * T;
+		const double cutoff = ri + max_radius + (vT >= rep_range ? vT : rep_range); /* fmax */
+		const double rcv = cutoff * g->inv_cell - 1e-9;
+		int rc = (int)rcv;
+		rc += (double)rc < rcv; /* ceil */
+		const int i = nb->men++;
+		nb->k[i] = k;
+		nb->rc[i] = rc > rc_limit ? rc_limit : rc;
+		nb->cutoff[i] = cutoff;
+		pace[i] = v0;
+	}
+	updates += nb->men;
+	for (int from = 0; from < nb->men;) {
+	const int to = rt__neighbours(g, &nbp, nb, from, simd);
+	for (int i = from; i < to; ++i) {
+		const int k = nb->k[i], s = g->order[k];
+		const int level = a->level[s];
+		const double xi = g->sx[k], yi = g->sy[k], ri = g->sr[k];
+		const double v0 = pace[i], cutoff = nb->cutoff[i];
 
 		/* desired direction e0 */
 		double e0x = 0.0, e0y = 0.0;
@@ -149,49 +186,9 @@ void rt__locomotion_decide(rt_world *w)
 		}
 		const bool wants_to_move = (e0x != 0.0 || e0y != 0.0) && v0 > 0.0;
 
-		/* neighbours within the interaction range: repulsion, and cache for spacing */
-		const double cutoff = ri + max_radius + fmax(v0 * T, rep_range);
-		const double cut2 = cutoff * cutoff;
-		int rc = (int)ceil(cutoff * g->inv_cell - 1e-9);
-		if (rc > rc_limit) rc = rc_limit;
-		const int cx = rt__grid_cell_x(g, xi), cy = rt__grid_cell_y(g, yi);
-		neighbour cache[MAX_CACHED];
-		int cached = 0;
-		double rx = 0.0, ry = 0.0, nearest_gap = cutoff;
-		for (int dyc = -rc; dyc <= rc; ++dyc) {
-			const int row = rt__grid_wrap(cy + dyc, hy) * hx;
-			int c0 = cx - rc, c1 = cx + rc;
-			/* one contiguous run when the row does not wrap, else cell by cell */
-			int pieces = 1, lo[2 * 8 + 3], hi[2 * 8 + 3];
-			if (c0 >= 0 && c1 < hx) {
-				lo[0] = g->start[row + c0];
-				hi[0] = g->start[row + c1 + 1];
-			} else {
-				pieces = 0;
-				for (int c = c0; c <= c1; ++c) {
-					int b = row + rt__grid_wrap(c, hx);
-					lo[pieces] = g->start[b];
-					hi[pieces] = g->start[b + 1];
-					pieces++;
-				}
-			}
-			for (int piece = 0; piece < pieces; ++piece) {
-				for (int j = lo[piece]; j < hi[piece]; ++j) {
-					const double dx = wrap_dx(g->sx[j] - xi, periodic, period, inv_period);
-					const double dy = g->sy[j] - yi;
-					const double d2 = dx * dx + dy * dy;
-					if (d2 >= cut2 || j == k) continue;
-					const double dist = fmax(sqrt(d2), 1e-9);
-					const double l = ri + g->sr[j];
-					const double gap = dist - l;
-					nearest_gap = gap < nearest_gap ? gap : nearest_gap;
-					const double f = gap < rep_range ? A * (double)expf((float)(-gap * inv_D)) / dist : 0.0;
-					rx -= f * dx;
-					ry -= f * dy;
-					if (cached < MAX_CACHED) cache[cached++] = (neighbour){ dx, dy, dist, l };
-				}
-			}
-		}
+		/* neighbours: repulsion, and those kept for the spacing pass */
+		double rx = nb->rx[i], ry = nb->ry[i], nearest_gap = nb->nearest_gap[i];
+		const int first = nb->first[i], cached = nb->kept[i];
 
 		/* walls: repulsion now, spacing below */
 		int wall_n = 0;
@@ -249,7 +246,7 @@ void rt__locomotion_decide(rt_world *w)
 					ey = ty / tn;
 				}
 			}
-			double spacing = spacing_along(ex, ey, ri, cache, cached, wall_px, wall_py, wall_d, wall_cached);
+			double spacing = spacing_along(ex, ey, ri, nb, first, cached, wall_px, wall_py, wall_d, wall_cached);
 			if (spacing < BLOCKED_SPACING_M) {
 				/* blocked: a man held fast in a crowd shuffles aside; try one direction
 				 * turned by a random angle (20-90 degrees, either side) and take it if it
@@ -259,7 +256,7 @@ void rt__locomotion_decide(rt_world *w)
 				double angle = (0.35 + 1.22 * (double)(r.v[0] >> 8) * (1.0 / 16777216.0)) * ((r.v[1] & 1u) ? 1.0 : -1.0);
 				double c = cos(angle), sn = sin(angle);
 				double tx = c * ex - sn * ey, ty = sn * ex + c * ey;
-				double sp = spacing_along(tx, ty, ri, cache, cached, wall_px, wall_py, wall_d, wall_cached);
+				double sp = spacing_along(tx, ty, ri, nb, first, cached, wall_px, wall_py, wall_d, wall_cached);
 				if (sp > spacing) {
 					ex = tx;
 					ey = ty;
@@ -294,6 +291,10 @@ void rt__locomotion_decide(rt_world *w)
 			}
 		}
 		a->level[s] = (uint8_t)next;
+	}
+	from = to;
+	}
+	}
 	}
 	w->agent_updates += updates;
 }

@@ -538,9 +538,10 @@ static rt_status reorder_storage(rt_world *w)
 static rt_status reserve_scratch(rt_world *w, rt_error *err)
 {
 	/* per man, the most one step can ask: storage reorder (int + double), the sense
-	 * buckets (int) and a pursuit ranking (16 bytes); plus the corps table */
+	 * buckets (int) and a pursuit ranking (16 bytes); plus the corps table, and the
+	 * decide phase's neighbour buffers, one per thread */
 	size_t need = (size_t)w->agents.capacity * (2 * sizeof(int) + sizeof(double) + 16) +
-		      (size_t)w->corps_count * sizeof(double) + 4096;
+		      (size_t)w->corps_count * sizeof(double) + (size_t)w->threads * sizeof(rt_nb_batch) + 4096;
 	if (w->arena.capacity >= need) return RT_OK;
 	if (rt__arena_reserve(&w->arena, &w->allocator, need + need / 2) != RT_OK)
 		return rt__fail(err, RT_ERR_NOMEM, "cannot reserve %zu bytes of step scratch", need);

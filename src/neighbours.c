@@ -1,0 +1,338 @@
+/* The neighbour sums of the decide phase, the innermost loop of the engine. For a batch
+ * of men in grid order: every man within each one's cutoff (read from the grid's sorted
+ * copies), the repulsion sum_j A exp(-gap_ij / D) (x_i - x_j) / d_ij added in grid order,
+ * the nearest gap, and the neighbours kept for the spacing pass (locomotion.c).
+ *
+ * Two versions give the same bits. The plain one is portable C. The other, for x86-64
+ * with AVX2 and FMA and chosen at run time, scans four candidates at once, packs the
+ * ones within the cutoff together, and takes square roots, divisions and exponentials
+ * four at a time. Only element-wise IEEE operations are vectorised (no sum is
+ * reassociated: the sums stay sequential in grid order) and -ffp-contract=off keeps the
+ * compiler from fusing any; its expf is the C library's own algorithm, step for step
+ * (glibc's, from ARM's optimized-routines, in the form glibc runs on a machine with FMA
+ * and AVX2), and is compared with the library's expf when the kernel is chosen: on a
+ * mismatch the plain version is used. So the results, and the state hashes the tests
+ * commit, are the same whichever version runs. */
+#include "world.h"
+
+#include <math.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define RT_HAVE_AVX2_KERNEL 1
+#include <immintrin.h>
+#else
+#define RT_HAVE_AVX2_KERNEL 0
+#endif
+
+/* The runs of grid positions searched for a man in cell (cx, cy): 2 rc + 1 rows, each one
+ * contiguous run unless it wraps round the tiling, else cell by cell. */
+#define MAX_RUNS ((2 * 8 + 1) * (2 * 8 + 1))
+
+static int row_runs(const rt_grid *g, int cx, int cy, int rc, int *lo, int *hi)
+{
+	int runs = 0;
+	const int hx = g->hx, hy = g->hy;
+	for (int dyc = -rc; dyc <= rc; ++dyc) {
+		const int row = rt__grid_wrap(cy + dyc, hy) * hx;
+		const int c0 = cx - rc, c1 = cx + rc;
+		if (c0 >= 0 && c1 < hx) {
+			lo[runs] = g->start[row + c0];
+			hi[runs] = g->start[row + c1 + 1];
+			runs++;
+		} else {
+			for (int c = c0; c <= c1; ++c) {
+				const int b = row + rt__grid_wrap(c, hx);
+				lo[runs] = g->start[b];
+				hi[runs] = g->start[b + 1];
+				runs++;
+			}
+		}
+	}
+	return runs;
+}
+
+static inline double wrap_dx(double dx, bool periodic, double period, double inv_period)
+{
+	if (periodic) dx -= period * nearbyint(dx * inv_period);
+	return dx;
+}
+
+/* ---- the plain version ---- */
+
+/* Repulsion of kept neighbours [from, to) of the batch buffer, added to (rx, ry) in order;
+ * turns d2 into the gap d - l. */
+static void repel_plain(rt_nb_batch *b, int from, int to, const rt_nb_params *p, double *rx, double *ry, double *nearest_gap)
+{
+	double sx = *rx, sy = *ry, ng = *nearest_gap;
+	for (int m = from; m < to; ++m) {
+		const double d = sqrt(b->gap[m]);
+		const double dist = d >= 1e-9 ? d : 1e-9; /* fmax(d, 1e-9) */
+		const double gap = dist - b->l[m];
+		ng = gap < ng ? gap : ng;
+		b->gap[m] = gap;
+		b->f[m] = dist;
+	}
+	/* the exponentials in a loop of their own, so that the library call spills nothing */
+	for (int m = from; m < to; ++m) {
+		const double gap = b->gap[m];
+		b->f[m] = gap < p->rep_range ? p->A * (double)expf((float)(-gap * p->inv_D)) / b->f[m] : 0.0;
+	}
+	for (int m = from; m < to; ++m) {
+		sx -= b->f[m] * b->dx[m];
+		sy -= b->f[m] * b->dy[m];
+	}
+	*rx = sx;
+	*ry = sy;
+	*nearest_gap = ng;
+}
+
+static int neighbours_plain(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *b, int from)
+{
+	int lo[MAX_RUNS], hi[MAX_RUNS];
+	const double *sx = g->sx, *sy = g->sy;
+	const float *sr = g->sr;
+	int pos = 0, i = from;
+	for (; i < b->men && pos + RT_NB_KEEP + 8 <= RT_NB_CAPACITY; ++i) {
+		const int k = b->k[i];
+		const double xi = sx[k], yi = sy[k], ri = sr[k], cut2 = b->cutoff[i] * b->cutoff[i];
+		const int runs = row_runs(g, rt__grid_cell_x(g, xi), rt__grid_cell_y(g, yi), b->rc[i], lo, hi);
+		double rx = 0.0, ry = 0.0, ng = b->cutoff[i];
+		int n = pos, done = pos;
+		bool flushed = false;
+		for (int r = 0; r < runs; ++r) {
+			for (int j = lo[r]; j < hi[r]; ++j) {
+				if (n >= RT_NB_CAPACITY) { /* rare: sum what is kept, keep the first RT_NB_KEEP */
+					repel_plain(b, done, n, p, &rx, &ry, &ng);
+					flushed = true;
+					n = done = pos + RT_NB_KEEP;
+				}
+				const double dx = wrap_dx(sx[j] - xi, p->periodic, p->period, p->inv_period);
+				const double dy = sy[j] - yi;
+				const double d2 = dx * dx + dy * dy;
+				b->dx[n] = dx;
+				b->dy[n] = dy;
+				b->gap[n] = d2;
+				b->l[n] = ri + sr[j];
+				n += !(d2 >= cut2) & (j != k);
+			}
+		}
+		repel_plain(b, done, n, p, &rx, &ry, &ng);
+		b->first[i] = pos;
+		b->kept[i] = flushed || n - pos > RT_NB_KEEP ? RT_NB_KEEP : n - pos;
+		b->rx[i] = rx;
+		b->ry[i] = ry;
+		b->nearest_gap[i] = ng;
+		pos = flushed ? pos + RT_NB_KEEP : n;
+	}
+	return i;
+}
+
+/* ---- the AVX2 version ---- */
+#if RT_HAVE_AVX2_KERNEL
+
+#define AVX2 __attribute__((target("avx2,fma")))
+
+/* glibc's expf (sysdeps/ieee754/flt-32/e_expf.c): 2^(k/32) from a table times a cubic in
+ * the remainder, all in double; these are its table and constants, bit for bit. */
+static const uint64_t expf_table[32] = {
+	0x3ff0000000000000, 0x3fefd9b0d3158574, 0x3fefb5586cf9890f, 0x3fef9301d0125b51, 0x3fef72b83c7d517b,
+	0x3fef54873168b9aa, 0x3fef387a6e756238, 0x3fef1e9df51fdee1, 0x3fef06fe0a31b715, 0x3feef1a7373aa9cb,
+	0x3feedea64c123422, 0x3feece086061892d, 0x3feebfdad5362a27, 0x3feeb42b569d4f82, 0x3feeab07dd485429,
+	0x3feea47eb03a5585, 0x3feea09e667f3bcd, 0x3fee9f75e8ec5f74, 0x3feea11473eb0187, 0x3feea589994cce13,
+	0x3feeace5422aa0db, 0x3feeb737b0cdc5e5, 0x3feec49182a3f090, 0x3feed503b23e255d, 0x3feee89f995ad3ad,
+	0x3feeff76f2fb5e47, 0x3fef199bdd85529c, 0x3fef3720dcef9069, 0x3fef5818dcfba487, 0x3fef7c97337b9b5f,
+	0x3fefa4afa2a490da, 0x3fefd0765b6e4540,
+};
+#define EXPF_INV_LN2_N 0x1.71547652b82fep+5 /* 32 / ln 2 */
+#define EXPF_SHIFT 0x1.8p+52
+#define EXPF_C0 0x1.c6af84b912394p-20
+#define EXPF_C1 0x1.ebfce50fac4f3p-13
+#define EXPF_C2 0x1.62e42ff0c52d6p-6
+
+/* expf of four floats, for |x| < 88 (the caller sends the others to expf) */
+static inline AVX2 __m128 expf4(__m128 x)
+{
+	const __m256d xd = _mm256_cvtps_pd(x);
+	const __m256d inv_ln2_n = _mm256_set1_pd(EXPF_INV_LN2_N), shift = _mm256_set1_pd(EXPF_SHIFT);
+	__m256d kd = _mm256_fmadd_pd(inv_ln2_n, xd, shift);
+	const __m256i ki = _mm256_castpd_si256(kd);
+	kd = _mm256_sub_pd(kd, shift);
+	const __m256d r = _mm256_fmsub_pd(inv_ln2_n, xd, kd);
+	const __m256i idx = _mm256_and_si256(ki, _mm256_set1_epi64x(31));
+	__m256i t = _mm256_i64gather_epi64((const long long *)expf_table, idx, 8);
+	t = _mm256_add_epi64(t, _mm256_slli_epi64(ki, 47));
+	const __m256d s = _mm256_castsi256_pd(t);
+	const __m256d z = _mm256_fmadd_pd(_mm256_set1_pd(EXPF_C0), r, _mm256_set1_pd(EXPF_C1));
+	const __m256d r2 = _mm256_mul_pd(r, r);
+	__m256d y = _mm256_fmadd_pd(_mm256_set1_pd(EXPF_C2), r, _mm256_set1_pd(1.0));
+	y = _mm256_fmadd_pd(z, r2, y);
+	y = _mm256_mul_pd(y, s);
+	return _mm256_cvtpd_ps(y);
+}
+
+/* left-packing: for a 4-bit mask, the 32-bit lanes that move the chosen doubles forward */
+#define P(a, b, c, d) { 2 * (a), 2 * (a) + 1, 2 * (b), 2 * (b) + 1, 2 * (c), 2 * (c) + 1, 2 * (d), 2 * (d) + 1 }
+static const int32_t pack_lanes[16][8] __attribute__((aligned(32))) = {
+	P(0, 0, 0, 0), P(0, 0, 0, 0), P(1, 0, 0, 0), P(0, 1, 0, 0), P(2, 0, 0, 0), P(0, 2, 0, 0), P(1, 2, 0, 0), P(0, 1, 2, 0),
+	P(3, 0, 0, 0), P(0, 3, 0, 0), P(1, 3, 0, 0), P(0, 1, 3, 0), P(2, 3, 0, 0), P(0, 2, 3, 0), P(1, 2, 3, 0), P(0, 1, 2, 3),
+};
+#undef P
+static const uint8_t bits_set[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+
+static inline AVX2 __m256d pack(__m256d v, __m256i lanes)
+{
+	return _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), lanes));
+}
+
+static AVX2 void repel_avx2(rt_nb_batch *b, int from, int to, const rt_nb_params *p, double *rx, double *ry, double *nearest_gap)
+{
+	const __m256d tiny = _mm256_set1_pd(1e-9), rep_range = _mm256_set1_pd(p->rep_range);
+	const __m256d inv_D = _mm256_set1_pd(p->inv_D), A = _mm256_set1_pd(p->A), sign = _mm256_set1_pd(-0.0);
+	const __m256d inf = _mm256_set1_pd(INFINITY);
+	const __m128i big = _mm_set1_epi32(0x42b00000), abs_mask = _mm_set1_epi32(0x7fffffff);
+	__m256d ng = _mm256_set1_pd(*nearest_gap);
+	for (int m = from; m < to; m += 4) {
+		const int left = to - m;
+		const __m256d valid = _mm256_castsi256_pd(
+			_mm256_cmpgt_epi64(_mm256_set1_epi64x(left), _mm256_setr_epi64x(0, 1, 2, 3)));
+		const __m256d dist = _mm256_max_pd(_mm256_sqrt_pd(_mm256_loadu_pd(b->gap + m)), tiny); /* fmax(d, 1e-9) */
+		const __m256d gap = _mm256_sub_pd(dist, _mm256_loadu_pd(b->l + m));
+		ng = _mm256_min_pd(_mm256_blendv_pd(inf, gap, valid), ng);
+		const __m256d near = _mm256_and_pd(_mm256_cmp_pd(gap, rep_range, _CMP_LT_OQ), valid);
+		const __m128 arg = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_xor_pd(gap, sign), inv_D));
+		__m128 e = expf4(arg);
+		/* arguments the table does not cover, and NaN: the library's expf, lane by lane */
+		const __m128i out = _mm_cmpgt_epi32(_mm_and_si128(_mm_castps_si128(arg), abs_mask), _mm_sub_epi32(big, _mm_set1_epi32(1)));
+		const int odd = _mm_movemask_ps(_mm_castsi128_ps(out)) & _mm256_movemask_pd(near);
+		if (odd) {
+			float ev[4], av[4];
+			_mm_storeu_ps(ev, e);
+			_mm_storeu_ps(av, arg);
+			for (int q = 0; q < 4; ++q)
+				if (odd >> q & 1) ev[q] = expf(av[q]);
+			e = _mm_loadu_ps(ev);
+		}
+		const __m256d f = _mm256_div_pd(_mm256_mul_pd(A, _mm256_cvtps_pd(e)), dist);
+		_mm256_storeu_pd(b->f + m, _mm256_and_pd(f, near)); /* 0.0 where not near */
+		_mm256_storeu_pd(b->gap + m, gap);
+	}
+	double sx = *rx, sy = *ry;
+	for (int m = from; m < to; ++m) {
+		sx -= b->f[m] * b->dx[m];
+		sy -= b->f[m] * b->dy[m];
+	}
+	*rx = sx;
+	*ry = sy;
+	__m128d lo = _mm_min_pd(_mm256_castpd256_pd128(ng), _mm256_extractf128_pd(ng, 1));
+	lo = _mm_min_pd(lo, _mm_unpackhi_pd(lo, lo));
+	*nearest_gap = _mm_cvtsd_f64(lo);
+}
+
+static AVX2 int neighbours_avx2(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *b, int from)
+{
+	int lo[MAX_RUNS], hi[MAX_RUNS];
+	const double *sx = g->sx, *sy = g->sy;
+	const float *sr = g->sr;
+	const __m128i lane = _mm_setr_epi32(0, 1, 2, 3);
+	int pos = 0, i = from;
+	for (; i < b->men && pos + RT_NB_KEEP + 8 <= RT_NB_CAPACITY; ++i) {
+		const int k = b->k[i];
+		const double xi = sx[k], yi = sy[k];
+		const __m256d vxi = _mm256_set1_pd(xi), vyi = _mm256_set1_pd(yi), vri = _mm256_set1_pd((double)sr[k]);
+		const __m256d cut2 = _mm256_set1_pd(b->cutoff[i] * b->cutoff[i]);
+		const __m128i vk = _mm_set1_epi32(k);
+		const int runs = row_runs(g, rt__grid_cell_x(g, xi), rt__grid_cell_y(g, yi), b->rc[i], lo, hi);
+		double rx = 0.0, ry = 0.0, ng = b->cutoff[i];
+		int n = pos, done = pos;
+		bool flushed = false;
+		for (int r = 0; r < runs; ++r) {
+			const __m128i end = _mm_set1_epi32(hi[r]);
+			for (int j = lo[r]; j < hi[r]; j += 4) {
+				if (n > RT_NB_CAPACITY - 4) { /* rare: sum what is kept, keep the first RT_NB_KEEP */
+					repel_avx2(b, done, n, p, &rx, &ry, &ng);
+					flushed = true;
+					n = done = pos + RT_NB_KEEP;
+				}
+				/* the grid's copies are padded, so four can be read past the last */
+				const __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(sx + j), vxi);
+				const __m256d dy = _mm256_sub_pd(_mm256_loadu_pd(sy + j), vyi);
+				const __m256d d2 = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
+				const __m256d l = _mm256_add_pd(vri, _mm256_cvtps_pd(_mm_loadu_ps(sr + j)));
+				const __m128i jj = _mm_add_epi32(_mm_set1_epi32(j), lane);
+				const __m128i in_run = _mm_andnot_si128(_mm_cmpeq_epi32(jj, vk), _mm_cmplt_epi32(jj, end));
+				const int mask = _mm256_movemask_pd(_mm256_cmp_pd(d2, cut2, _CMP_NGE_UQ)) & /* !(d2 >= cut2) */
+						 _mm_movemask_ps(_mm_castsi128_ps(in_run));
+				const __m256i lanes = _mm256_load_si256((const __m256i *)pack_lanes[mask]);
+				_mm256_storeu_pd(b->dx + n, pack(dx, lanes));
+				_mm256_storeu_pd(b->dy + n, pack(dy, lanes));
+				_mm256_storeu_pd(b->gap + n, pack(d2, lanes));
+				_mm256_storeu_pd(b->l + n, pack(l, lanes));
+				n += bits_set[mask];
+			}
+		}
+		repel_avx2(b, done, n, p, &rx, &ry, &ng);
+		b->first[i] = pos;
+		b->kept[i] = flushed || n - pos > RT_NB_KEEP ? RT_NB_KEEP : n - pos;
+		b->rx[i] = rx;
+		b->ry[i] = ry;
+		b->nearest_gap[i] = ng;
+		pos = flushed ? pos + RT_NB_KEEP : n;
+	}
+	return i;
+}
+
+/* The kernel's expf against the library's, over arguments across the range it serves. */
+static AVX2 bool expf4_matches_library(void)
+{
+	uint32_t state = 12345u;
+	for (int t = 0; t < 4096; t += 4) {
+		float x[4], e[4];
+		for (int q = 0; q < 4; ++q) {
+			state = state * 1664525u + 1013904223u;
+			/* evenly over (-20, 20), then random bit patterns of the same span */
+			x[q] = t < 2048 ? -20.0f + 40.0f * (float)(t + q) / 2048.0f : -20.0f + 40.0f * (float)(state >> 8) / 16777216.0f;
+		}
+		_mm_storeu_ps(e, expf4(_mm_loadu_ps(x)));
+		for (int q = 0; q < 4; ++q) {
+			const float ref = expf(x[q]);
+			if (memcmp(&ref, &e[q], sizeof ref) != 0) return false;
+		}
+	}
+	return true;
+}
+#endif
+
+/* ---- choice ---- */
+
+static int kernel_choice = -1; /* -1 not yet chosen, 0 plain, 1 AVX2 */
+static bool plain_forced = false;
+
+void rt__neighbours_force_plain(bool plain)
+{
+	plain_forced = plain;
+}
+
+bool rt__neighbours_simd(void)
+{
+	if (plain_forced) return false;
+	int c = __atomic_load_n(&kernel_choice, __ATOMIC_RELAXED);
+	if (c < 0) {
+		c = 0;
+#if RT_HAVE_AVX2_KERNEL
+		__builtin_cpu_init();
+		if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && expf4_matches_library()) c = 1;
+#endif
+		__atomic_store_n(&kernel_choice, c, __ATOMIC_RELAXED);
+	}
+	return c == 1;
+}
+
+int rt__neighbours(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *b, int from, bool simd)
+{
+#if RT_HAVE_AVX2_KERNEL
+	if (simd && !p->periodic) return neighbours_avx2(g, p, b, from);
+#else
+	(void)simd;
+#endif
+	return neighbours_plain(g, p, b, from);
+}

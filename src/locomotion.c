@@ -188,7 +188,7 @@ void rt__locomotion_decide(rt_world *w)
 
 		/* neighbours: repulsion, and those kept for the spacing pass */
 		double rx = nb->rx[i], ry = nb->ry[i], nearest_gap = nb->nearest_gap[i];
-		const int first = nb->first[i], cached = nb->kept[i];
+		const int first = nb->first[i], cached = nb->count[i] < RT_NB_KEEP ? nb->count[i] : RT_NB_KEEP;
 
 		/* walls: repulsion now, spacing below */
 		int wall_n = 0;

@@ -59,17 +59,14 @@ static inline double wrap_dx(double dx, bool periodic, double period, double inv
 
 /* ---- the plain version ---- */
 
-/* Repulsion of kept neighbours [from, to) of the batch buffer, added to (rx, ry) in order;
- * turns d2 into the gap d - l. */
-static void repel_plain(rt_nb_batch *b, int from, int to, const rt_nb_params *p, double *rx, double *ry, double *nearest_gap)
+/* f_m = A exp(-gap / D) / d for kept neighbours [from, to) of the batch buffer (0 beyond
+ * the repulsion range); turns d2 into the gap d - l. */
+static void repel_plain(rt_nb_batch *b, int from, int to, const rt_nb_params *p)
 {
-	double sx = *rx, sy = *ry, ng = *nearest_gap;
 	for (int m = from; m < to; ++m) {
 		const double d = sqrt(b->gap[m]);
 		const double dist = d >= 1e-9 ? d : 1e-9; /* fmax(d, 1e-9) */
-		const double gap = dist - b->l[m];
-		ng = gap < ng ? gap : ng;
-		b->gap[m] = gap;
+		b->gap[m] = dist - b->l[m];
 		b->f[m] = dist;
 	}
 	/* the exponentials in a loop of their own, so that the library call spills nothing */
@@ -77,13 +74,67 @@ static void repel_plain(rt_nb_batch *b, int from, int to, const rt_nb_params *p,
 		const double gap = b->gap[m];
 		b->f[m] = gap < p->rep_range ? p->A * (double)expf((float)(-gap * p->inv_D)) / b->f[m] : 0.0;
 	}
+}
+
+/* The sums over kept neighbours [from, to), in order, added to (rx, ry); the least gap. */
+static inline void sum_forces(const rt_nb_batch *b, int from, int to, double *rx, double *ry, double *nearest_gap)
+{
+	double sx = *rx, sy = *ry, ng = *nearest_gap;
 	for (int m = from; m < to; ++m) {
 		sx -= b->f[m] * b->dx[m];
 		sy -= b->f[m] * b->dy[m];
+		ng = b->gap[m] < ng ? b->gap[m] : ng;
 	}
 	*rx = sx;
 	*ry = sy;
 	*nearest_gap = ng;
+}
+
+/* Ends the batch: repulsion of every kept neighbour of men [from, to), then each man's sums. */
+static void finish_plain(rt_nb_batch *b, int from, int to, int end, const rt_nb_params *p)
+{
+	repel_plain(b, 0, end, p);
+	for (int i = from; i < to; ++i) {
+		double rx = 0.0, ry = 0.0, ng = b->cutoff[i];
+		sum_forces(b, b->first[i], b->first[i] + b->count[i], &rx, &ry, &ng);
+		b->rx[i] = rx;
+		b->ry[i] = ry;
+		b->nearest_gap[i] = ng;
+	}
+}
+
+/* One man of more neighbours than the batch holds: summed in chunks, the first
+ * RT_NB_KEEP kept. Returns the scan's state through the same buffer. */
+static void crowded_plain(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *b, int i, const int *lo, const int *hi, int runs)
+{
+	const int k = b->k[i];
+	const double xi = g->sx[k], yi = g->sy[k], ri = g->sr[k], cut2 = b->cutoff[i] * b->cutoff[i];
+	double rx = 0.0, ry = 0.0, ng = b->cutoff[i];
+	int n = 0, done = 0;
+	for (int r = 0; r < runs; ++r) {
+		for (int j = lo[r]; j < hi[r]; ++j) {
+			if (n >= RT_NB_CAPACITY) {
+				repel_plain(b, done, n, p);
+				sum_forces(b, done, n, &rx, &ry, &ng);
+				n = done = RT_NB_KEEP;
+			}
+			const double dx = wrap_dx(g->sx[j] - xi, p->periodic, p->period, p->inv_period);
+			const double dy = g->sy[j] - yi;
+			const double d2 = dx * dx + dy * dy;
+			b->dx[n] = dx;
+			b->dy[n] = dy;
+			b->gap[n] = d2;
+			b->l[n] = ri + g->sr[j];
+			n += !(d2 >= cut2) & (j != k);
+		}
+	}
+	repel_plain(b, done, n, p);
+	sum_forces(b, done, n, &rx, &ry, &ng);
+	b->first[i] = 0;
+	b->count[i] = RT_NB_KEEP; /* those kept for the spacing pass; all were summed */
+	b->rx[i] = rx;
+	b->ry[i] = ry;
+	b->nearest_gap[i] = ng;
 }
 
 static int neighbours_plain(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *b, int from)
@@ -91,20 +142,21 @@ static int neighbours_plain(const rt_grid *g, const rt_nb_params *p, rt_nb_batch
 	int lo[MAX_RUNS], hi[MAX_RUNS];
 	const double *sx = g->sx, *sy = g->sy;
 	const float *sr = g->sr;
-	int pos = 0, i = from;
-	for (; i < b->men && pos + RT_NB_KEEP + 8 <= RT_NB_CAPACITY; ++i) {
+	int n = 0;
+	for (int i = from; i < b->men; ++i) {
 		const int k = b->k[i];
 		const double xi = sx[k], yi = sy[k], ri = sr[k], cut2 = b->cutoff[i] * b->cutoff[i];
 		const int runs = row_runs(g, rt__grid_cell_x(g, xi), rt__grid_cell_y(g, yi), b->rc[i], lo, hi);
-		double rx = 0.0, ry = 0.0, ng = b->cutoff[i];
-		int n = pos, done = pos;
-		bool flushed = false;
+		const int first = n;
 		for (int r = 0; r < runs; ++r) {
 			for (int j = lo[r]; j < hi[r]; ++j) {
-				if (n >= RT_NB_CAPACITY) { /* rare: sum what is kept, keep the first RT_NB_KEEP */
-					repel_plain(b, done, n, p, &rx, &ry, &ng);
-					flushed = true;
-					n = done = pos + RT_NB_KEEP;
+				if (n >= RT_NB_CAPACITY) { /* the buffer is full: the batch ends before him */
+					if (i > from) {
+						finish_plain(b, from, i, first, p);
+						return i;
+					}
+					crowded_plain(g, p, b, i, lo, hi, runs);
+					return i + 1;
 				}
 				const double dx = wrap_dx(sx[j] - xi, p->periodic, p->period, p->inv_period);
 				const double dy = sy[j] - yi;
@@ -116,15 +168,11 @@ static int neighbours_plain(const rt_grid *g, const rt_nb_params *p, rt_nb_batch
 				n += !(d2 >= cut2) & (j != k);
 			}
 		}
-		repel_plain(b, done, n, p, &rx, &ry, &ng);
-		b->first[i] = pos;
-		b->kept[i] = flushed || n - pos > RT_NB_KEEP ? RT_NB_KEEP : n - pos;
-		b->rx[i] = rx;
-		b->ry[i] = ry;
-		b->nearest_gap[i] = ng;
-		pos = flushed ? pos + RT_NB_KEEP : n;
+		b->first[i] = first;
+		b->count[i] = n - first;
 	}
-	return i;
+	finish_plain(b, from, b->men, n, p);
+	return b->men;
 }
 
 /* ---- the AVX2 version ---- */
@@ -184,26 +232,23 @@ static inline AVX2 __m256d pack(__m256d v, __m256i lanes)
 	return _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), lanes));
 }
 
-static AVX2 void repel_avx2(rt_nb_batch *b, int from, int to, const rt_nb_params *p, double *rx, double *ry, double *nearest_gap)
+/* f_m = A exp(-gap / D) / d for kept neighbours [0, end) of the batch buffer (0 beyond
+ * the repulsion range), four at a time; turns d2 into the gap d - l. */
+static AVX2 void repel_avx2(rt_nb_batch *b, int end, const rt_nb_params *p)
 {
 	const __m256d tiny = _mm256_set1_pd(1e-9), rep_range = _mm256_set1_pd(p->rep_range);
 	const __m256d inv_D = _mm256_set1_pd(p->inv_D), A = _mm256_set1_pd(p->A), sign = _mm256_set1_pd(-0.0);
-	const __m256d inf = _mm256_set1_pd(INFINITY);
-	const __m128i big = _mm_set1_epi32(0x42b00000), abs_mask = _mm_set1_epi32(0x7fffffff);
-	__m256d ng = _mm256_set1_pd(*nearest_gap);
-	for (int m = from; m < to; m += 4) {
-		const int left = to - m;
-		const __m256d valid = _mm256_castsi256_pd(
-			_mm256_cmpgt_epi64(_mm256_set1_epi64x(left), _mm256_setr_epi64x(0, 1, 2, 3)));
+	const __m128i big = _mm_set1_epi32(0x42b00000 - 1), abs_mask = _mm_set1_epi32(0x7fffffff);
+	for (int m = 0; m < end; m += 4) {
 		const __m256d dist = _mm256_max_pd(_mm256_sqrt_pd(_mm256_loadu_pd(b->gap + m)), tiny); /* fmax(d, 1e-9) */
 		const __m256d gap = _mm256_sub_pd(dist, _mm256_loadu_pd(b->l + m));
-		ng = _mm256_min_pd(_mm256_blendv_pd(inf, gap, valid), ng);
-		const __m256d near = _mm256_and_pd(_mm256_cmp_pd(gap, rep_range, _CMP_LT_OQ), valid);
+		const __m256d near = _mm256_cmp_pd(gap, rep_range, _CMP_LT_OQ);
 		const __m128 arg = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_xor_pd(gap, sign), inv_D));
 		__m128 e = expf4(arg);
-		/* arguments the table does not cover, and NaN: the library's expf, lane by lane */
-		const __m128i out = _mm_cmpgt_epi32(_mm_and_si128(_mm_castps_si128(arg), abs_mask), _mm_sub_epi32(big, _mm_set1_epi32(1)));
-		const int odd = _mm_movemask_ps(_mm_castsi128_ps(out)) & _mm256_movemask_pd(near);
+		/* arguments the table does not serve (|x| >= 88, NaN): the library's expf */
+		const __m128i odd_lanes = _mm_cmpgt_epi32(_mm_and_si128(_mm_castps_si128(arg), abs_mask), big);
+		int odd = _mm_movemask_ps(_mm_castsi128_ps(odd_lanes)) & _mm256_movemask_pd(near);
+		if (end - m < 4) odd &= (1 << (end - m)) - 1;
 		if (odd) {
 			float ev[4], av[4];
 			_mm_storeu_ps(ev, e);
@@ -213,19 +258,9 @@ static AVX2 void repel_avx2(rt_nb_batch *b, int from, int to, const rt_nb_params
 			e = _mm_loadu_ps(ev);
 		}
 		const __m256d f = _mm256_div_pd(_mm256_mul_pd(A, _mm256_cvtps_pd(e)), dist);
-		_mm256_storeu_pd(b->f + m, _mm256_and_pd(f, near)); /* 0.0 where not near */
+		_mm256_storeu_pd(b->f + m, _mm256_and_pd(f, near)); /* +0.0 where not near */
 		_mm256_storeu_pd(b->gap + m, gap);
 	}
-	double sx = *rx, sy = *ry;
-	for (int m = from; m < to; ++m) {
-		sx -= b->f[m] * b->dx[m];
-		sy -= b->f[m] * b->dy[m];
-	}
-	*rx = sx;
-	*ry = sy;
-	__m128d lo = _mm_min_pd(_mm256_castpd256_pd128(ng), _mm256_extractf128_pd(ng, 1));
-	lo = _mm_min_pd(lo, _mm_unpackhi_pd(lo, lo));
-	*nearest_gap = _mm_cvtsd_f64(lo);
 }
 
 static AVX2 int neighbours_avx2(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *b, int from)
@@ -234,24 +269,25 @@ static AVX2 int neighbours_avx2(const rt_grid *g, const rt_nb_params *p, rt_nb_b
 	const double *sx = g->sx, *sy = g->sy;
 	const float *sr = g->sr;
 	const __m128i lane = _mm_setr_epi32(0, 1, 2, 3);
-	int pos = 0, i = from;
-	for (; i < b->men && pos + RT_NB_KEEP + 8 <= RT_NB_CAPACITY; ++i) {
+	int n = 0, i = from;
+	for (; i < b->men; ++i) {
 		const int k = b->k[i];
 		const double xi = sx[k], yi = sy[k];
 		const __m256d vxi = _mm256_set1_pd(xi), vyi = _mm256_set1_pd(yi), vri = _mm256_set1_pd((double)sr[k]);
 		const __m256d cut2 = _mm256_set1_pd(b->cutoff[i] * b->cutoff[i]);
 		const __m128i vk = _mm_set1_epi32(k);
 		const int runs = row_runs(g, rt__grid_cell_x(g, xi), rt__grid_cell_y(g, yi), b->rc[i], lo, hi);
-		double rx = 0.0, ry = 0.0, ng = b->cutoff[i];
-		int n = pos, done = pos;
-		bool flushed = false;
+		const int first = n;
 		for (int r = 0; r < runs; ++r) {
 			const __m128i end = _mm_set1_epi32(hi[r]);
 			for (int j = lo[r]; j < hi[r]; j += 4) {
-				if (n > RT_NB_CAPACITY - 4) { /* rare: sum what is kept, keep the first RT_NB_KEEP */
-					repel_avx2(b, done, n, p, &rx, &ry, &ng);
-					flushed = true;
-					n = done = pos + RT_NB_KEEP;
+				if (n > RT_NB_CAPACITY - 4) { /* the buffer is full: the batch ends before him */
+					if (i > from) {
+						n = first;
+						goto finish;
+					}
+					crowded_plain(g, p, b, i, lo, hi, runs);
+					return i + 1;
 				}
 				/* the grid's copies are padded, so four can be read past the last */
 				const __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(sx + j), vxi);
@@ -270,13 +306,18 @@ static AVX2 int neighbours_avx2(const rt_grid *g, const rt_nb_params *p, rt_nb_b
 				n += bits_set[mask];
 			}
 		}
-		repel_avx2(b, done, n, p, &rx, &ry, &ng);
-		b->first[i] = pos;
-		b->kept[i] = flushed || n - pos > RT_NB_KEEP ? RT_NB_KEEP : n - pos;
-		b->rx[i] = rx;
-		b->ry[i] = ry;
-		b->nearest_gap[i] = ng;
-		pos = flushed ? pos + RT_NB_KEEP : n;
+		b->first[i] = first;
+		b->count[i] = n - first;
+	}
+finish:
+	/* the batch's exponentials and divisions together, then each man's sums in order */
+	repel_avx2(b, n, p);
+	for (int q = from; q < i; ++q) {
+		double rx = 0.0, ry = 0.0, ng = b->cutoff[q];
+		sum_forces(b, b->first[q], b->first[q] + b->count[q], &rx, &ry, &ng);
+		b->rx[q] = rx;
+		b->ry[q] = ry;
+		b->nearest_gap[q] = ng;
 	}
 	return i;
 }

@@ -359,7 +359,7 @@ typedef struct rt_nb_batch {
 	int k[RT_NB_BATCH];               /* in: his grid position */
 	int rc[RT_NB_BATCH];              /* in: cells searched on each side of his */
 	double cutoff[RT_NB_BATCH];       /* in: interaction range, m */
-	int first[RT_NB_BATCH], kept[RT_NB_BATCH]; /* out: his kept neighbours [first, first + kept) */
+	int first[RT_NB_BATCH], count[RT_NB_BATCH]; /* out: his neighbours [first, first + count), in grid order */
 	double rx[RT_NB_BATCH], ry[RT_NB_BATCH];   /* out: repulsion, summed in grid order */
 	double nearest_gap[RT_NB_BATCH];  /* out: the least gap d - l, at most the cutoff */
 	/* kept neighbours: vector to him (x_j - x_i), gap d - l, l = r_i + r_j; f is scratch */
@@ -373,7 +373,8 @@ typedef struct rt_nb_params {
 } rt_nb_params;
 #define RT_GRID_PAD 4 /* the grid's sorted copies are readable this far past their end */
 /* Fills men [from, ...) of the batch; returns where it stopped (the buffer is full) or
- * b->men. simd: the AVX2 version where rt__neighbours_simd() allows it. */
+ * b->men. The spacing pass reads the first min(count, RT_NB_KEEP) of a man's neighbours.
+ * simd: the AVX2 version where rt__neighbours_simd() allows it. */
 int rt__neighbours(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *b, int from, bool simd);
 bool rt__neighbours_simd(void);
 void rt__neighbours_force_plain(bool plain); /* tests: compare the two versions */

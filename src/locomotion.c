@@ -54,6 +54,68 @@ static double spacing_along(double ex, double ey, double ri, const rt_nb_batch *
 	return spacing;
 }
 
+/* His desired direction e0 (a unit vector, or zero to stand), from his state, stance,
+ * enemy and goal. */
+static inline void desired_direction(const rt_world *w, int s, double xi, double yi, double *e0x, double *e0y)
+{
+	const rt_agents *a = &w->agents;
+	const bool periodic = w->def.periodic_x;
+	const double period = w->def.bounds_max.x - w->def.bounds_min.x, inv_period = 1.0 / period;
+	const double advance_range = w->def.combat.advance_range_m;
+	const double contain_distance = w->def.combat.contain_distance_m;
+	*e0x = *e0y = 0.0;
+	int32_t goal = a->goal[s];
+	const int32_t enemy = a->enemy[s];
+	const bool routing = a->state[s] == RT_STATE_ROUTING;
+	if (routing) {
+		/* flight: to his refuge if he has one, else straight away from the enemy */
+		if (a->flee_goal[s] >= 0) {
+			if (!rt__goal_direction(&w->goals[a->flee_goal[s]], xi, yi, e0x, e0y)) *e0x = *e0y = 0.0;
+		} else if (enemy >= 0) {
+			const int t = (int)w->slot_of_id[enemy];
+			const double ex = wrap_dx(xi - a->x[t], periodic, period, inv_period), ey = yi - a->y[t];
+			const double en = sqrt(ex * ex + ey * ey);
+			if (en > 1e-9) {
+				*e0x = ex / en;
+				*e0y = ey / en;
+			}
+		} else {
+			const double vn = sqrt(a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s]);
+			if (vn > 1e-9) {
+				*e0x = a->vx[s] / vn;
+				*e0y = a->vy[s] / vn;
+			}
+		}
+	} else if (a->state[s] == RT_STATE_SURRENDERED) {
+		/* kneeling: he does not move */
+	} else if (a->stance[s] == RT_STANCE_CONTAIN && enemy >= 0) {
+		/* M7: close in to the containing distance, give back inside it, else stand */
+		const int t = (int)w->slot_of_id[enemy];
+		const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
+		const double en = sqrt(ex * ex + ey * ey);
+		const double band = 0.03 * contain_distance;
+		if (en > 1e-9 && fabs(en - contain_distance) > band) {
+			const double sign = en > contain_distance ? 1.0 : -1.0;
+			*e0x = sign * ex / en;
+			*e0y = sign * ey / en;
+		}
+	} else if (a->stance[s] == RT_STANCE_ADVANCE && (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range))) {
+		/* close with the nearest enemy; with none near, go to collect the kneeling */
+		const int t = (int)w->slot_of_id[enemy >= 0 && a->enemy_dist[s] < advance_range ? enemy : a->prize[s]];
+		const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
+		const double en = sqrt(ex * ex + ey * ey);
+		if (en > 1e-9) {
+			*e0x = ex / en;
+			*e0y = ey / en;
+		}
+	} else if (goal >= 0) {
+		if (!rt__goal_direction(&w->goals[goal], xi, yi, e0x, e0y)) *e0x = *e0y = 0.0;
+	} else {
+		*e0x = a->heading_x[s];
+		*e0y = a->heading_y[s];
+	}
+}
+
 void rt__locomotion_decide(rt_world *w)
 {
 	rt_agents *a = &w->agents;
@@ -70,9 +132,7 @@ void rt__locomotion_decide(rt_world *w)
 	const double Aw = p->wall_strength, inv_Dw = 1.0 / p->wall_range_m;
 	const double wall_rep_range = 8.0 * p->wall_range_m;
 	const double push_gain = p->push_gain, push_max = p->push_max_factor;
-	const double advance_range = w->def.combat.advance_range_m;
 	const double flight_factor = w->def.morale.flight_speed_factor;
-	const double contain_distance = w->def.combat.contain_distance_m;
 	const double dt = w->def.dt_s;
 	const int max_level = w->def.max_period_level;
 	const double max_speed = w->max_speed, max_radius = w->max_radius;
@@ -101,7 +161,7 @@ void rt__locomotion_decide(rt_world *w)
 #pragma omp for schedule(static)
 	for (int batch = 0; batch < batches; ++batch) {
 	const int k_end = (batch + 1) * RT_NB_BATCH < count ? (batch + 1) * RT_NB_BATCH : count;
-	double pace[RT_NB_BATCH];
+	double pace[RT_NB_BATCH], head_x[RT_NB_BATCH], head_y[RT_NB_BATCH];
 	nb->men = 0;
 	for (int k = batch * RT_NB_BATCH; k < k_end; ++k) {
 		const int s = g->order[k];
@@ -122,6 +182,7 @@ void rt__locomotion_decide(rt_world *w)
 		nb->rc[i] = rc > rc_limit ? rc_limit : rc;
 		nb->cutoff[i] = cutoff;
 		pace[i] = v0;
+		desired_direction(w, s, xi, yi, &head_x[i], &head_y[i]);
 	}
 	updates += nb->men;
 	for (int from = 0; from < nb->men;) {
@@ -132,58 +193,7 @@ void rt__locomotion_decide(rt_world *w)
 		const double xi = g->sx[k], yi = g->sy[k], ri = g->sr[k];
 		const double v0 = pace[i], cutoff = nb->cutoff[i];
 
-		/* desired direction e0 */
-		double e0x = 0.0, e0y = 0.0;
-		int32_t goal = a->goal[s];
-		const int32_t enemy = a->enemy[s];
-		const bool routing = a->state[s] == RT_STATE_ROUTING;
-		if (routing) {
-			/* flight: to his refuge if he has one, else straight away from the enemy */
-			if (a->flee_goal[s] >= 0) {
-				if (!rt__goal_direction(&w->goals[a->flee_goal[s]], xi, yi, &e0x, &e0y)) e0x = e0y = 0.0;
-			} else if (enemy >= 0) {
-				const int t = (int)w->slot_of_id[enemy];
-				const double ex = wrap_dx(xi - a->x[t], periodic, period, inv_period), ey = yi - a->y[t];
-				const double en = sqrt(ex * ex + ey * ey);
-				if (en > 1e-9) {
-					e0x = ex / en;
-					e0y = ey / en;
-				}
-			} else {
-				const double vn = sqrt(a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s]);
-				if (vn > 1e-9) {
-					e0x = a->vx[s] / vn;
-					e0y = a->vy[s] / vn;
-				}
-			}
-		} else if (a->state[s] == RT_STATE_SURRENDERED) {
-			/* kneeling: he does not move */
-		} else if (a->stance[s] == RT_STANCE_CONTAIN && enemy >= 0) {
-			/* M7: close in to the containing distance, give back inside it, else stand */
-			const int t = (int)w->slot_of_id[enemy];
-			const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
-			const double en = sqrt(ex * ex + ey * ey);
-			const double band = 0.03 * contain_distance;
-			if (en > 1e-9 && fabs(en - contain_distance) > band) {
-				const double sign = en > contain_distance ? 1.0 : -1.0;
-				e0x = sign * ex / en;
-				e0y = sign * ey / en;
-			}
-		} else if (a->stance[s] == RT_STANCE_ADVANCE && (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range))) {
-			/* close with the nearest enemy; with none near, go to collect the kneeling */
-			const int t = (int)w->slot_of_id[enemy >= 0 && a->enemy_dist[s] < advance_range ? enemy : a->prize[s]];
-			const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
-			const double en = sqrt(ex * ex + ey * ey);
-			if (en > 1e-9) {
-				e0x = ex / en;
-				e0y = ey / en;
-			}
-		} else if (goal >= 0) {
-			if (!rt__goal_direction(&w->goals[goal], xi, yi, &e0x, &e0y)) e0x = e0y = 0.0;
-		} else {
-			e0x = a->heading_x[s];
-			e0y = a->heading_y[s];
-		}
+		const double e0x = head_x[i], e0y = head_y[i];
 		const bool wants_to_move = (e0x != 0.0 || e0y != 0.0) && v0 > 0.0;
 
 		/* neighbours: repulsion, and those kept for the spacing pass */

@@ -30,19 +30,11 @@ static inline double wrap_dx(double dx, bool periodic, double period, double inv
 
 /* Free distance along direction (ex, ey): the nearest neighbour ahead whose body
  * overlaps the path (lateral offset <= l_ij), and likewise the walls' nearest points.
- * Neighbours are the batch's kept ones [first, first + count) (neighbours.c). No branch
- * over them: whether one is ahead is a coin toss in a crowd. */
-static double spacing_along(double ex, double ey, double ri, const rt_nb_batch *nb, int first, int count,
+ * Neighbours are the batch's kept ones [first, first + count) (neighbours.c). */
+static double spacing_along(double ex, double ey, double ri, const rt_nb_batch *nb, int first, int count, bool simd,
 			    const double *wall_px, const double *wall_py, const double *wall_d, int wall_cached)
 {
-	double spacing = INFINITY;
-	for (int m = first; m < first + count; ++m) {
-		const double ahead = ex * nb->dx[m] + ey * nb->dy[m];
-		const double lateral = fabs(ex * nb->dy[m] - ey * nb->dx[m]);
-		const double sp = nb->gap[m];
-		const bool in_path = !(ahead <= 0.0) & !(lateral > nb->l[m]);
-		spacing = in_path & (sp < spacing) ? sp : spacing;
-	}
+	double spacing = rt__spacing(nb, first, count, ex, ey, simd);
 	for (int m = 0; m < wall_cached; ++m) {
 		const double ahead = ex * wall_px[m] + ey * wall_py[m];
 		if (ahead <= 0.0) continue;
@@ -256,7 +248,7 @@ void rt__locomotion_decide(rt_world *w)
 					ey = ty / tn;
 				}
 			}
-			double spacing = spacing_along(ex, ey, ri, nb, first, cached, wall_px, wall_py, wall_d, wall_cached);
+			double spacing = spacing_along(ex, ey, ri, nb, first, cached, simd, wall_px, wall_py, wall_d, wall_cached);
 			if (spacing < BLOCKED_SPACING_M) {
 				/* blocked: a man held fast in a crowd shuffles aside; try one direction
 				 * turned by a random angle (20-90 degrees, either side) and take it if it
@@ -266,7 +258,7 @@ void rt__locomotion_decide(rt_world *w)
 				double angle = (0.35 + 1.22 * (double)(r.v[0] >> 8) * (1.0 / 16777216.0)) * ((r.v[1] & 1u) ? 1.0 : -1.0);
 				double c = cos(angle), sn = sin(angle);
 				double tx = c * ex - sn * ey, ty = sn * ex + c * ey;
-				double sp = spacing_along(tx, ty, ri, nb, first, cached, wall_px, wall_py, wall_d, wall_cached);
+				double sp = spacing_along(tx, ty, ri, nb, first, cached, simd, wall_px, wall_py, wall_d, wall_cached);
 				if (sp > spacing) {
 					ex = tx;
 					ey = ty;

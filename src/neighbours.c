@@ -28,7 +28,7 @@
  * contiguous run unless it wraps round the tiling, else cell by cell. */
 #define MAX_RUNS ((2 * 8 + 1) * (2 * 8 + 1))
 
-static int row_runs(const rt_grid *g, int cx, int cy, int rc, int *lo, int *hi)
+static inline __attribute__((always_inline)) int row_runs(const rt_grid *g, int cx, int cy, int rc, int *lo, int *hi)
 {
 	int runs = 0;
 	const int hx = g->hx, hy = g->hy;
@@ -173,6 +173,19 @@ static int neighbours_plain(const rt_grid *g, const rt_nb_params *p, rt_nb_batch
 	}
 	finish_plain(b, from, b->men, n, p);
 	return b->men;
+}
+
+static double spacing_plain(const rt_nb_batch *b, int first, int count, double ex, double ey)
+{
+	double spacing = INFINITY;
+	for (int m = first; m < first + count; ++m) {
+		const double ahead = ex * b->dx[m] + ey * b->dy[m];
+		const double lateral = fabs(ex * b->dy[m] - ey * b->dx[m]);
+		const double sp = b->gap[m];
+		const bool in_path = !(ahead <= 0.0) & !(lateral > b->l[m]);
+		spacing = in_path & (sp < spacing) ? sp : spacing;
+	}
+	return spacing;
 }
 
 /* ---- the AVX2 version ---- */
@@ -322,6 +335,29 @@ finish:
 	return i;
 }
 
+static AVX2 double spacing_avx2(const rt_nb_batch *b, int first, int count, double ex, double ey)
+{
+	const __m256d vex = _mm256_set1_pd(ex), vey = _mm256_set1_pd(ey), zero = _mm256_setzero_pd();
+	const __m256d inf = _mm256_set1_pd(INFINITY), sign = _mm256_set1_pd(-0.0);
+	__m256d spacing = inf;
+	const int end = first + count;
+	for (int m = first; m < end; m += 4) {
+		const __m256d dx = _mm256_loadu_pd(b->dx + m), dy = _mm256_loadu_pd(b->dy + m);
+		const __m256d ahead = _mm256_add_pd(_mm256_mul_pd(vex, dx), _mm256_mul_pd(vey, dy));
+		const __m256d lateral = _mm256_andnot_pd(sign, _mm256_sub_pd(_mm256_mul_pd(vex, dy), _mm256_mul_pd(vey, dx)));
+		__m256d in_path = _mm256_and_pd(_mm256_cmp_pd(ahead, zero, _CMP_NLE_UQ),                      /* !(ahead <= 0) */
+						_mm256_cmp_pd(lateral, _mm256_loadu_pd(b->l + m), _CMP_NGT_UQ)); /* !(lateral > l) */
+		if (end - m < 4)
+			in_path = _mm256_and_pd(in_path, _mm256_castsi256_pd(_mm256_cmpgt_epi64(
+								 _mm256_set1_epi64x(end - m), _mm256_setr_epi64x(0, 1, 2, 3))));
+		/* a minimum is the same in any order (the gaps are never NaN nor -0) */
+		spacing = _mm256_min_pd(_mm256_blendv_pd(inf, _mm256_loadu_pd(b->gap + m), in_path), spacing);
+	}
+	__m128d lo = _mm_min_pd(_mm256_castpd256_pd128(spacing), _mm256_extractf128_pd(spacing, 1));
+	lo = _mm_min_pd(lo, _mm_unpackhi_pd(lo, lo));
+	return _mm_cvtsd_f64(lo);
+}
+
 /* The kernel's expf against the library's, over arguments across the range it serves. */
 static AVX2 bool expf4_matches_library(void)
 {
@@ -366,6 +402,16 @@ bool rt__neighbours_simd(void)
 		__atomic_store_n(&kernel_choice, c, __ATOMIC_RELAXED);
 	}
 	return c == 1;
+}
+
+double rt__spacing(const rt_nb_batch *b, int first, int count, double ex, double ey, bool simd)
+{
+#if RT_HAVE_AVX2_KERNEL
+	if (simd) return spacing_avx2(b, first, count, ex, ey);
+#else
+	(void)simd;
+#endif
+	return spacing_plain(b, first, count, ex, ey);
 }
 
 int rt__neighbours(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *b, int from, bool simd)

@@ -376,6 +376,9 @@ typedef struct rt_nb_params {
  * b->men. The spacing pass reads the first min(count, RT_NB_KEEP) of a man's neighbours.
  * simd: the AVX2 version where rt__neighbours_simd() allows it. */
 int rt__neighbours(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *b, int from, bool simd);
+/* The free distance along unit direction (ex, ey) to the nearest of neighbours
+ * [first, first + count) ahead whose body overlaps the path (INFINITY if none). */
+double rt__spacing(const rt_nb_batch *b, int first, int count, double ex, double ey, bool simd);
 bool rt__neighbours_simd(void);
 void rt__neighbours_force_plain(bool plain); /* tests: compare the two versions */
 

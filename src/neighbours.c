@@ -105,18 +105,22 @@ static void finish_plain(rt_nb_batch *b, int from, int to, int end, const rt_nb_
 
 /* One man of more neighbours than the batch holds: summed in chunks, the first
  * RT_NB_KEEP kept. Returns the scan's state through the same buffer. */
-static void crowded_plain(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *b, int i, const int *lo, const int *hi, int runs)
+static void crowded_plain(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *b, int i)
 {
+	int lo[MAX_RUNS], hi[MAX_RUNS];
 	const int k = b->k[i];
 	const double xi = g->sx[k], yi = g->sy[k], ri = g->sr[k], cut2 = b->cutoff[i] * b->cutoff[i];
+	const int runs = row_runs(g, rt__grid_cell_x(g, xi), rt__grid_cell_y(g, yi), b->rc[i], lo, hi);
 	double rx = 0.0, ry = 0.0, ng = b->cutoff[i];
 	int n = 0, done = 0;
+	bool flushed = false;
 	for (int r = 0; r < runs; ++r) {
 		for (int j = lo[r]; j < hi[r]; ++j) {
 			if (n >= RT_NB_CAPACITY) {
 				repel_plain(b, done, n, p);
 				sum_forces(b, done, n, &rx, &ry, &ng);
 				n = done = RT_NB_KEEP;
+				flushed = true;
 			}
 			const double dx = wrap_dx(g->sx[j] - xi, p->periodic, p->period, p->inv_period);
 			const double dy = g->sy[j] - yi;
@@ -131,7 +135,7 @@ static void crowded_plain(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *
 	repel_plain(b, done, n, p);
 	sum_forces(b, done, n, &rx, &ry, &ng);
 	b->first[i] = 0;
-	b->count[i] = RT_NB_KEEP; /* those kept for the spacing pass; all were summed */
+	b->count[i] = flushed ? RT_NB_KEEP : n; /* after a flush, only the first RT_NB_KEEP are left */
 	b->rx[i] = rx;
 	b->ry[i] = ry;
 	b->nearest_gap[i] = ng;
@@ -155,7 +159,7 @@ static int neighbours_plain(const rt_grid *g, const rt_nb_params *p, rt_nb_batch
 						finish_plain(b, from, i, first, p);
 						return i;
 					}
-					crowded_plain(g, p, b, i, lo, hi, runs);
+					crowded_plain(g, p, b, i);
 					return i + 1;
 				}
 				const double dx = wrap_dx(sx[j] - xi, p->periodic, p->period, p->inv_period);
@@ -276,53 +280,71 @@ static AVX2 void repel_avx2(rt_nb_batch *b, int end, const rt_nb_params *p)
 	}
 }
 
+/* Scans grid positions [lo, hi) for the men within the cutoff of the man at k, and
+ * packs them at n of the batch buffer; returns the new n. */
+static inline AVX2 int scan_run(const rt_grid *g, int lo, int hi, __m256d xi, __m256d yi, __m256d ri, __m256d cut2,
+				__m128i k, rt_nb_batch *b, int n)
+{
+	const __m128i end = _mm_set1_epi32(hi), lane = _mm_setr_epi32(0, 1, 2, 3);
+	for (int j = lo; j < hi; j += 4) {
+		/* the grid's copies are padded, so four can be read past the last */
+		const __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(g->sx + j), xi);
+		const __m256d dy = _mm256_sub_pd(_mm256_loadu_pd(g->sy + j), yi);
+		const __m256d d2 = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
+		const __m256d l = _mm256_add_pd(ri, _mm256_cvtps_pd(_mm_loadu_ps(g->sr + j)));
+		const __m128i jj = _mm_add_epi32(_mm_set1_epi32(j), lane);
+		const __m128i in_run = _mm_andnot_si128(_mm_cmpeq_epi32(jj, k), _mm_cmplt_epi32(jj, end));
+		const int mask = _mm256_movemask_pd(_mm256_cmp_pd(d2, cut2, _CMP_NGE_UQ)) & /* !(d2 >= cut2) */
+				 _mm_movemask_ps(_mm_castsi128_ps(in_run));
+		const __m256i lanes = _mm256_load_si256((const __m256i *)pack_lanes[mask]);
+		_mm256_storeu_pd(b->dx + n, pack(dx, lanes));
+		_mm256_storeu_pd(b->dy + n, pack(dy, lanes));
+		_mm256_storeu_pd(b->gap + n, pack(d2, lanes));
+		_mm256_storeu_pd(b->l + n, pack(l, lanes));
+		n += bits_set[mask];
+	}
+	return n;
+}
+
 static AVX2 int neighbours_avx2(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *b, int from)
 {
 	int lo[MAX_RUNS], hi[MAX_RUNS];
-	const double *sx = g->sx, *sy = g->sy;
-	const float *sr = g->sr;
-	const __m128i lane = _mm_setr_epi32(0, 1, 2, 3);
+	const int hx = g->hx, hy = g->hy;
 	int n = 0, i = from;
 	for (; i < b->men; ++i) {
-		const int k = b->k[i];
-		const double xi = sx[k], yi = sy[k];
-		const __m256d vxi = _mm256_set1_pd(xi), vyi = _mm256_set1_pd(yi), vri = _mm256_set1_pd((double)sr[k]);
+		const int k = b->k[i], rc = b->rc[i];
+		const double xi = g->sx[k], yi = g->sy[k];
+		const __m256d vxi = _mm256_set1_pd(xi), vyi = _mm256_set1_pd(yi), vri = _mm256_set1_pd((double)g->sr[k]);
 		const __m256d cut2 = _mm256_set1_pd(b->cutoff[i] * b->cutoff[i]);
 		const __m128i vk = _mm_set1_epi32(k);
-		const int runs = row_runs(g, rt__grid_cell_x(g, xi), rt__grid_cell_y(g, yi), b->rc[i], lo, hi);
+		const int cx = rt__grid_cell_x(g, xi), cy = rt__grid_cell_y(g, yi);
 		const int first = n;
-		for (int r = 0; r < runs; ++r) {
-			const __m128i end = _mm_set1_epi32(hi[r]);
-			for (int j = lo[r]; j < hi[r]; j += 4) {
-				if (n > RT_NB_CAPACITY - 4) { /* the buffer is full: the batch ends before him */
-					if (i > from) {
-						n = first;
-						goto finish;
-					}
-					crowded_plain(g, p, b, i, lo, hi, runs);
-					return i + 1;
-				}
-				/* the grid's copies are padded, so four can be read past the last */
-				const __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(sx + j), vxi);
-				const __m256d dy = _mm256_sub_pd(_mm256_loadu_pd(sy + j), vyi);
-				const __m256d d2 = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
-				const __m256d l = _mm256_add_pd(vri, _mm256_cvtps_pd(_mm_loadu_ps(sr + j)));
-				const __m128i jj = _mm_add_epi32(_mm_set1_epi32(j), lane);
-				const __m128i in_run = _mm_andnot_si128(_mm_cmpeq_epi32(jj, vk), _mm_cmplt_epi32(jj, end));
-				const int mask = _mm256_movemask_pd(_mm256_cmp_pd(d2, cut2, _CMP_NGE_UQ)) & /* !(d2 >= cut2) */
-						 _mm_movemask_ps(_mm_castsi128_ps(in_run));
-				const __m256i lanes = _mm256_load_si256((const __m256i *)pack_lanes[mask]);
-				_mm256_storeu_pd(b->dx + n, pack(dx, lanes));
-				_mm256_storeu_pd(b->dy + n, pack(dy, lanes));
-				_mm256_storeu_pd(b->gap + n, pack(d2, lanes));
-				_mm256_storeu_pd(b->l + n, pack(l, lanes));
-				n += bits_set[mask];
+		if (cx - rc >= 0 && cx + rc < hx && cy - rc >= 0 && cy + rc < hy) {
+			/* no wrap: each row of cells is one run */
+			const int *row = g->start + (size_t)(cy - rc) * (size_t)hx + (cx - rc);
+			for (int r = 0; r <= 2 * rc; ++r, row += hx) {
+				const int a = row[0], z = row[2 * rc + 1];
+				if (n + (z - a) > RT_NB_CAPACITY - 4) goto full;
+				n = scan_run(g, a, z, vxi, vyi, vri, cut2, vk, b, n);
+			}
+		} else {
+			const int runs = row_runs(g, cx, cy, rc, lo, hi);
+			for (int r = 0; r < runs; ++r) {
+				if (n + (hi[r] - lo[r]) > RT_NB_CAPACITY - 4) goto full;
+				n = scan_run(g, lo[r], hi[r], vxi, vyi, vri, cut2, vk, b, n);
 			}
 		}
 		b->first[i] = first;
 		b->count[i] = n - first;
+		continue;
+	full: /* the buffer is full: the batch ends before him */
+		if (i > from) {
+			n = first;
+			break;
+		}
+		crowded_plain(g, p, b, i);
+		return i + 1;
 	}
-finish:
 	/* the batch's exponentials and divisions together, then each man's sums in order */
 	repel_avx2(b, n, p);
 	for (int q = from; q < i; ++q) {

@@ -6,8 +6,12 @@
 #include "world.h"
 
 #include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #define MIN_TILE 8 /* buckets per axis at least, so a search never visits a bucket twice */
+#define MAX_SORTERS 64 /* threads that share the counting sort */
 
 rt_status rt__grid_init(rt_world *w, rt_error *err)
 {
@@ -149,7 +153,6 @@ void rt__grid_build(rt_world *w)
 	const rt_agents *a = &w->agents;
 	int n = a->count;
 	int *fill = g->fill;
-	memset(fill, 0, (size_t)g->buckets * sizeof(int));
 
 	/* bucket of every slot: parallel, each writes its own entry */
 	int *bucket_of = g->bucket_of;
@@ -166,20 +169,48 @@ void rt__grid_build(rt_world *w)
 		bucket_of[s] = rt__grid_wrap(cy, hy) * hx + rt__grid_wrap(cx, hx);
 	}
 
-	for (int s = 0; s < n; ++s)
-		if (bucket_of[s] >= 0) fill[bucket_of[s]]++;
-	int total = 0;
-	for (int b = 0; b < g->buckets; ++b) {
-		g->start[b] = total;
-		total += fill[b];
-		fill[b] = g->start[b];
+	/* the counting sort, its buckets split among the threads: each reads every slot and
+	 * counts, then places, those of its own buckets, in slot order - the same order a
+	 * single thread gives */
+	const int buckets = g->buckets;
+	int *start = g->start, *order_out = g->order;
+	int sorters = RT_PARALLEL(n) ? w->threads : 1;
+	sorters = sorters > MAX_SORTERS ? MAX_SORTERS : sorters;
+	int placed[MAX_SORTERS + 1] = { 0 };
+#pragma omp parallel num_threads(sorters)
+	{
+#ifdef _OPENMP
+		const int t = omp_get_thread_num(), threads = omp_get_num_threads();
+#else
+		const int t = 0, threads = 1;
+#endif
+		const int b0 = (int)((long long)buckets * t / threads), b1 = (int)((long long)buckets * (t + 1) / threads);
+		memset(fill + b0, 0, (size_t)(b1 - b0) * sizeof(int));
+		for (int s = 0; s < n; ++s) {
+			const int b = bucket_of[s];
+			if (b >= b0 && b < b1) fill[b]++;
+		}
+		int sum = 0;
+		for (int b = b0; b < b1; ++b) {
+			start[b] = sum;
+			sum += fill[b];
+		}
+		placed[t + 1] = sum;
+#pragma omp barrier
+		int base = 0;
+		for (int u = 0; u <= t; ++u) base += placed[u];
+		for (int b = b0; b < b1; ++b) {
+			start[b] += base;
+			fill[b] = start[b];
+		}
+		if (t == threads - 1) start[buckets] = base + sum;
+		for (int s = 0; s < n; ++s) {
+			const int b = bucket_of[s];
+			if (b >= b0 && b < b1) order_out[fill[b]++] = s;
+		}
 	}
-	g->start[g->buckets] = total;
+	const int total = start[buckets];
 	g->count = total;
-	for (int s = 0; s < n; ++s) {
-		int b = bucket_of[s];
-		if (b >= 0) g->order[fill[b]++] = s;
-	}
 
 	int *order = g->order;
 	double *sx = g->sx, *sy = g->sy;

@@ -526,11 +526,17 @@ static rt_status reorder_storage(rt_world *w)
 	for (int s = 0; s < n; ++s)
 		if (g->bucket_of[s] < 0) perm[k++] = s;
 	RT_ASSERT(k == n);
-#define X(name, type) { type *t = tmp; for (int i = 0; i < n; ++i) t[i] = a->name[perm[i]]; \
-	memcpy(a->name, t, bytes_n * sizeof(type)); }
-	AGENT_FIELDS(X)
+	/* field by field through one scratch array; the threads share each copy */
+#pragma omp parallel num_threads(w->threads) if (RT_PARALLEL(n))
+	{
+#define X(name, type) { type *t = tmp; \
+		_Pragma("omp for schedule(static)") for (int i = 0; i < n; ++i) t[i] = a->name[perm[i]]; \
+		_Pragma("omp for schedule(static)") for (int i = 0; i < n; ++i) a->name[i] = t[i]; }
+		AGENT_FIELDS(X)
 #undef X
-	for (int s = 0; s < n; ++s) w->slot_of_id[a->id[s]] = (uint32_t)s;
+#pragma omp for schedule(static)
+		for (int s = 0; s < n; ++s) w->slot_of_id[a->id[s]] = (uint32_t)s;
+	}
 	rt__grid_build(w); /* slots moved: bin again (the order is now the identity) */
 	return RT_OK;
 }

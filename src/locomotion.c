@@ -47,8 +47,9 @@ static double spacing_along(double ex, double ey, double ri, const rt_nb_batch *
 }
 
 /* His desired direction e0 (a unit vector, or zero to stand), from his state, stance,
- * enemy and goal. */
-static inline void desired_direction(const rt_world *w, int s, double xi, double yi, double *e0x, double *e0y)
+ * enemy and goal. Returns his goal when e0 is the goal's direction, left for the caller
+ * to take from the flow field (rt__goal_directions, for many men at once); else -1. */
+static inline int32_t desired_direction(const rt_world *w, int s, double xi, double yi, double *e0x, double *e0y)
 {
 	const rt_agents *a = &w->agents;
 	const bool periodic = w->def.periodic_x;
@@ -101,11 +102,12 @@ static inline void desired_direction(const rt_world *w, int s, double xi, double
 			*e0y = ey / en;
 		}
 	} else if (goal >= 0) {
-		if (!rt__goal_direction(&w->goals[goal], xi, yi, e0x, e0y)) *e0x = *e0y = 0.0;
+		return goal;
 	} else {
 		*e0x = a->heading_x[s];
 		*e0y = a->heading_y[s];
 	}
+	return -1;
 }
 
 void rt__locomotion_decide(rt_world *w)
@@ -153,8 +155,16 @@ void rt__locomotion_decide(rt_world *w)
 #pragma omp for schedule(static)
 	for (int batch = 0; batch < batches; ++batch) {
 	const int k_end = (batch + 1) * RT_NB_BATCH < count ? (batch + 1) * RT_NB_BATCH : count;
-	double pace[RT_NB_BATCH], head_x[RT_NB_BATCH], head_y[RT_NB_BATCH];
+	double pace[RT_NB_BATCH], head_x[RT_NB_BATCH], head_y[RT_NB_BATCH], goal_x[RT_NB_BATCH], goal_y[RT_NB_BATCH];
+	int32_t goal_of[RT_NB_BATCH];
+	int goal_man[RT_NB_BATCH], goal_men = 0;
 	nb->men = 0;
+	/* the next batch's flow-field cells, fetched while this one works: the field is
+	 * too big for the caches, and the hardware does not see these rows coming */
+	for (int k = k_end; k < k_end + RT_NB_BATCH && k < count; ++k) {
+		const int32_t goal = a->goal[g->order[k]];
+		if (goal >= 0) rt__goal_prefetch(&w->goals[goal], g->sx[k], g->sy[k]);
+	}
 	for (int k = batch * RT_NB_BATCH; k < k_end; ++k) {
 		const int s = g->order[k];
 		const int level = a->level[s];
@@ -174,7 +184,27 @@ void rt__locomotion_decide(rt_world *w)
 		nb->rc[i] = rc > rc_limit ? rc_limit : rc;
 		nb->cutoff[i] = cutoff;
 		pace[i] = v0;
-		desired_direction(w, s, xi, yi, &head_x[i], &head_y[i]);
+		const int32_t goal = desired_direction(w, s, xi, yi, &head_x[i], &head_y[i]);
+		if (goal >= 0) {
+			goal_of[goal_men] = goal;
+			goal_man[goal_men] = i;
+			goal_x[goal_men] = xi;
+			goal_y[goal_men] = yi;
+			goal_men++;
+		}
+	}
+	/* the flow-field directions of those who follow their goal, a run of men of one
+	 * goal at a time */
+	for (int q = 0; q < goal_men;) {
+		int r = q + 1;
+		while (r < goal_men && goal_of[r] == goal_of[q]) r++;
+		double ex[RT_NB_BATCH], ey[RT_NB_BATCH];
+		rt__goal_directions(&w->goals[goal_of[q]], r - q, goal_x + q, goal_y + q, ex, ey, simd);
+		for (int m = q; m < r; ++m) {
+			head_x[goal_man[m]] = ex[m - q];
+			head_y[goal_man[m]] = ey[m - q];
+		}
+		q = r;
 	}
 	updates += nb->men;
 	for (int from = 0; from < nb->men;) {

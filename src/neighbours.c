@@ -192,6 +192,12 @@ static double spacing_plain(const rt_nb_batch *b, int first, int count, double e
 	return spacing;
 }
 
+static void goal_directions_plain(const rt_goal *goal, int n, const double *x, const double *y, double *dx, double *dy)
+{
+	for (int i = 0; i < n; ++i)
+		if (!rt__goal_direction(goal, x[i], y[i], &dx[i], &dy[i])) dx[i] = dy[i] = 0.0;
+}
+
 /* ---- the AVX2 version ---- */
 #if RT_HAVE_AVX2_KERNEL
 
@@ -380,6 +386,77 @@ static AVX2 double spacing_avx2(const rt_nb_batch *b, int first, int count, doub
 	return _mm_cvtsd_f64(lo);
 }
 
+/* Four men's flow-field directions at once where all four stand inside the field and
+ * outside the target, and the field does not cancel; the others one by one. The same
+ * operations as rt__goal_direction, in the same order, lane by lane. */
+static AVX2 void goal_directions_avx2(const rt_goal *goal, int n, const double *x, const double *y, double *dx, double *dy)
+{
+	const rt_goal_def *d = &goal->def;
+	int i = 0;
+	if (!d->straight) {
+		const __m256d ox = _mm256_set1_pd(goal->origin_x), oy = _mm256_set1_pd(goal->origin_y);
+		const __m256d inv = _mm256_set1_pd(goal->inv_cell), half = _mm256_set1_pd(0.5), one = _mm256_set1_pd(1.0);
+		const __m256d tx0 = _mm256_set1_pd(d->target_min.x), tx1 = _mm256_set1_pd(d->target_max.x);
+		const __m256d ty0 = _mm256_set1_pd(d->target_min.y), ty1 = _mm256_set1_pd(d->target_max.y);
+		const __m256d tiny = _mm256_set1_pd(1e-12);
+		const __m128i ione = _mm_set1_epi32(1), nx1 = _mm_set1_epi32(goal->nx - 1), ny1 = _mm_set1_epi32(goal->ny - 1);
+		const __m128i zero = _mm_setzero_si128();
+		for (; i + 4 <= n; i += 4) {
+			const __m256d px = _mm256_loadu_pd(x + i), py = _mm256_loadu_pd(y + i);
+			/* rt__goal_reached: inside the target rectangle */
+			const __m256d reached = _mm256_and_pd(
+				_mm256_and_pd(_mm256_cmp_pd(px, tx0, _CMP_GE_OQ), _mm256_cmp_pd(px, tx1, _CMP_LE_OQ)),
+				_mm256_and_pd(_mm256_cmp_pd(py, ty0, _CMP_GE_OQ), _mm256_cmp_pd(py, ty1, _CMP_LE_OQ)));
+			const __m256d fx = _mm256_sub_pd(_mm256_mul_pd(_mm256_sub_pd(px, ox), inv), half);
+			const __m256d fy = _mm256_sub_pd(_mm256_mul_pd(_mm256_sub_pd(py, oy), inv), half);
+			/* x0 = (int)(fx + 1) - 1; inside the field the clamp to [-1, nx] changes nothing */
+			const __m128i x0 = _mm_sub_epi32(_mm256_cvttpd_epi32(_mm256_add_pd(fx, one)), ione);
+			const __m128i y0 = _mm_sub_epi32(_mm256_cvttpd_epi32(_mm256_add_pd(fy, one)), ione);
+			const __m128i inside = _mm_and_si128(
+				_mm_and_si128(_mm_cmpgt_epi32(x0, _mm_sub_epi32(zero, ione)), _mm_cmplt_epi32(x0, nx1)),
+				_mm_and_si128(_mm_cmpgt_epi32(y0, _mm_sub_epi32(zero, ione)), _mm_cmplt_epi32(y0, ny1)));
+			if (_mm_movemask_ps(_mm_castsi128_ps(inside)) != 15 || _mm256_movemask_pd(reached) != 0) {
+				goal_directions_plain(goal, 4, x + i, y + i, dx + i, dy + i);
+				continue;
+			}
+			const __m256d tx = _mm256_sub_pd(fx, _mm256_cvtepi32_pd(x0)), ty = _mm256_sub_pd(fy, _mm256_cvtepi32_pd(y0));
+			const __m256d wx0 = _mm256_sub_pd(one, tx), wy0 = _mm256_sub_pd(one, ty);
+			const __m256d w00 = _mm256_mul_pd(wx0, wy0), w10 = _mm256_mul_pd(tx, wy0);
+			const __m256d w01 = _mm256_mul_pd(wx0, ty), w11 = _mm256_mul_pd(tx, ty);
+			/* each man's two cells in a row are four floats: (x, y) of x0 and of x0 + 1 */
+			int cx[4], cy[4];
+			_mm_storeu_si128((__m128i *)cx, x0);
+			_mm_storeu_si128((__m128i *)cy, y0);
+			__m128 c[4], u[4];
+			for (int q = 0; q < 4; ++q) {
+				const float *row = goal->dir + 2 * ((size_t)cy[q] * (size_t)goal->nx + (size_t)cx[q]);
+				c[q] = _mm_loadu_ps(row);
+				u[q] = _mm_loadu_ps(row + 2 * (size_t)goal->nx);
+			}
+			_MM_TRANSPOSE4_PS(c[0], c[1], c[2], c[3]); /* c[0]: the four men's x of cell x0, ... */
+			_MM_TRANSPOSE4_PS(u[0], u[1], u[2], u[3]);
+			__m256d sx = _mm256_setzero_pd(), sy = _mm256_setzero_pd();
+			sx = _mm256_add_pd(sx, _mm256_mul_pd(w00, _mm256_cvtps_pd(c[0])));
+			sy = _mm256_add_pd(sy, _mm256_mul_pd(w00, _mm256_cvtps_pd(c[1])));
+			sx = _mm256_add_pd(sx, _mm256_mul_pd(w10, _mm256_cvtps_pd(c[2])));
+			sy = _mm256_add_pd(sy, _mm256_mul_pd(w10, _mm256_cvtps_pd(c[3])));
+			sx = _mm256_add_pd(sx, _mm256_mul_pd(w01, _mm256_cvtps_pd(u[0])));
+			sy = _mm256_add_pd(sy, _mm256_mul_pd(w01, _mm256_cvtps_pd(u[1])));
+			sx = _mm256_add_pd(sx, _mm256_mul_pd(w11, _mm256_cvtps_pd(u[2])));
+			sy = _mm256_add_pd(sy, _mm256_mul_pd(w11, _mm256_cvtps_pd(u[3])));
+			const __m256d norm2 = _mm256_add_pd(_mm256_mul_pd(sx, sx), _mm256_mul_pd(sy, sy));
+			if (_mm256_movemask_pd(_mm256_cmp_pd(norm2, tiny, _CMP_GT_OQ)) != 15) {
+				goal_directions_plain(goal, 4, x + i, y + i, dx + i, dy + i);
+				continue;
+			}
+			const __m256d scale = _mm256_div_pd(one, _mm256_sqrt_pd(norm2));
+			_mm256_storeu_pd(dx + i, _mm256_mul_pd(sx, scale));
+			_mm256_storeu_pd(dy + i, _mm256_mul_pd(sy, scale));
+		}
+	}
+	goal_directions_plain(goal, n - i, x + i, y + i, dx + i, dy + i);
+}
+
 /* The kernel's expf against the library's, over arguments across the range it serves. */
 static AVX2 bool expf4_matches_library(void)
 {
@@ -434,6 +511,19 @@ double rt__spacing(const rt_nb_batch *b, int first, int count, double ex, double
 	(void)simd;
 #endif
 	return spacing_plain(b, first, count, ex, ey);
+}
+
+void rt__goal_directions(const rt_goal *goal, int n, const double *x, const double *y, double *dx, double *dy, bool simd)
+{
+#if RT_HAVE_AVX2_KERNEL
+	if (simd) {
+		goal_directions_avx2(goal, n, x, y, dx, dy);
+		return;
+	}
+#else
+	(void)simd;
+#endif
+	goal_directions_plain(goal, n, x, y, dx, dy);
 }
 
 int rt__neighbours(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *b, int from, bool simd)

@@ -110,6 +110,18 @@ static inline int32_t desired_direction(const rt_world *w, int s, double xi, dou
 	return -1;
 }
 
+/* Blocked: a man held fast in a crowd shuffles aside; he tries one direction turned from
+ * (ex, ey) by a random angle (20-90 degrees, either side), taken if it is freer. This
+ * breaks the standing deadlocks of first-order models at narrow openings. */
+static void sidestep(const rt_world *w, uint32_t id, double ex, double ey, double *tx, double *ty)
+{
+	rt_random4 r = rt_random_bits(w->def.seed, id, (uint64_t)w->step, RT_STREAM_SHUFFLE);
+	double angle = (0.35 + 1.22 * (double)(r.v[0] >> 8) * (1.0 / 16777216.0)) * ((r.v[1] & 1u) ? 1.0 : -1.0);
+	double c = cos(angle), sn = sin(angle);
+	*tx = c * ex - sn * ey;
+	*ty = sn * ex + c * ey;
+}
+
 void rt__locomotion_decide(rt_world *w)
 {
 	rt_agents *a = &w->agents;
@@ -209,14 +221,18 @@ void rt__locomotion_decide(rt_world *w)
 	updates += nb->men;
 	for (int from = 0; from < nb->men;) {
 	const int to = rt__neighbours(g, &nbp, nb, from, simd);
+	/* three passes over the men, each short, so that one man's long chains of square
+	 * roots and divisions overlap the next man's: direction (and, near walls, the whole
+	 * spacing), then the spacing among men, then speed */
+	double dir_x[RT_NB_BATCH], dir_y[RT_NB_BATCH], spacing_of[RT_NB_BATCH];
+	bool spacing_left[RT_NB_BATCH];
 	for (int i = from; i < to; ++i) {
 		const int k = nb->k[i], s = g->order[k];
-		const int level = a->level[s];
 		const double xi = g->sx[k], yi = g->sy[k], ri = g->sr[k];
 		const double v0 = pace[i], cutoff = nb->cutoff[i];
-
 		const double e0x = head_x[i], e0y = head_y[i];
 		const bool wants_to_move = (e0x != 0.0 || e0y != 0.0) && v0 > 0.0;
+		spacing_left[i] = false;
 
 		/* neighbours: repulsion, and those kept for the spacing pass */
 		double rx = nb->rx[i], ry = nb->ry[i], nearest_gap = nb->nearest_gap[i];
@@ -252,43 +268,75 @@ void rt__locomotion_decide(rt_world *w)
 				wall_cached++;
 			}
 		}
+		nb->rx[i] = rx;
+		nb->ry[i] = ry;
+		nb->nearest_gap[i] = nearest_gap;
+		if (!wants_to_move) continue;
 
+		double ex = e0x + rx, ey = e0y + ry;
+		double en = sqrt(ex * ex + ey * ey);
+		if (en > 1e-9) {
+			ex /= en;
+			ey /= en;
+		} else {
+			ex = e0x;
+			ey = e0y;
+		}
+		if (wall_cached == 0) {
+			dir_x[i] = ex;
+			dir_y[i] = ey;
+			spacing_left[i] = true;
+			continue;
+		}
+		/* a wall in contact is hard: a crowd pressing a man against it turns him along
+		 * the wall, never into it (else he would stand, spacing zero, for good) */
+		for (int m = 0; m < wall_cached; ++m) {
+			if (wall_d[m] - ri > wall_rep_range) continue;
+			const double wnx = wall_px[m] / wall_d[m], wny = wall_py[m] / wall_d[m];
+			const double into = ex * wnx + ey * wny;
+			if (into <= 0.0) continue;
+			double tx = ex - into * wnx, ty = ey - into * wny;
+			double tn = sqrt(tx * tx + ty * ty);
+			if (tn > 1e-9) {
+				ex = tx / tn;
+				ey = ty / tn;
+			}
+		}
+		double spacing = spacing_along(ex, ey, ri, nb, first, cached, simd, wall_px, wall_py, wall_d, wall_cached);
+		if (spacing < BLOCKED_SPACING_M) {
+			double tx, ty;
+			sidestep(w, a->id[s], ex, ey, &tx, &ty);
+			double sp = spacing_along(tx, ty, ri, nb, first, cached, simd, wall_px, wall_py, wall_d, wall_cached);
+			if (sp > spacing) {
+				ex = tx;
+				ey = ty;
+				spacing = sp;
+			}
+		}
+		dir_x[i] = ex;
+		dir_y[i] = ey;
+		spacing_of[i] = spacing;
+	}
+	for (int i = from; i < to; ++i) {
+		if (!spacing_left[i]) continue;
+		const int first = nb->first[i], cached = nb->count[i] < RT_NB_KEEP ? nb->count[i] : RT_NB_KEEP;
+		spacing_of[i] = rt__spacing(nb, first, cached, dir_x[i], dir_y[i], simd);
+	}
+	for (int i = from; i < to; ++i) {
+		const int k = nb->k[i], s = g->order[k];
+		const int level = a->level[s];
+		const double v0 = pace[i];
+		const double e0x = head_x[i], e0y = head_y[i];
+		const bool wants_to_move = (e0x != 0.0 || e0y != 0.0) && v0 > 0.0;
+		const double rx = nb->rx[i], ry = nb->ry[i];
 		double vx = 0.0, vy = 0.0;
 		if (wants_to_move) {
-			double ex = e0x + rx, ey = e0y + ry;
-			double en = sqrt(ex * ex + ey * ey);
-			if (en > 1e-9) {
-				ex /= en;
-				ey /= en;
-			} else {
-				ex = e0x;
-				ey = e0y;
-			}
-			/* a wall in contact is hard: a crowd pressing a man against it turns him along
-			 * the wall, never into it (else he would stand, spacing zero, for good) */
-			for (int m = 0; m < wall_cached; ++m) {
-				if (wall_d[m] - ri > wall_rep_range) continue;
-				const double wnx = wall_px[m] / wall_d[m], wny = wall_py[m] / wall_d[m];
-				const double into = ex * wnx + ey * wny;
-				if (into <= 0.0) continue;
-				double tx = ex - into * wnx, ty = ey - into * wny;
-				double tn = sqrt(tx * tx + ty * ty);
-				if (tn > 1e-9) {
-					ex = tx / tn;
-					ey = ty / tn;
-				}
-			}
-			double spacing = spacing_along(ex, ey, ri, nb, first, cached, simd, wall_px, wall_py, wall_d, wall_cached);
-			if (spacing < BLOCKED_SPACING_M) {
-				/* blocked: a man held fast in a crowd shuffles aside; try one direction
-				 * turned by a random angle (20-90 degrees, either side) and take it if it
-				 * is free. This breaks the standing deadlocks of first-order models at
-				 * narrow openings. */
-				rt_random4 r = rt_random_bits(w->def.seed, a->id[s], (uint64_t)step, RT_STREAM_SHUFFLE);
-				double angle = (0.35 + 1.22 * (double)(r.v[0] >> 8) * (1.0 / 16777216.0)) * ((r.v[1] & 1u) ? 1.0 : -1.0);
-				double c = cos(angle), sn = sin(angle);
-				double tx = c * ex - sn * ey, ty = sn * ex + c * ey;
-				double sp = spacing_along(tx, ty, ri, nb, first, cached, simd, wall_px, wall_py, wall_d, wall_cached);
+			double ex = dir_x[i], ey = dir_y[i], spacing = spacing_of[i];
+			if (spacing_left[i] && spacing < BLOCKED_SPACING_M) {
+				const int first = nb->first[i], cached = nb->count[i] < RT_NB_KEEP ? nb->count[i] : RT_NB_KEEP;
+				double tx, ty;
+				sidestep(w, a->id[s], ex, ey, &tx, &ty);
+				double sp = rt__spacing(nb, first, cached, tx, ty, simd);
 				if (sp > spacing) {
 					ex = tx;
 					ey = ty;
@@ -315,7 +363,7 @@ void rt__locomotion_decide(rt_world *w)
 		int next = 0;
 		if (max_level > 0) {
 			double speed = sqrt(vx * vx + vy * vy);
-			double margin = nearest_gap - 2.0 * p->neighbor_range_m;
+			double margin = nb->nearest_gap[i] - 2.0 * p->neighbor_range_m;
 			if (margin > 0.0) {
 				double allowed = !wants_to_move && speed == 0.0 ? INFINITY : 0.5 * margin / (speed + max_speed);
 				next = level + 1 > max_level ? max_level : level + 1;

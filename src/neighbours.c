@@ -424,15 +424,12 @@ static AVX2 void goal_directions_avx2(const rt_goal *goal, int n, const double *
 			const __m256d w00 = _mm256_mul_pd(wx0, wy0), w10 = _mm256_mul_pd(tx, wy0);
 			const __m256d w01 = _mm256_mul_pd(wx0, ty), w11 = _mm256_mul_pd(tx, ty);
 			/* each man's two cells in a row are four floats: (x, y) of x0 and of x0 + 1 */
-			int cx[4], cy[4];
-			_mm_storeu_si128((__m128i *)cx, x0);
-			_mm_storeu_si128((__m128i *)cy, y0);
-			__m128 c[4], u[4];
-			for (int q = 0; q < 4; ++q) {
-				const float *row = goal->dir + 2 * ((size_t)cy[q] * (size_t)goal->nx + (size_t)cx[q]);
-				c[q] = _mm_loadu_ps(row);
-				u[q] = _mm_loadu_ps(row + 2 * (size_t)goal->nx);
-			}
+			const __m128i cell = _mm_add_epi32(_mm_mullo_epi32(y0, _mm_set1_epi32(goal->nx)), x0); /* < 2^26 */
+			const float *at[4] = { goal->dir + 2 * (size_t)_mm_extract_epi32(cell, 0), goal->dir + 2 * (size_t)_mm_extract_epi32(cell, 1),
+					       goal->dir + 2 * (size_t)_mm_extract_epi32(cell, 2), goal->dir + 2 * (size_t)_mm_extract_epi32(cell, 3) };
+			const size_t up = 2 * (size_t)goal->nx;
+			__m128 c[4] = { _mm_loadu_ps(at[0]), _mm_loadu_ps(at[1]), _mm_loadu_ps(at[2]), _mm_loadu_ps(at[3]) };
+			__m128 u[4] = { _mm_loadu_ps(at[0] + up), _mm_loadu_ps(at[1] + up), _mm_loadu_ps(at[2] + up), _mm_loadu_ps(at[3] + up) };
 			_MM_TRANSPOSE4_PS(c[0], c[1], c[2], c[3]); /* c[0]: the four men's x of cell x0, ... */
 			_MM_TRANSPOSE4_PS(u[0], u[1], u[2], u[3]);
 			__m256d sx = _mm256_setzero_pd(), sy = _mm256_setzero_pd();

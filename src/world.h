@@ -395,6 +395,9 @@ double rt__spacing(const rt_nb_batch *b, int first, int count, double ex, double
 void rt__goal_directions(const rt_goal *goal, int n, const double *x, const double *y, double *dx, double *dy, bool simd);
 bool rt__neighbours_simd(void);
 void rt__neighbours_force_plain(bool plain); /* tests: compare the two versions */
+/* tests: the vector expf against the C library's over `samples` arguments; the number of
+ * mismatches, or -1 when this machine cannot run it */
+long rt__expf_mismatches(long samples);
 
 /* locomotion.c */
 void rt__locomotion_decide(rt_world *w);

@@ -171,9 +171,12 @@ void rt__grid_build(rt_world *w)
 
 	/* the counting sort, its buckets split among the threads: each reads every slot and
 	 * counts, then places, those of its own buckets, in slot order - the same order a
-	 * single thread gives */
+	 * single thread gives - and copies their positions and radii */
 	const int buckets = g->buckets;
 	int *start = g->start, *order_out = g->order;
+	double *sx = g->sx, *sy = g->sy;
+	float *sr = g->sr;
+	uint8_t *sside = g->sside;
 	int sorters = RT_PARALLEL(n) ? w->threads : 1;
 	sorters = sorters > MAX_SORTERS ? MAX_SORTERS : sorters;
 	int placed[MAX_SORTERS + 1] = { 0 };
@@ -206,22 +209,16 @@ void rt__grid_build(rt_world *w)
 		if (t == threads - 1) start[buckets] = base + sum;
 		for (int s = 0; s < n; ++s) {
 			const int b = bucket_of[s];
-			if (b >= b0 && b < b1) order_out[fill[b]++] = s;
+			if (b >= b0 && b < b1) {
+				/* his place in grid order, and the copies the neighbour search reads */
+				const int k = fill[b]++;
+				order_out[k] = s;
+				sx[k] = a->x[s];
+				sy[k] = a->y[s];
+				sr[k] = a->radius[s];
+				sside[k] = a->side[s];
+			}
 		}
 	}
-	const int total = start[buckets];
-	g->count = total;
-
-	int *order = g->order;
-	double *sx = g->sx, *sy = g->sy;
-	float *sr = g->sr;
-	uint8_t *sside = g->sside;
-#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(total))
-	for (int k = 0; k < total; ++k) {
-		int s = order[k];
-		sx[k] = a->x[s];
-		sy[k] = a->y[s];
-		sr[k] = a->radius[s];
-		sside[k] = a->side[s];
-	}
+	g->count = start[buckets];
 }

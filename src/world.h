@@ -365,7 +365,7 @@ static inline bool rt__agent_due(const rt_world *w, int slot)
 /* neighbours.c: the neighbour sums of the decide phase, for a batch of men */
 #define RT_NB_BATCH 32        /* men per batch */
 #define RT_NB_KEEP 128        /* neighbours kept per man for the spacing pass (the first, in grid order) */
-#define RT_NB_CAPACITY 2048   /* kept neighbours per batch */
+#define RT_NB_CAPACITY 1024   /* kept neighbours per batch */
 typedef struct rt_nb_batch {
 	int men;                          /* in: men in the batch */
 	int k[RT_NB_BATCH];               /* in: his grid position */

@@ -405,6 +405,7 @@ void rt__locomotion_move(rt_world *w);
 
 /* world.c */
 double rt__now_seconds(void);
-static inline bool rt__active(uint8_t state) { return rt_state_is_active((rt_state)state); }
+/* rt_state_is_active, inline: the hot loops ask it of every man every step */
+static inline bool rt__active(uint8_t state) { return state <= RT_STATE_SURRENDERED; }
 
 #endif

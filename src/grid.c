@@ -65,10 +65,8 @@ rt_status rt__grid_init(rt_world *w, rt_error *err)
 	g->hx = (int)hx;
 	g->hy = (int)hy;
 	g->buckets = (int)(hx * hy);
-	g->start = rt__calloc(&w->allocator, (size_t)g->buckets + 1, sizeof(int));
-	g->fill = rt__calloc(&w->allocator, (size_t)g->buckets, sizeof(int));
-	if (!g->start || !g->fill)
-		return rt__fail(err, RT_ERR_NOMEM, "cannot allocate a neighbour grid of %d buckets", g->buckets);
+	g->start = rt__calloc(&w->allocator, (size_t)g->buckets + 2, sizeof(int)); /* one spare: see rt__grid_build */
+	if (!g->start) return rt__fail(err, RT_ERR_NOMEM, "cannot allocate a neighbour grid of %d buckets", g->buckets);
 	return RT_OK;
 }
 
@@ -76,19 +74,16 @@ rt_status rt__grid_fit(rt_world *w, rt_error *err)
 {
 	rt_grid *g = &w->grid;
 	if (w->agents.count <= 2 * g->target_agents) return RT_OK;
-	int *start = g->start, *fill = g->fill, buckets = g->buckets;
-	g->start = g->fill = NULL;
+	int *start = g->start, buckets = g->buckets;
+	g->start = NULL;
 	rt_status s = rt__grid_init(w, err);
 	if (s != RT_OK) {
-		rt__free(&w->allocator, g->start, (size_t)g->buckets * sizeof(int) + sizeof(int));
-		rt__free(&w->allocator, g->fill, (size_t)g->buckets * sizeof(int));
+		rt__free(&w->allocator, g->start, ((size_t)g->buckets + 2) * sizeof(int));
 		g->start = start; /* keep the old grid: still correct, only slower */
-		g->fill = fill;
 		g->buckets = buckets;
 		return s;
 	}
-	rt__free(&w->allocator, start, (size_t)buckets * sizeof(int) + sizeof(int));
-	rt__free(&w->allocator, fill, (size_t)buckets * sizeof(int));
+	rt__free(&w->allocator, start, ((size_t)buckets + 2) * sizeof(int));
 	return RT_OK;
 }
 
@@ -133,9 +128,8 @@ rt_status rt__grid_reserve(rt_world *w, int capacity)
 void rt__grid_free(rt_world *w)
 {
 	rt_grid *g = &w->grid;
-	rt__free(&w->allocator, g->start, (size_t)g->buckets * sizeof(int) + sizeof(int));
-	rt__free(&w->allocator, g->fill, (size_t)g->buckets * sizeof(int));
-	g->start = g->fill = NULL;
+	rt__free(&w->allocator, g->start, ((size_t)g->buckets + 2) * sizeof(int));
+	g->start = NULL;
 	g->buckets = 0;
 	size_t cap = (size_t)g->capacity, padded = cap + RT_GRID_PAD;
 	rt__free(&w->allocator, g->order, cap * sizeof(int));
@@ -152,7 +146,6 @@ void rt__grid_build(rt_world *w)
 	rt_grid *g = &w->grid;
 	const rt_agents *a = &w->agents;
 	int n = a->count;
-	int *fill = g->fill;
 
 	/* bucket of every slot: parallel, each writes its own entry */
 	int *bucket_of = g->bucket_of;
@@ -169,9 +162,12 @@ void rt__grid_build(rt_world *w)
 		bucket_of[s] = rt__grid_wrap(cy, hy) * hx + rt__grid_wrap(cx, hx);
 	}
 
-	/* the counting sort, its buckets split among the threads: each reads every slot and
+	/* The counting sort, its buckets split among the threads: each reads every slot and
 	 * counts, then places, those of its own buckets, in slot order - the same order a
-	 * single thread gives - and copies their positions and radii */
+	 * single thread gives - and copies their positions and radii. Bucket b's men are
+	 * counted at start[b + 2], so that the running sum leaves start[b + 1] where bucket
+	 * b begins, and the placing moves it on to where b ends: start[b + 1] is then where
+	 * bucket b + 1 begins, as it should be, with no pass to shift it. */
 	const int buckets = g->buckets;
 	int *start = g->start, *order_out = g->order;
 	double *sx = g->sx, *sy = g->sy;
@@ -188,30 +184,33 @@ void rt__grid_build(rt_world *w)
 		const int t = 0, threads = 1;
 #endif
 		const int b0 = (int)((long long)buckets * t / threads), b1 = (int)((long long)buckets * (t + 1) / threads);
-		memset(fill + b0, 0, (size_t)(b1 - b0) * sizeof(int));
+		memset(start + b0 + 2, 0, (size_t)(b1 - b0) * sizeof(int));
+		if (t == 0) start[0] = 0;
+		int mine = 0;
 		for (int s = 0; s < n; ++s) {
 			const int b = bucket_of[s];
-			if (b >= b0 && b < b1) fill[b]++;
+			if (b >= b0 && b < b1) {
+				start[b + 2]++;
+				mine++;
+			}
 		}
-		int sum = 0;
-		for (int b = b0; b < b1; ++b) {
-			start[b] = sum;
-			sum += fill[b];
-		}
-		placed[t + 1] = sum;
+		placed[t + 1] = mine;
+		/* the next thread writes where its first bucket begins over this thread's last
+		 * count: read it first */
+		const int last = b1 > b0 ? start[b1 + 1] : 0;
 #pragma omp barrier
-		int base = 0;
-		for (int u = 0; u <= t; ++u) base += placed[u];
+		int running = 0;
+		for (int u = 0; u <= t; ++u) running += placed[u];
 		for (int b = b0; b < b1; ++b) {
-			start[b] += base;
-			fill[b] = start[b];
+			const int c = b + 1 < b1 ? start[b + 2] : last;
+			start[b + 1] = running;
+			running += c;
 		}
-		if (t == threads - 1) start[buckets] = base + sum;
 		for (int s = 0; s < n; ++s) {
 			const int b = bucket_of[s];
 			if (b >= b0 && b < b1) {
 				/* his place in grid order, and the copies the neighbour search reads */
-				const int k = fill[b]++;
+				const int k = start[b + 1]++;
 				order_out[k] = s;
 				sx[k] = a->x[s];
 				sy[k] = a->y[s];

@@ -91,8 +91,7 @@ typedef struct rt_grid {
 	double origin_x, origin_y, cell, inv_cell;
 	int hx, hy, buckets;
 	int target_agents; /* the number of men the bucket count was chosen for */
-	int *start;      /* buckets + 1 */
-	int *fill;       /* buckets, scratch for the sort */
+	int *start;      /* buckets + 2: bucket b is [start[b], start[b + 1]); the last is spare */
 	int capacity;    /* agent arrays below */
 	int count;       /* agents binned this step */
 	int *order;      /* sorted position -> slot */

@@ -288,25 +288,27 @@ static AVX2 void repel_avx2(rt_nb_batch *b, int end, const rt_nb_params *p)
 
 /* Scans grid positions [lo, hi) for the men within the cutoff of the man at k, and
  * packs them at n of the batch buffer; returns the new n. */
-static inline AVX2 int scan_run(const rt_grid *g, int lo, int hi, __m256d xi, __m256d yi, __m256d ri, __m256d cut2,
-				__m128i k, rt_nb_batch *b, int n)
+static inline AVX2 int scan_run(const double *restrict sx, const double *restrict sy, const float *restrict sr, int lo,
+				int hi, __m256d xi, __m256d yi, __m256d ri, __m256d cut2, __m128i k, double *restrict out_dx,
+				double *restrict out_dy, double *restrict out_d2, double *restrict out_l, int n)
 {
 	const __m128i end = _mm_set1_epi32(hi), lane = _mm_setr_epi32(0, 1, 2, 3);
 	for (int j = lo; j < hi; j += 4) {
 		/* the grid's copies are padded, so four can be read past the last */
-		const __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(g->sx + j), xi);
-		const __m256d dy = _mm256_sub_pd(_mm256_loadu_pd(g->sy + j), yi);
+		const __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(sx + j), xi);
+		const __m256d dy = _mm256_sub_pd(_mm256_loadu_pd(sy + j), yi);
 		const __m256d d2 = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
-		const __m256d l = _mm256_add_pd(ri, _mm256_cvtps_pd(_mm_loadu_ps(g->sr + j)));
+		const __m256d l = _mm256_add_pd(ri, _mm256_cvtps_pd(_mm_loadu_ps(sr + j)));
+		/* lanes inside the run, less the man himself */
 		const __m128i jj = _mm_add_epi32(_mm_set1_epi32(j), lane);
 		const __m128i in_run = _mm_andnot_si128(_mm_cmpeq_epi32(jj, k), _mm_cmplt_epi32(jj, end));
 		const int mask = _mm256_movemask_pd(_mm256_cmp_pd(d2, cut2, _CMP_NGE_UQ)) & /* !(d2 >= cut2) */
 				 _mm_movemask_ps(_mm_castsi128_ps(in_run));
 		const __m256i lanes = _mm256_load_si256((const __m256i *)pack_lanes[mask]);
-		_mm256_storeu_pd(b->dx + n, pack(dx, lanes));
-		_mm256_storeu_pd(b->dy + n, pack(dy, lanes));
-		_mm256_storeu_pd(b->gap + n, pack(d2, lanes));
-		_mm256_storeu_pd(b->l + n, pack(l, lanes));
+		_mm256_storeu_pd(out_dx + n, pack(dx, lanes));
+		_mm256_storeu_pd(out_dy + n, pack(dy, lanes));
+		_mm256_storeu_pd(out_d2 + n, pack(d2, lanes));
+		_mm256_storeu_pd(out_l + n, pack(l, lanes));
 		n += bits_set[mask];
 	}
 	return n;
@@ -316,11 +318,13 @@ static AVX2 int neighbours_avx2(const rt_grid *g, const rt_nb_params *p, rt_nb_b
 {
 	int lo[MAX_RUNS], hi[MAX_RUNS];
 	const int hx = g->hx, hy = g->hy;
+	const double *sx = g->sx, *sy = g->sy;
+	const float *sr = g->sr;
 	int n = 0, i = from;
 	for (; i < b->men; ++i) {
 		const int k = b->k[i], rc = b->rc[i];
-		const double xi = g->sx[k], yi = g->sy[k];
-		const __m256d vxi = _mm256_set1_pd(xi), vyi = _mm256_set1_pd(yi), vri = _mm256_set1_pd((double)g->sr[k]);
+		const double xi = sx[k], yi = sy[k];
+		const __m256d vxi = _mm256_set1_pd(xi), vyi = _mm256_set1_pd(yi), vri = _mm256_set1_pd((double)sr[k]);
 		const __m256d cut2 = _mm256_set1_pd(b->cutoff[i] * b->cutoff[i]);
 		const __m128i vk = _mm_set1_epi32(k);
 		const int cx = rt__grid_cell_x(g, xi), cy = rt__grid_cell_y(g, yi);
@@ -331,13 +335,13 @@ static AVX2 int neighbours_avx2(const rt_grid *g, const rt_nb_params *p, rt_nb_b
 			for (int r = 0; r <= 2 * rc; ++r, row += hx) {
 				const int a = row[0], z = row[2 * rc + 1];
 				if (n + (z - a) > RT_NB_CAPACITY - 4) goto full;
-				n = scan_run(g, a, z, vxi, vyi, vri, cut2, vk, b, n);
+				n = scan_run(sx, sy, sr, a, z, vxi, vyi, vri, cut2, vk, b->dx, b->dy, b->gap, b->l, n);
 			}
 		} else {
 			const int runs = row_runs(g, cx, cy, rc, lo, hi);
 			for (int r = 0; r < runs; ++r) {
 				if (n + (hi[r] - lo[r]) > RT_NB_CAPACITY - 4) goto full;
-				n = scan_run(g, lo[r], hi[r], vxi, vyi, vri, cut2, vk, b, n);
+				n = scan_run(sx, sy, sr, lo[r], hi[r], vxi, vyi, vri, cut2, vk, b->dx, b->dy, b->gap, b->l, n);
 			}
 		}
 		b->first[i] = first;

@@ -147,7 +147,7 @@ void rt__locomotion_decide(rt_world *w)
 	int rc_limit = ((hx < hy ? hx : hy) - 1) / 2;
 	rc_limit = rc_limit < 1 ? 1 : (rc_limit > 8 ? 8 : rc_limit);
 	int64_t updates = 0;
-	const rt_nb_params nbp = { A, inv_D, rep_range, periodic, period, inv_period };
+	const rt_nb_params nbp = { A, inv_D, rep_range, max_level > 0, periodic, period, inv_period };
 	const bool simd = rt__neighbours_simd();
 	const int batches = (count + RT_NB_BATCH - 1) / RT_NB_BATCH;
 

@@ -76,15 +76,18 @@ static void repel_plain(rt_nb_batch *b, int from, int to, const rt_nb_params *p)
 	}
 }
 
-/* The sums over kept neighbours [from, to), in order, added to (rx, ry); the least gap. */
-static inline void sum_forces(const rt_nb_batch *b, int from, int to, double *rx, double *ry, double *nearest_gap)
+/* The sums over kept neighbours [from, to), in order, added to (rx, ry); the least gap,
+ * if asked for. */
+static inline void sum_forces(const rt_nb_batch *b, int from, int to, bool nearest, double *rx, double *ry,
+			      double *nearest_gap)
 {
 	double sx = *rx, sy = *ry, ng = *nearest_gap;
 	for (int m = from; m < to; ++m) {
 		sx -= b->f[m] * b->dx[m];
 		sy -= b->f[m] * b->dy[m];
-		ng = b->gap[m] < ng ? b->gap[m] : ng;
 	}
+	if (nearest)
+		for (int m = from; m < to; ++m) ng = b->gap[m] < ng ? b->gap[m] : ng;
 	*rx = sx;
 	*ry = sy;
 	*nearest_gap = ng;
@@ -96,7 +99,7 @@ static void finish_plain(rt_nb_batch *b, int from, int to, int end, const rt_nb_
 	repel_plain(b, 0, end, p);
 	for (int i = from; i < to; ++i) {
 		double rx = 0.0, ry = 0.0, ng = b->cutoff[i];
-		sum_forces(b, b->first[i], b->first[i] + b->count[i], &rx, &ry, &ng);
+		sum_forces(b, b->first[i], b->first[i] + b->count[i], p->nearest, &rx, &ry, &ng);
 		b->rx[i] = rx;
 		b->ry[i] = ry;
 		b->nearest_gap[i] = ng;
@@ -118,7 +121,7 @@ static void crowded_plain(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *
 		for (int j = lo[r]; j < hi[r]; ++j) {
 			if (n >= RT_NB_CAPACITY) {
 				repel_plain(b, done, n, p);
-				sum_forces(b, done, n, &rx, &ry, &ng);
+				sum_forces(b, done, n, true, &rx, &ry, &ng);
 				n = done = RT_NB_KEEP;
 				flushed = true;
 			}
@@ -133,7 +136,7 @@ static void crowded_plain(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *
 		}
 	}
 	repel_plain(b, done, n, p);
-	sum_forces(b, done, n, &rx, &ry, &ng);
+	sum_forces(b, done, n, true, &rx, &ry, &ng);
 	b->first[i] = 0;
 	b->count[i] = flushed ? RT_NB_KEEP : n; /* after a flush, only the first RT_NB_KEEP are left */
 	b->rx[i] = rx;
@@ -359,7 +362,7 @@ static AVX2 int neighbours_avx2(const rt_grid *g, const rt_nb_params *p, rt_nb_b
 	repel_avx2(b, n, p);
 	for (int q = from; q < i; ++q) {
 		double rx = 0.0, ry = 0.0, ng = b->cutoff[q];
-		sum_forces(b, b->first[q], b->first[q] + b->count[q], &rx, &ry, &ng);
+		sum_forces(b, b->first[q], b->first[q] + b->count[q], p->nearest, &rx, &ry, &ng);
 		b->rx[q] = rx;
 		b->ry[q] = ry;
 		b->nearest_gap[q] = ng;

@@ -379,6 +379,7 @@ typedef struct rt_nb_batch {
 } rt_nb_batch;
 typedef struct rt_nb_params {
 	double A, inv_D, rep_range;       /* neighbor_strength, 1 / neighbor_range_m, 8 neighbor_range_m */
+	bool nearest;                     /* the nearest gap is wanted (multi-rate stepping) */
 	bool periodic;
 	double period, inv_period;
 } rt_nb_params;

@@ -164,19 +164,14 @@ void rt__locomotion_decide(rt_world *w)
 #else
 	rt_nb_batch *nb = scratch;
 #endif
-#pragma omp for schedule(static)
+	/* handed out a few at a time: a thread slowed by others' work on its core does less */
+#pragma omp for schedule(dynamic, 8)
 	for (int batch = 0; batch < batches; ++batch) {
 	const int k_end = (batch + 1) * RT_NB_BATCH < count ? (batch + 1) * RT_NB_BATCH : count;
 	double pace[RT_NB_BATCH], head_x[RT_NB_BATCH], head_y[RT_NB_BATCH], goal_x[RT_NB_BATCH], goal_y[RT_NB_BATCH];
 	int32_t goal_of[RT_NB_BATCH];
 	int goal_man[RT_NB_BATCH], goal_men = 0;
 	nb->men = 0;
-	/* the next batch's flow-field cells, fetched while this one works: the field is
-	 * too big for the caches, and the hardware does not see these rows coming */
-	for (int k = k_end; k < k_end + RT_NB_BATCH && k < count; ++k) {
-		const int32_t goal = a->goal[g->order[k]];
-		if (goal >= 0) rt__goal_prefetch(&w->goals[goal], g->sx[k], g->sy[k]);
-	}
 	for (int k = batch * RT_NB_BATCH; k < k_end; ++k) {
 		const int s = g->order[k];
 		const int level = a->level[s];

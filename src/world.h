@@ -239,18 +239,6 @@ static inline bool rt__goal_reached(const rt_goal *goal, double x, double y)
 	return x >= d->target_min.x && x <= d->target_max.x && y >= d->target_min.y && y <= d->target_max.y;
 }
 
-/* Asks the cache for the flow-field cells rt__goal_direction will read at (x, y). */
-static inline void rt__goal_prefetch(const rt_goal *goal, double x, double y)
-{
-	if (goal->def.straight || !goal->dir) return;
-	const double fx = (x - goal->origin_x) * goal->inv_cell - 0.5, fy = (y - goal->origin_y) * goal->inv_cell - 0.5;
-	const int x0 = rt__floor_int(fx), y0 = rt__floor_int(fy);
-	if (x0 < 0 || y0 < 0 || x0 >= goal->nx - 1 || y0 >= goal->ny - 1) return;
-	const float *c = goal->dir + 2 * ((size_t)y0 * (size_t)goal->nx + (size_t)x0);
-	__builtin_prefetch(c);
-	__builtin_prefetch(c + 2 * (size_t)goal->nx);
-}
-
 /* Desired unit direction toward the goal at (x, y); false when inside the target.
  * Inline: it runs once per agent decision. */
 static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, double *dx, double *dy)

@@ -15,6 +15,9 @@
 #include "world.h"
 
 #include <math.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -108,6 +111,17 @@ static inline int32_t desired_direction(const rt_world *w, int s, double xi, dou
 		*e0y = a->heading_y[s];
 	}
 	return -1;
+}
+
+/* a > b ? a : b, without a branch: in a crowd the sign of a push is a coin toss, and
+ * compilers keep the branch for the plain C form (for its signed zeros) */
+static inline double larger(double a, double b)
+{
+#ifdef __SSE2__
+	return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(a), _mm_set_sd(b))); /* maxsd: a > b ? a : b */
+#else
+	return a > b ? a : b;
+#endif
 }
 
 /* Blocked: a man held fast in a crowd shuffles aside; he tries one direction turned from
@@ -343,10 +357,11 @@ void rt__locomotion_decide(rt_world *w)
 			 * push_max_factor. This is what lets a pressing crowd zip through an opening
 			 * faster than the corridor's capacity (Seyfried et al. 2009). */
 			const double push = rx * e0x + ry * e0y;
-			double factor = push > 0.0 ? 1.0 + push_gain * push : 1.0;
+			double factor = 1.0 + push_gain * larger(push, 0.0); /* 1 + k 0 is exactly 1 */
 			factor = factor > push_max ? push_max : factor;
 			double speed = spacing * inv_T * factor;
-			speed = speed < 0.0 ? 0.0 : (speed > v0 ? v0 : speed);
+			speed = larger(speed, 0.0);
+			speed = speed > v0 ? v0 : speed; /* v0 > 0 */
 			vx = ex * speed;
 			vy = ey * speed;
 		}

@@ -374,6 +374,7 @@ static AVX2 double spacing_avx2(const rt_nb_batch *b, int first, int count, doub
 {
 	const __m256d vex = _mm256_set1_pd(ex), vey = _mm256_set1_pd(ey), zero = _mm256_setzero_pd();
 	const __m256d inf = _mm256_set1_pd(INFINITY), sign = _mm256_set1_pd(-0.0);
+	const __m256i lanes = _mm256_setr_epi64x(0, 1, 2, 3);
 	__m256d spacing = inf;
 	const int end = first + count;
 	for (int m = first; m < end; m += 4) {
@@ -382,9 +383,8 @@ static AVX2 double spacing_avx2(const rt_nb_batch *b, int first, int count, doub
 		const __m256d lateral = _mm256_andnot_pd(sign, _mm256_sub_pd(_mm256_mul_pd(vex, dy), _mm256_mul_pd(vey, dx)));
 		__m256d in_path = _mm256_and_pd(_mm256_cmp_pd(ahead, zero, _CMP_NLE_UQ),                      /* !(ahead <= 0) */
 						_mm256_cmp_pd(lateral, _mm256_loadu_pd(b->l + m), _CMP_NGT_UQ)); /* !(lateral > l) */
-		if (end - m < 4)
-			in_path = _mm256_and_pd(in_path, _mm256_castsi256_pd(_mm256_cmpgt_epi64(
-								 _mm256_set1_epi64x(end - m), _mm256_setr_epi64x(0, 1, 2, 3))));
+		/* lanes past his last neighbour, masked without a branch */
+		in_path = _mm256_and_pd(in_path, _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x(end - m), lanes)));
 		/* a minimum is the same in any order (the gaps are never NaN nor -0) */
 		spacing = _mm256_min_pd(_mm256_blendv_pd(inf, _mm256_loadu_pd(b->gap + m), in_path), spacing);
 	}

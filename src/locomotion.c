@@ -8,6 +8,10 @@
  *   v_i = e_i * clamp(s_i / T, 0, v0_i)
  * e0 comes from the agent's goal (flow field) or fixed heading. l_ij = r_i + r_j.
  * The agent's next update period is chosen here too (multi-rate stepping).
+ * Men are taken in batches of consecutive grid positions, each pass of the model over
+ * the whole batch before the next (pace and e0, then the neighbour sums in neighbours.c,
+ * then direction, spacing, speed), so that the long chains of square roots and
+ * divisions of one man overlap those of the next. Every sum keeps the grid order.
  *
  * move (parallel over slots): x += v dt, under a hard wall constraint: a move whose
  * path would bring the centre nearer a wall than clearance = factor * r slides along the

@@ -140,76 +140,62 @@ static void sidestep(const rt_world *w, uint32_t id, double ex, double ey, doubl
 	*ty = sn * ex + c * ey;
 }
 
-void rt__locomotion_decide(rt_world *w)
-{
-	rt_agents *a = &w->agents;
-	const rt_grid *g = &w->grid;
-	const rt_geometry *geo = &w->geometry;
-	const rt_locomotion_params *p = &w->def.locomotion;
-	const int count = g->count;
-	const int64_t step = w->step;
-	const bool periodic = w->def.periodic_x;
-	const double period = w->def.bounds_max.x - w->def.bounds_min.x, inv_period = 1.0 / period;
-	const double T = p->time_gap_s, inv_T = 1.0 / T;
-	const double A = p->neighbor_strength, inv_D = 1.0 / p->neighbor_range_m;
-	const double rep_range = 8.0 * p->neighbor_range_m; /* beyond, exp(-8) is negligible */
-	const double Aw = p->wall_strength, inv_Dw = 1.0 / p->wall_range_m;
-	const double wall_rep_range = 8.0 * p->wall_range_m;
-	const double push_gain = p->push_gain, push_max = p->push_max_factor;
-	const double flight_factor = w->def.morale.flight_speed_factor;
-	const double dt = w->def.dt_s;
-	const int max_level = w->def.max_period_level;
-	const double max_speed = w->max_speed, max_radius = w->max_radius;
-	const int hx = g->hx, hy = g->hy;
-	/* never search a bucket twice, never more than the run buffers hold */
-	int rc_limit = ((hx < hy ? hx : hy) - 1) / 2;
-	rc_limit = rc_limit < 1 ? 1 : (rc_limit > 8 ? 8 : rc_limit);
-	int64_t updates = 0;
-	const rt_nb_params nbp = { A, inv_D, rep_range, max_level > 0, periodic, period, inv_period };
-	const bool simd = rt__neighbours_simd();
-	const int batches = (count + RT_NB_BATCH - 1) / RT_NB_BATCH;
+/* What every batch of the decide phase reads. */
+typedef struct decide_ctx {
+	rt_world *w;
+	const rt_grid *g;
+	const rt_geometry *geo;
+	double T, inv_T, rep_range, neighbor_range;
+	double Aw, inv_Dw, wall_rep_range;
+	double push_gain, push_max, flight_factor, dt, max_speed, max_radius;
+	bool periodic;
+	double period, inv_period;
+	int max_level, rc_limit;
+	bool simd;
+	rt_nb_params nbp;
+} decide_ctx;
 
-	/* Men go in batches of RT_NB_BATCH grid positions: first each due man's pace and
-	 * reach, then the neighbour sums of the whole batch (neighbours.c), then each man's
-	 * direction and speed. Every man still writes only his own slot. */
-	rt_nb_batch *scratch = rt__arena_push(&w->arena, (size_t)w->threads * sizeof(rt_nb_batch)); /* one per thread */
-	RT_ASSERT(scratch != NULL); /* reserved by the step (world.c) */
-	if (!scratch) return;
-#pragma omp parallel num_threads(w->threads) reduction(+ : updates) if (RT_PARALLEL(count))
-	{
-#ifdef _OPENMP
-	rt_nb_batch *nb = scratch + omp_get_thread_num();
-#else
-	rt_nb_batch *nb = scratch;
-#endif
-	/* handed out a few at a time: a thread slowed by others' work on its core does less */
-#pragma omp for schedule(dynamic, 8)
-	for (int batch = 0; batch < batches; ++batch) {
-	const int k_end = (batch + 1) * RT_NB_BATCH < count ? (batch + 1) * RT_NB_BATCH : count;
-	double pace[RT_NB_BATCH], head_x[RT_NB_BATCH], head_y[RT_NB_BATCH], goal_x[RT_NB_BATCH], goal_y[RT_NB_BATCH];
+/* Per man of a batch, beside the neighbour kernel's batch (the same index i). */
+typedef struct batch_men {
+	double pace[RT_NB_BATCH];                          /* v0, m/s */
+	double head_x[RT_NB_BATCH], head_y[RT_NB_BATCH];   /* desired direction e0 */
+	double dir_x[RT_NB_BATCH], dir_y[RT_NB_BATCH];     /* direction e */
+	double spacing[RT_NB_BATCH];                       /* free distance along e, m */
+	bool spacing_left[RT_NB_BATCH];                    /* e and spacing are left for the passes after walls */
+} batch_men;
+
+/* Pass 1: the due men of grid positions [k0, k1), their pace, reach and desired direction;
+ * the flow-field directions of those who follow a goal, a run of men of one goal at a time. */
+static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm, int k0, int k1)
+{
+	const rt_world *w = c->w;
+	const rt_agents *a = &w->agents;
+	const rt_grid *g = c->g;
+	const int64_t step = w->step;
+	double goal_x[RT_NB_BATCH], goal_y[RT_NB_BATCH];
 	int32_t goal_of[RT_NB_BATCH];
 	int goal_man[RT_NB_BATCH], goal_men = 0;
 	nb->men = 0;
-	for (int k = batch * RT_NB_BATCH; k < k_end; ++k) {
+	for (int k = k0; k < k1; ++k) {
 		const int s = g->order[k];
 		const int level = a->level[s];
 		if (level > 0 && (step & ((1ll << level) - 1)) != 0) continue; /* not due */
 		const double xi = g->sx[k], yi = g->sy[k], ri = g->sr[k];
 		/* his pace: free speed, running if he routs, times the ground and water under him */
-		const double v0 = a->free_speed[s] * (a->state[s] == RT_STATE_ROUTING ? flight_factor : 1.0) *
+		const double v0 = a->free_speed[s] * (a->state[s] == RT_STATE_ROUTING ? c->flight_factor : 1.0) *
 				  (w->map ? rt__terrain_speed(w, rt__terrain_cell(w, xi, yi)) : 1.0);
 		/* neighbours within the interaction range */
-		const double vT = v0 * T;
-		const double cutoff = ri + max_radius + (vT >= rep_range ? vT : rep_range); /* fmax */
+		const double vT = v0 * c->T;
+		const double cutoff = ri + c->max_radius + (vT >= c->rep_range ? vT : c->rep_range); /* fmax */
 		const double rcv = cutoff * g->inv_cell - 1e-9;
 		int rc = (int)rcv;
 		rc += (double)rc < rcv; /* ceil */
 		const int i = nb->men++;
 		nb->k[i] = k;
-		nb->rc[i] = rc > rc_limit ? rc_limit : rc;
+		nb->rc[i] = rc > c->rc_limit ? c->rc_limit : rc;
 		nb->cutoff[i] = cutoff;
-		pace[i] = v0;
-		const int32_t goal = desired_direction(w, s, xi, yi, &head_x[i], &head_y[i]);
+		bm->pace[i] = v0;
+		const int32_t goal = desired_direction(w, s, xi, yi, &bm->head_x[i], &bm->head_y[i]);
 		if (goal >= 0) {
 			goal_of[goal_men] = goal;
 			goal_man[goal_men] = i;
@@ -218,34 +204,34 @@ void rt__locomotion_decide(rt_world *w)
 			goal_men++;
 		}
 	}
-	/* the flow-field directions of those who follow their goal, a run of men of one
-	 * goal at a time */
 	for (int q = 0; q < goal_men;) {
 		int r = q + 1;
 		while (r < goal_men && goal_of[r] == goal_of[q]) r++;
 		double ex[RT_NB_BATCH], ey[RT_NB_BATCH];
-		rt__goal_directions(&w->goals[goal_of[q]], r - q, goal_x + q, goal_y + q, ex, ey, simd);
+		rt__goal_directions(&w->goals[goal_of[q]], r - q, goal_x + q, goal_y + q, ex, ey, c->simd);
 		for (int m = q; m < r; ++m) {
-			head_x[goal_man[m]] = ex[m - q];
-			head_y[goal_man[m]] = ey[m - q];
+			bm->head_x[goal_man[m]] = ex[m - q];
+			bm->head_y[goal_man[m]] = ey[m - q];
 		}
 		q = r;
 	}
-	updates += nb->men;
-	for (int from = 0; from < nb->men;) {
-	const int to = rt__neighbours(g, &nbp, nb, from, simd);
-	/* three passes over the men, each short, so that one man's long chains of square
-	 * roots and divisions overlap the next man's: direction (and, near walls, the whole
-	 * spacing), then the spacing among men, then speed */
-	double dir_x[RT_NB_BATCH], dir_y[RT_NB_BATCH], spacing_of[RT_NB_BATCH];
-	bool spacing_left[RT_NB_BATCH];
+}
+
+/* Pass 3, after the neighbour sums of men [from, to): the walls' repulsion, and the
+ * direction e = normalise(e0 + repulsion); a man near walls gets his whole spacing here,
+ * the others theirs after, in one more short pass. */
+static void directions(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm, int from, int to)
+{
+	const rt_world *w = c->w;
+	const rt_grid *g = c->g;
+	const rt_geometry *geo = c->geo;
 	for (int i = from; i < to; ++i) {
-		const int k = nb->k[i], s = g->order[k];
+		const int k = nb->k[i];
 		const double xi = g->sx[k], yi = g->sy[k], ri = g->sr[k];
-		const double v0 = pace[i], cutoff = nb->cutoff[i];
-		const double e0x = head_x[i], e0y = head_y[i];
+		const double v0 = bm->pace[i], cutoff = nb->cutoff[i];
+		const double e0x = bm->head_x[i], e0y = bm->head_y[i];
 		const bool wants_to_move = (e0x != 0.0 || e0y != 0.0) && v0 > 0.0;
-		spacing_left[i] = false;
+		bm->spacing_left[i] = false;
 
 		/* neighbours: repulsion, and those kept for the spacing pass */
 		double rx = nb->rx[i], ry = nb->ry[i], nearest_gap = nb->nearest_gap[i];
@@ -260,17 +246,17 @@ void rt__locomotion_decide(rt_world *w)
 			double nx, ny;
 			const rt_segment *seg = &geo->walls[walls[m]];
 			double px = xi, py = yi;
-			if (periodic) {
+			if (c->periodic) {
 				/* measure to the wall's nearest periodic image */
 				double mid = 0.5 * (seg->ax + seg->bx);
-				px = mid + wrap_dx(xi - mid, true, period, inv_period);
-				if (fabs(seg->bx - seg->ax) >= 0.5 * period) px = xi;
+				px = mid + wrap_dx(xi - mid, true, c->period, c->inv_period);
+				if (fabs(seg->bx - seg->ax) >= 0.5 * c->period) px = xi;
 			}
 			const double dist = rt__segment_point_distance(seg, px, py, &nx, &ny);
 			const double gap = dist - ri;
 			if (gap < nearest_gap) nearest_gap = gap;
-			if (gap < wall_rep_range) {
-				const double f = Aw * exp(-gap * inv_Dw);
+			if (gap < c->wall_rep_range) {
+				const double f = c->Aw * exp(-gap * c->inv_Dw);
 				rx += f * nx;
 				ry += f * ny;
 			}
@@ -296,15 +282,15 @@ void rt__locomotion_decide(rt_world *w)
 			ey = e0y;
 		}
 		if (wall_cached == 0) {
-			dir_x[i] = ex;
-			dir_y[i] = ey;
-			spacing_left[i] = true;
+			bm->dir_x[i] = ex;
+			bm->dir_y[i] = ey;
+			bm->spacing_left[i] = true;
 			continue;
 		}
 		/* a wall in contact is hard: a crowd pressing a man against it turns him along
 		 * the wall, never into it (else he would stand, spacing zero, for good) */
 		for (int m = 0; m < wall_cached; ++m) {
-			if (wall_d[m] - ri > wall_rep_range) continue;
+			if (wall_d[m] - ri > c->wall_rep_range) continue;
 			const double wnx = wall_px[m] / wall_d[m], wny = wall_py[m] / wall_d[m];
 			const double into = ex * wnx + ey * wny;
 			if (into <= 0.0) continue;
@@ -315,41 +301,50 @@ void rt__locomotion_decide(rt_world *w)
 				ey = ty / tn;
 			}
 		}
-		double spacing = spacing_along(ex, ey, ri, nb, first, cached, simd, wall_px, wall_py, wall_d, wall_cached);
+		double spacing = spacing_along(ex, ey, ri, nb, first, cached, c->simd, wall_px, wall_py, wall_d, wall_cached);
 		if (spacing < BLOCKED_SPACING_M) {
 			double tx, ty;
-			sidestep(w, a->id[s], ex, ey, &tx, &ty);
-			double sp = spacing_along(tx, ty, ri, nb, first, cached, simd, wall_px, wall_py, wall_d, wall_cached);
+			sidestep(w, w->agents.id[g->order[k]], ex, ey, &tx, &ty);
+			double sp = spacing_along(tx, ty, ri, nb, first, cached, c->simd, wall_px, wall_py, wall_d, wall_cached);
 			if (sp > spacing) {
 				ex = tx;
 				ey = ty;
 				spacing = sp;
 			}
 		}
-		dir_x[i] = ex;
-		dir_y[i] = ey;
-		spacing_of[i] = spacing;
+		bm->dir_x[i] = ex;
+		bm->dir_y[i] = ey;
+		bm->spacing[i] = spacing;
 	}
 	for (int i = from; i < to; ++i) {
-		if (!spacing_left[i]) continue;
+		if (!bm->spacing_left[i]) continue;
 		const int first = nb->first[i], cached = nb->count[i] < RT_NB_KEEP ? nb->count[i] : RT_NB_KEEP;
-		spacing_of[i] = rt__spacing(nb, first, cached, dir_x[i], dir_y[i], simd);
+		bm->spacing[i] = rt__spacing(nb, first, cached, bm->dir_x[i], bm->dir_y[i], c->simd);
 	}
+}
+
+/* Pass 4: each man's speed and velocity, and his next update period. */
+static void speeds(const decide_ctx *c, const rt_nb_batch *nb, const batch_men *bm, int from, int to)
+{
+	rt_world *w = c->w;
+	rt_agents *a = &w->agents;
+	const rt_grid *g = c->g;
+	const int max_level = c->max_level;
 	for (int i = from; i < to; ++i) {
 		const int k = nb->k[i], s = g->order[k];
 		const int level = a->level[s];
-		const double v0 = pace[i];
-		const double e0x = head_x[i], e0y = head_y[i];
+		const double v0 = bm->pace[i];
+		const double e0x = bm->head_x[i], e0y = bm->head_y[i];
 		const bool wants_to_move = (e0x != 0.0 || e0y != 0.0) && v0 > 0.0;
 		const double rx = nb->rx[i], ry = nb->ry[i];
 		double vx = 0.0, vy = 0.0;
 		if (wants_to_move) {
-			double ex = dir_x[i], ey = dir_y[i], spacing = spacing_of[i];
-			if (spacing_left[i] && spacing < BLOCKED_SPACING_M) {
+			double ex = bm->dir_x[i], ey = bm->dir_y[i], spacing = bm->spacing[i];
+			if (bm->spacing_left[i] && spacing < BLOCKED_SPACING_M) {
 				const int first = nb->first[i], cached = nb->count[i] < RT_NB_KEEP ? nb->count[i] : RT_NB_KEEP;
 				double tx, ty;
 				sidestep(w, a->id[s], ex, ey, &tx, &ty);
-				double sp = rt__spacing(nb, first, cached, tx, ty, simd);
+				double sp = rt__spacing(nb, first, cached, tx, ty, c->simd);
 				if (sp > spacing) {
 					ex = tx;
 					ey = ty;
@@ -359,11 +354,13 @@ void rt__locomotion_decide(rt_world *w)
 			/* pushed from behind, a man closes up on the man ahead: the net push along his
 			 * desired direction shortens his time gap, T / (1 + k push), at most by
 			 * push_max_factor. This is what lets a pressing crowd zip through an opening
-			 * faster than the corridor's capacity (Seyfried et al. 2009). */
+			 * faster than the corridor's capacity (Seyfried et al. 2009). The clamps are
+			 * maxsd, not branches (1 + k 0 is exactly 1; a spacing, a difference of
+			 * positive lengths, is never -0, so neither is the speed) */
 			const double push = rx * e0x + ry * e0y;
-			double factor = 1.0 + push_gain * larger(push, 0.0); /* 1 + k 0 is exactly 1 */
-			factor = factor > push_max ? push_max : factor;
-			double speed = spacing * inv_T * factor;
+			double factor = 1.0 + c->push_gain * larger(push, 0.0);
+			factor = factor > c->push_max ? c->push_max : factor;
+			double speed = spacing * c->inv_T * factor;
 			speed = larger(speed, 0.0);
 			speed = speed > v0 ? v0 : speed; /* v0 > 0 */
 			vx = ex * speed;
@@ -377,18 +374,78 @@ void rt__locomotion_decide(rt_world *w)
 		int next = 0;
 		if (max_level > 0) {
 			double speed = sqrt(vx * vx + vy * vy);
-			double margin = nb->nearest_gap[i] - 2.0 * p->neighbor_range_m;
+			double margin = nb->nearest_gap[i] - 2.0 * c->neighbor_range;
 			if (margin > 0.0) {
-				double allowed = !wants_to_move && speed == 0.0 ? INFINITY : 0.5 * margin / (speed + max_speed);
+				double allowed = !wants_to_move && speed == 0.0 ? INFINITY : 0.5 * margin / (speed + c->max_speed);
 				next = level + 1 > max_level ? max_level : level + 1;
-				while (next > 0 && dt * (double)(1 << next) > allowed) next--;
+				while (next > 0 && c->dt * (double)(1 << next) > allowed) next--;
 			}
 		}
 		a->level[s] = (uint8_t)next;
 	}
-	from = to;
-	}
-	}
+}
+
+void rt__locomotion_decide(rt_world *w)
+{
+	const rt_grid *g = &w->grid;
+	const rt_locomotion_params *p = &w->def.locomotion;
+	const int count = g->count;
+	decide_ctx c;
+	c.w = w;
+	c.g = g;
+	c.geo = &w->geometry;
+	c.periodic = w->def.periodic_x;
+	c.period = w->def.bounds_max.x - w->def.bounds_min.x;
+	c.inv_period = 1.0 / c.period;
+	c.T = p->time_gap_s;
+	c.inv_T = 1.0 / c.T;
+	c.neighbor_range = p->neighbor_range_m;
+	c.rep_range = 8.0 * p->neighbor_range_m; /* beyond, exp(-8) is negligible */
+	c.Aw = p->wall_strength;
+	c.inv_Dw = 1.0 / p->wall_range_m;
+	c.wall_rep_range = 8.0 * p->wall_range_m;
+	c.push_gain = p->push_gain;
+	c.push_max = p->push_max_factor;
+	c.flight_factor = w->def.morale.flight_speed_factor;
+	c.dt = w->def.dt_s;
+	c.max_level = w->def.max_period_level;
+	c.max_speed = w->max_speed;
+	c.max_radius = w->max_radius;
+	/* never search a bucket twice, never more than the run buffers hold */
+	c.rc_limit = ((g->hx < g->hy ? g->hx : g->hy) - 1) / 2;
+	c.rc_limit = c.rc_limit < 1 ? 1 : (c.rc_limit > 8 ? 8 : c.rc_limit);
+	c.simd = rt__neighbours_simd();
+	c.nbp = (rt_nb_params){ p->neighbor_strength, 1.0 / p->neighbor_range_m, c.rep_range, c.max_level > 0,
+				c.periodic, c.period, c.inv_period };
+	const int batches = (count + RT_NB_BATCH - 1) / RT_NB_BATCH;
+	int64_t updates = 0;
+
+	/* Men go in batches of RT_NB_BATCH grid positions, each pass over the whole batch
+	 * before the next. Every man still writes only his own slot. */
+	rt_nb_batch *scratch = rt__arena_push(&w->arena, (size_t)w->threads * sizeof(rt_nb_batch)); /* one per thread */
+	RT_ASSERT(scratch != NULL); /* reserved by the step (world.c) */
+	if (!scratch) return;
+#pragma omp parallel num_threads(w->threads) reduction(+ : updates) if (RT_PARALLEL(count))
+	{
+#ifdef _OPENMP
+		rt_nb_batch *nb = scratch + omp_get_thread_num();
+#else
+		rt_nb_batch *nb = scratch;
+#endif
+		batch_men bm;
+		/* handed out a few at a time: a thread slowed by others' work on its core does less */
+#pragma omp for schedule(dynamic, 8)
+		for (int batch = 0; batch < batches; ++batch) {
+			const int k0 = batch * RT_NB_BATCH, k1 = k0 + RT_NB_BATCH < count ? k0 + RT_NB_BATCH : count;
+			pace_and_heading(&c, nb, &bm, k0, k1);
+			updates += nb->men;
+			for (int from = 0; from < nb->men;) {
+				const int to = rt__neighbours(g, &c.nbp, nb, from, c.simd); /* pass 2 */
+				directions(&c, nb, &bm, from, to);
+				speeds(&c, nb, &bm, from, to);
+				from = to;
+			}
+		}
 	}
 	w->agent_updates += updates;
 }

@@ -1,7 +1,9 @@
 /* The neighbour sums of the decide phase, the innermost loop of the engine. For a batch
  * of men in grid order: every man within each one's cutoff (read from the grid's sorted
  * copies), the repulsion sum_j A exp(-gap_ij / D) (x_i - x_j) / d_ij added in grid order,
- * the nearest gap, and the neighbours kept for the spacing pass (locomotion.c).
+ * the nearest gap, and the neighbours kept for the spacing pass (locomotion.c). Beside
+ * it, the other vector work of the phase: the spacing over those neighbours, and the
+ * flow-field directions of many men at once.
  *
  * Two versions give the same bits. The plain one is portable C. The other, for x86-64
  * with AVX2 and FMA and chosen at run time, scans four candidates at once, packs the
@@ -106,8 +108,9 @@ static void finish_plain(rt_nb_batch *b, int from, int to, int end, const rt_nb_
 	}
 }
 
-/* One man of more neighbours than the batch holds: summed in chunks, the first
- * RT_NB_KEEP kept. Returns the scan's state through the same buffer. */
+/* One man of more neighbours than the batch holds, alone in the batch: his sums taken in
+ * chunks of the buffer, and his first RT_NB_KEEP neighbours left at its start for the
+ * spacing pass. */
 static void crowded_plain(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *b, int i)
 {
 	int lo[MAX_RUNS], hi[MAX_RUNS];

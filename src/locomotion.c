@@ -53,14 +53,30 @@ static double spacing_along(double ex, double ey, double ri, const rt_nb_batch *
 	return spacing;
 }
 
+/* What every batch of the decide phase reads. */
+typedef struct decide_ctx {
+	rt_world *w;
+	const rt_grid *g;
+	const rt_geometry *geo;
+	double T, inv_T, rep_range, neighbor_range;
+	double Aw, inv_Dw, wall_rep_range;
+	double push_gain, push_max, flight_factor, dt, max_speed, max_radius;
+	bool periodic;
+	double period, inv_period;
+	int max_level, rc_limit;
+	bool simd;
+	rt_nb_params nbp;
+} decide_ctx;
+
 /* His desired direction e0 (a unit vector, or zero to stand), from his state, stance,
  * enemy and goal. Returns his goal when e0 is the goal's direction, left for the caller
  * to take from the flow field (rt__goal_directions, for many men at once); else -1. */
-static inline int32_t desired_direction(const rt_world *w, int s, double xi, double yi, double *e0x, double *e0y)
+static inline int32_t desired_direction(const decide_ctx *c, int s, double xi, double yi, double *e0x, double *e0y)
 {
+	const rt_world *w = c->w;
 	const rt_agents *a = &w->agents;
-	const bool periodic = w->def.periodic_x;
-	const double period = w->def.bounds_max.x - w->def.bounds_min.x, inv_period = 1.0 / period;
+	const bool periodic = c->periodic;
+	const double period = c->period, inv_period = c->inv_period;
 	const double advance_range = w->def.combat.advance_range_m;
 	const double contain_distance = w->def.combat.contain_distance_m;
 	*e0x = *e0y = 0.0;
@@ -140,21 +156,6 @@ static void sidestep(const rt_world *w, uint32_t id, double ex, double ey, doubl
 	*ty = sn * ex + c * ey;
 }
 
-/* What every batch of the decide phase reads. */
-typedef struct decide_ctx {
-	rt_world *w;
-	const rt_grid *g;
-	const rt_geometry *geo;
-	double T, inv_T, rep_range, neighbor_range;
-	double Aw, inv_Dw, wall_rep_range;
-	double push_gain, push_max, flight_factor, dt, max_speed, max_radius;
-	bool periodic;
-	double period, inv_period;
-	int max_level, rc_limit;
-	bool simd;
-	rt_nb_params nbp;
-} decide_ctx;
-
 /* Per man of a batch, beside the neighbour kernel's batch (the same index i). */
 typedef struct batch_men {
 	double pace[RT_NB_BATCH];                          /* v0, m/s */
@@ -195,7 +196,7 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 		nb->rc[i] = rc > c->rc_limit ? c->rc_limit : rc;
 		nb->cutoff[i] = cutoff;
 		bm->pace[i] = v0;
-		const int32_t goal = desired_direction(w, s, xi, yi, &bm->head_x[i], &bm->head_y[i]);
+		const int32_t goal = desired_direction(c, s, xi, yi, &bm->head_x[i], &bm->head_y[i]);
 		if (goal >= 0) {
 			goal_of[goal_men] = goal;
 			goal_man[goal_men] = i;

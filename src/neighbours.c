@@ -193,7 +193,7 @@ static double spacing_plain(const rt_nb_batch *b, int first, int count, double e
 		const double lateral = fabs(ex * b->dy[m] - ey * b->dx[m]);
 		const double sp = b->gap[m];
 		const bool in_path = !(ahead <= 0.0) & !(lateral > b->l[m]);
-		spacing = in_path & (sp < spacing) ? sp : spacing;
+		spacing = (in_path & (sp < spacing)) ? sp : spacing;
 	}
 	return spacing;
 }

@@ -167,7 +167,7 @@ _Static_assert(sizeof(rt_fire_params) == (1 FIRE_PARAMS(ONE)) * sizeof(double), 
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 3840, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 3832, "struct rt_world changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_world_def) == 1080, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 208, "rt_corps changed: update the checkpoint (checkpoint.c)");
@@ -176,7 +176,7 @@ _Static_assert(sizeof(rt_goal) == 120, "rt_goal changed: update the checkpoint (
 _Static_assert(sizeof(rt_goal_def) == 56, "rt_goal_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_death_event) == 32, "rt_death_event changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_sense_grid) == 376, "rt_sense_grid changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_grid) == 120, "rt_grid changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_grid) == 112, "rt_grid changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_geometry) == 144, "rt_geometry changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_environment_def) == 1008, "rt_environment_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_water_params) == 40, "rt_water_params changed: update the checkpoint's fingerprint (checkpoint.c)");

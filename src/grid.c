@@ -6,8 +6,12 @@
 #include "world.h"
 
 #include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #define MIN_TILE 8 /* buckets per axis at least, so a search never visits a bucket twice */
+#define MAX_SORTERS 64 /* threads that share the counting sort */
 
 /* Lays the grid out for `men` men: cell, tiling and buckets. All or nothing: on failure
  * the grid is as it was. */
@@ -55,15 +59,9 @@ static rt_status grid_lay(rt_world *w, long long men, rt_error *err)
 	if (!d->periodic_x && hx < MIN_TILE) hx = MIN_TILE;
 	if (hy < MIN_TILE) hy = MIN_TILE;
 	const int buckets = (int)(hx * hy);
-	int *start = rt__calloc(&w->allocator, (size_t)buckets + 1, sizeof(int));
-	int *fill = rt__calloc(&w->allocator, (size_t)buckets, sizeof(int));
-	if (!start || !fill) {
-		rt__free(&w->allocator, start, (size_t)buckets * sizeof(int) + sizeof(int));
-		rt__free(&w->allocator, fill, (size_t)buckets * sizeof(int));
-		return rt__fail(err, RT_ERR_NOMEM, "cannot allocate a neighbour grid of %d buckets", buckets);
-	}
-	if (g->start) rt__free(&w->allocator, g->start, (size_t)g->buckets * sizeof(int) + sizeof(int));
-	if (g->fill) rt__free(&w->allocator, g->fill, (size_t)g->buckets * sizeof(int));
+	int *start = rt__calloc(&w->allocator, (size_t)buckets + 2, sizeof(int)); /* one spare: see rt__grid_build */
+	if (!start) return rt__fail(err, RT_ERR_NOMEM, "cannot allocate a neighbour grid of %d buckets", buckets);
+	if (g->start) rt__free(&w->allocator, g->start, ((size_t)g->buckets + 2) * sizeof(int));
 	g->target_agents = (int)men;
 	g->origin_x = d->bounds_min.x;
 	g->origin_y = d->bounds_min.y;
@@ -73,7 +71,6 @@ static rt_status grid_lay(rt_world *w, long long men, rt_error *err)
 	g->hy = (int)hy;
 	g->buckets = buckets;
 	g->start = start;
-	g->fill = fill;
 	return RT_OK;
 }
 
@@ -104,28 +101,28 @@ rt_status rt__grid_reserve(rt_world *w, int capacity)
 {
 	rt_grid *g = &w->grid;
 	if (capacity <= g->capacity) return RT_OK;
-	size_t cap = (size_t)capacity;
+	size_t cap = (size_t)capacity, padded = cap + RT_GRID_PAD;
 	int *order = rt__alloc(&w->allocator, cap * sizeof(int));
 	int *bucket_of = rt__alloc(&w->allocator, cap * sizeof(int));
-	double *sx = rt__alloc(&w->allocator, cap * sizeof(double));
-	double *sy = rt__alloc(&w->allocator, cap * sizeof(double));
-	float *sr = rt__alloc(&w->allocator, cap * sizeof(float));
+	double *sx = rt__calloc(&w->allocator, padded, sizeof(double));
+	double *sy = rt__calloc(&w->allocator, padded, sizeof(double));
+	float *sr = rt__calloc(&w->allocator, padded, sizeof(float));
 	uint8_t *sside = rt__alloc(&w->allocator, cap * sizeof(uint8_t));
 	if (!order || !bucket_of || !sx || !sy || !sr || !sside) {
 		rt__free(&w->allocator, order, cap * sizeof(int));
 		rt__free(&w->allocator, bucket_of, cap * sizeof(int));
-		rt__free(&w->allocator, sx, cap * sizeof(double));
-		rt__free(&w->allocator, sy, cap * sizeof(double));
-		rt__free(&w->allocator, sr, cap * sizeof(float));
+		rt__free(&w->allocator, sx, padded * sizeof(double));
+		rt__free(&w->allocator, sy, padded * sizeof(double));
+		rt__free(&w->allocator, sr, padded * sizeof(float));
 		rt__free(&w->allocator, sside, cap * sizeof(uint8_t));
 		return RT_ERR_NOMEM;
 	}
-	size_t old = (size_t)g->capacity;
+	size_t old = (size_t)g->capacity, old_padded = old + RT_GRID_PAD;
 	rt__free(&w->allocator, g->order, old * sizeof(int));
 	rt__free(&w->allocator, g->bucket_of, old * sizeof(int));
-	rt__free(&w->allocator, g->sx, old * sizeof(double));
-	rt__free(&w->allocator, g->sy, old * sizeof(double));
-	rt__free(&w->allocator, g->sr, old * sizeof(float));
+	rt__free(&w->allocator, g->sx, old_padded * sizeof(double));
+	rt__free(&w->allocator, g->sy, old_padded * sizeof(double));
+	rt__free(&w->allocator, g->sr, old_padded * sizeof(float));
 	rt__free(&w->allocator, g->sside, old * sizeof(uint8_t));
 	g->order = order;
 	g->bucket_of = bucket_of;
@@ -141,16 +138,15 @@ rt_status rt__grid_reserve(rt_world *w, int capacity)
 void rt__grid_free(rt_world *w)
 {
 	rt_grid *g = &w->grid;
-	rt__free(&w->allocator, g->start, (size_t)g->buckets * sizeof(int) + sizeof(int));
-	rt__free(&w->allocator, g->fill, (size_t)g->buckets * sizeof(int));
-	g->start = g->fill = NULL;
+	rt__free(&w->allocator, g->start, ((size_t)g->buckets + 2) * sizeof(int));
+	g->start = NULL;
 	g->buckets = 0;
-	size_t cap = (size_t)g->capacity;
+	size_t cap = (size_t)g->capacity, padded = cap + RT_GRID_PAD;
 	rt__free(&w->allocator, g->order, cap * sizeof(int));
 	rt__free(&w->allocator, g->bucket_of, cap * sizeof(int));
-	rt__free(&w->allocator, g->sx, cap * sizeof(double));
-	rt__free(&w->allocator, g->sy, cap * sizeof(double));
-	rt__free(&w->allocator, g->sr, cap * sizeof(float));
+	rt__free(&w->allocator, g->sx, padded * sizeof(double));
+	rt__free(&w->allocator, g->sy, padded * sizeof(double));
+	rt__free(&w->allocator, g->sr, padded * sizeof(float));
 	rt__free(&w->allocator, g->sside, cap * sizeof(uint8_t));
 	g->capacity = 0;
 }
@@ -160,8 +156,6 @@ void rt__grid_build(rt_world *w)
 	rt_grid *g = &w->grid;
 	const rt_agents *a = &w->agents;
 	int n = a->count;
-	int *fill = g->fill;
-	memset(fill, 0, (size_t)g->buckets * sizeof(int));
 
 	/* bucket of every slot: parallel, each writes its own entry */
 	int *bucket_of = g->bucket_of;
@@ -178,31 +172,62 @@ void rt__grid_build(rt_world *w)
 		bucket_of[s] = rt__grid_wrap(cy, hy) * hx + rt__grid_wrap(cx, hx);
 	}
 
-	for (int s = 0; s < n; ++s)
-		if (bucket_of[s] >= 0) fill[bucket_of[s]]++;
-	int total = 0;
-	for (int b = 0; b < g->buckets; ++b) {
-		g->start[b] = total;
-		total += fill[b];
-		fill[b] = g->start[b];
-	}
-	g->start[g->buckets] = total;
-	g->count = total;
-	for (int s = 0; s < n; ++s) {
-		int b = bucket_of[s];
-		if (b >= 0) g->order[fill[b]++] = s;
-	}
-
-	int *order = g->order;
+	/* The counting sort, its buckets split among the threads: each reads every slot and
+	 * counts, then places, those of its own buckets, in slot order - the same order a
+	 * single thread gives - and copies their positions and radii. Bucket b's men are
+	 * counted at start[b + 2], so that the running sum leaves start[b + 1] where bucket
+	 * b begins, and the placing moves it on to where b ends: start[b + 1] is then where
+	 * bucket b + 1 begins, as it should be, with no pass to shift it. */
+	const int buckets = g->buckets;
+	int *start = g->start, *order_out = g->order;
 	double *sx = g->sx, *sy = g->sy;
 	float *sr = g->sr;
 	uint8_t *sside = g->sside;
-#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(total))
-	for (int k = 0; k < total; ++k) {
-		int s = order[k];
-		sx[k] = a->x[s];
-		sy[k] = a->y[s];
-		sr[k] = a->radius[s];
-		sside[k] = a->side[s];
+	int sorters = RT_PARALLEL(n) ? w->threads : 1;
+	sorters = sorters > MAX_SORTERS ? MAX_SORTERS : sorters;
+	int placed[MAX_SORTERS + 1] = { 0 };
+#pragma omp parallel num_threads(sorters)
+	{
+#ifdef _OPENMP
+		const int t = omp_get_thread_num(), threads = omp_get_num_threads();
+#else
+		const int t = 0, threads = 1;
+#endif
+		const int b0 = (int)((long long)buckets * t / threads), b1 = (int)((long long)buckets * (t + 1) / threads);
+		memset(start + b0 + 2, 0, (size_t)(b1 - b0) * sizeof(int));
+		if (t == 0) start[0] = 0;
+		int mine = 0;
+		for (int s = 0; s < n; ++s) {
+			const int b = bucket_of[s];
+			if (b >= b0 && b < b1) {
+				start[b + 2]++;
+				mine++;
+			}
+		}
+		placed[t + 1] = mine;
+		/* the next thread writes where its first bucket begins over this thread's last
+		 * count: read it first */
+		const int last = b1 > b0 ? start[b1 + 1] : 0;
+#pragma omp barrier
+		int running = 0;
+		for (int u = 0; u <= t; ++u) running += placed[u];
+		for (int b = b0; b < b1; ++b) {
+			const int c = b + 1 < b1 ? start[b + 2] : last;
+			start[b + 1] = running;
+			running += c;
+		}
+		for (int s = 0; s < n; ++s) {
+			const int b = bucket_of[s];
+			if (b >= b0 && b < b1) {
+				/* his place in grid order, and the copies the neighbour search reads */
+				const int k = start[b + 1]++;
+				order_out[k] = s;
+				sx[k] = a->x[s];
+				sy[k] = a->y[s];
+				sr[k] = a->radius[s];
+				sside[k] = a->side[s];
+			}
+		}
 	}
+	g->count = start[buckets];
 }

@@ -8,6 +8,10 @@
  *   v_i = e_i * clamp(s_i / T, 0, v0_i)
  * e0 comes from the agent's goal (flow field) or fixed heading. l_ij = r_i + r_j.
  * The agent's next update period is chosen here too (multi-rate stepping).
+ * Men are taken in batches of consecutive grid positions, each pass of the model over
+ * the whole batch before the next (pace and e0, then the neighbour sums in neighbours.c,
+ * then direction, spacing, speed), so that the long chains of square roots and
+ * divisions of one man overlap those of the next. Every sum keeps the grid order.
  *
  * move (parallel over slots): x += v dt, under a hard wall constraint: a move whose
  * path would bring the centre nearer a wall than clearance = factor * r slides along the
@@ -21,14 +25,15 @@
 #include "world.h"
 
 #include <math.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
-#define MAX_CACHED 128 /* neighbours remembered between the direction and spacing passes */
-#define MAX_WALLS 16   /* walls remembered likewise */
+#define MAX_WALLS 16   /* walls remembered between the direction and spacing passes */
 #define BLOCKED_SPACING_M 0.02 /* below this free distance a man counts as blocked */
-
-typedef struct neighbour {
-	double dx, dy, dist, l;
-} neighbour;
 
 static inline double wrap_dx(double dx, bool periodic, double period, double inv_period)
 {
@@ -37,20 +42,12 @@ static inline double wrap_dx(double dx, bool periodic, double period, double inv
 }
 
 /* Free distance along direction (ex, ey): the nearest neighbour ahead whose body
- * overlaps the path (lateral offset <= l_ij), and likewise the walls' nearest points. */
-static double spacing_along(double ex, double ey, double ri, const neighbour *cache, int cached, const double *wall_px,
-			    const double *wall_py, const double *wall_d, int wall_cached)
+ * overlaps the path (lateral offset <= l_ij), and likewise the walls' nearest points.
+ * Neighbours are the batch's kept ones [first, first + count) (neighbours.c). */
+static double spacing_along(double ex, double ey, double ri, const rt_nb_batch *nb, int first, int count, bool simd,
+			    const double *wall_px, const double *wall_py, const double *wall_d, int wall_cached)
 {
-	double spacing = INFINITY;
-	for (int m = 0; m < cached; ++m) {
-		const neighbour *nb = &cache[m];
-		const double ahead = ex * nb->dx + ey * nb->dy;
-		if (ahead <= 0.0) continue;
-		const double lateral = fabs(ex * nb->dy - ey * nb->dx);
-		if (lateral > nb->l) continue;
-		const double sp = nb->dist - nb->l;
-		if (sp < spacing) spacing = sp;
-	}
+	double spacing = rt__spacing(nb, first, count, ex, ey, simd);
 	for (int m = 0; m < wall_cached; ++m) {
 		const double ahead = ex * wall_px[m] + ey * wall_py[m];
 		if (ahead <= 0.0) continue;
@@ -62,148 +59,201 @@ static double spacing_along(double ex, double ey, double ri, const neighbour *ca
 	return spacing;
 }
 
-void rt__locomotion_decide(rt_world *w)
-{
-	rt_agents *a = &w->agents;
-	const rt_grid *g = &w->grid;
-	const rt_geometry *geo = &w->geometry;
-	const rt_locomotion_params *p = &w->def.locomotion;
-	const int count = g->count;
-	const int64_t step = w->step;
-	const bool periodic = w->def.periodic_x;
-	const double period = w->def.bounds_max.x - w->def.bounds_min.x, inv_period = 1.0 / period;
-	const double T = p->time_gap_s, inv_T = 1.0 / T;
-	const double A = p->neighbor_strength, inv_D = 1.0 / p->neighbor_range_m;
-	const double rep_range = 8.0 * p->neighbor_range_m; /* beyond, exp(-8) is negligible */
-	const double Aw = p->wall_strength, inv_Dw = 1.0 / p->wall_range_m;
-	const double wall_rep_range = 8.0 * p->wall_range_m;
-	const double push_gain = p->push_gain, push_max = p->push_max_factor;
-	const double advance_range = w->def.combat.advance_range_m;
-	const double flight_factor = w->def.morale.flight_speed_factor;
-	const double contain_distance = w->def.combat.contain_distance_m;
-	const double dt = w->def.dt_s;
-	const int max_level = w->def.max_period_level;
-	const double max_speed = w->max_speed, max_radius = w->max_radius;
-	const bool mud = w->mud_on, fire = rt__fire_hot_anywhere(w);
-	const int hx = g->hx, hy = g->hy;
-	/* never search a bucket twice, never more than the run buffers hold */
-	int rc_limit = ((hx < hy ? hx : hy) - 1) / 2;
-	rc_limit = rc_limit < 1 ? 1 : (rc_limit > 8 ? 8 : rc_limit);
-	int64_t updates = 0;
+/* What every batch of the decide phase reads. */
+typedef struct decide_ctx {
+	rt_world *w;
+	const rt_grid *g;
+	const rt_geometry *geo;
+	double T, inv_T, rep_range, neighbor_range;
+	double Aw, inv_Dw, wall_rep_range;
+	double push_gain, push_max, flight_factor, dt, max_speed, max_radius;
+	bool periodic;
+	double period, inv_period;
+	int max_level, rc_limit;
+	bool simd;
+	bool mud, fire; /* wet ground somewhere; a head fire burning somewhere */
+	rt_nb_params nbp;
+} decide_ctx;
 
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : updates) if (RT_PARALLEL(count))
-	for (int k = 0; k < count; ++k) {
+/* His desired direction e0 (a unit vector, or zero to stand), from his state, stance,
+ * enemy and goal. Returns his goal when e0 is the goal's direction, left for the caller
+ * to take from the flow field (rt__goal_directions, for many men at once); else -1. */
+static inline int32_t desired_direction(const decide_ctx *c, int s, double xi, double yi, double *e0x, double *e0y)
+{
+	const rt_world *w = c->w;
+	const rt_agents *a = &w->agents;
+	const bool periodic = c->periodic;
+	const double period = c->period, inv_period = c->inv_period;
+	const double advance_range = w->def.combat.advance_range_m;
+	const double contain_distance = w->def.combat.contain_distance_m;
+	*e0x = *e0y = 0.0;
+	int32_t goal = a->goal[s];
+	const int32_t enemy = a->enemy[s];
+	const bool routing = a->state[s] == RT_STATE_ROUTING;
+	if (routing) {
+		/* flight: to his refuge if he has one, else straight away from the enemy */
+		if (a->flee_goal[s] >= 0) {
+			if (!rt__goal_direction(&w->goals[a->flee_goal[s]], xi, yi, e0x, e0y)) *e0x = *e0y = 0.0;
+		} else if (enemy >= 0) {
+			const int t = (int)w->slot_of_id[enemy];
+			const double ex = wrap_dx(xi - a->x[t], periodic, period, inv_period), ey = yi - a->y[t];
+			const double en = sqrt(ex * ex + ey * ey);
+			if (en > 1e-9) {
+				*e0x = ex / en;
+				*e0y = ey / en;
+			}
+		} else {
+			const double vn = sqrt(a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s]);
+			if (vn > 1e-9) {
+				*e0x = a->vx[s] / vn;
+				*e0y = a->vy[s] / vn;
+			}
+		}
+	} else if (a->state[s] == RT_STATE_SURRENDERED) {
+		/* kneeling: he does not move */
+	} else if (a->stance[s] == RT_STANCE_CONTAIN && enemy >= 0) {
+		/* M7: close in to the containing distance, give back inside it, else stand */
+		const int t = (int)w->slot_of_id[enemy];
+		const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
+		const double en = sqrt(ex * ex + ey * ey);
+		const double band = 0.03 * contain_distance;
+		if (en > 1e-9 && fabs(en - contain_distance) > band) {
+			const double sign = en > contain_distance ? 1.0 : -1.0;
+			*e0x = sign * ex / en;
+			*e0y = sign * ey / en;
+		}
+	} else if (a->stance[s] == RT_STANCE_ADVANCE && (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range))) {
+		/* close with the nearest enemy; with none near, go to collect the kneeling */
+		const int t = (int)w->slot_of_id[enemy >= 0 && a->enemy_dist[s] < advance_range ? enemy : a->prize[s]];
+		const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
+		const double en = sqrt(ex * ex + ey * ey);
+		if (en > 1e-9) {
+			*e0x = ex / en;
+			*e0y = ey / en;
+		}
+	} else if (goal >= 0) {
+		return goal;
+	} else {
+		*e0x = a->heading_x[s];
+		*e0y = a->heading_y[s];
+	}
+	return -1;
+}
+
+/* a > b ? a : b, without a branch: in a crowd the sign of a push is a coin toss, and
+ * compilers keep the branch for the plain C form (for its signed zeros) */
+static inline double larger(double a, double b)
+{
+#ifdef __SSE2__
+	return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(a), _mm_set_sd(b))); /* maxsd: a > b ? a : b */
+#else
+	return a > b ? a : b;
+#endif
+}
+
+/* Blocked: a man held fast in a crowd shuffles aside; he tries one direction turned from
+ * (ex, ey) by a random angle (20-90 degrees, either side), taken if it is freer. This
+ * breaks the standing deadlocks of first-order models at narrow openings. */
+static void sidestep(const rt_world *w, uint32_t id, double ex, double ey, double *tx, double *ty)
+{
+	rt_random4 r = rt_random_bits(w->def.seed, id, (uint64_t)w->step, RT_STREAM_SHUFFLE);
+	double angle = (0.35 + 1.22 * (double)(r.v[0] >> 8) * (1.0 / 16777216.0)) * ((r.v[1] & 1u) ? 1.0 : -1.0);
+	double c = cos(angle), sn = sin(angle);
+	*tx = c * ex - sn * ey;
+	*ty = sn * ex + c * ey;
+}
+
+/* Per man of a batch, beside the neighbour kernel's batch (the same index i). */
+typedef struct batch_men {
+	double pace[RT_NB_BATCH];                          /* v0, m/s */
+	double head_x[RT_NB_BATCH], head_y[RT_NB_BATCH];   /* desired direction e0 */
+	double dir_x[RT_NB_BATCH], dir_y[RT_NB_BATCH];     /* direction e */
+	double spacing[RT_NB_BATCH];                       /* free distance along e, m */
+	bool spacing_left[RT_NB_BATCH];                    /* e and spacing are left for the passes after walls */
+} batch_men;
+
+/* Pass 1: the due men of grid positions [k0, k1), their pace, reach and desired direction;
+ * the flow-field directions of those who follow a goal, a run of men of one goal at a time. */
+static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm, int k0, int k1)
+{
+	const rt_world *w = c->w;
+	const rt_agents *a = &w->agents;
+	const rt_grid *g = c->g;
+	const int64_t step = w->step;
+	double goal_x[RT_NB_BATCH], goal_y[RT_NB_BATCH];
+	int32_t goal_of[RT_NB_BATCH];
+	int goal_man[RT_NB_BATCH], goal_men = 0;
+	nb->men = 0;
+	for (int k = k0; k < k1; ++k) {
 		const int s = g->order[k];
 		const int level = a->level[s];
 		if (level > 0 && (step & ((1ll << level) - 1)) != 0) continue; /* not due */
-		updates++;
-		const double xi = g->sx[k], yi = g->sy[k], ri = g->sr[k];
+		const double xi = g->sx[k], yi = g->sy[k];
 		/* his pace: free speed, running if he routs, times the ground and water under him,
 		 * and the mud when the ground is wet */
-		double v0 = a->free_speed[s] * (a->state[s] == RT_STATE_ROUTING ? flight_factor : 1.0) *
+		double v0 = a->free_speed[s] * (a->state[s] == RT_STATE_ROUTING ? c->flight_factor : 1.0) *
 			    (w->map ? rt__terrain_speed(w, rt__terrain_cell(w, xi, yi)) : 1.0);
-		if (mud) v0 *= rt__mud_factor(w, rt__terrain_cell(w, xi, yi));
-
-		/* desired direction e0 */
-		double e0x = 0.0, e0y = 0.0;
-		int32_t goal = a->goal[s];
-		const int32_t enemy = a->enemy[s];
-		const bool routing = a->state[s] == RT_STATE_ROUTING;
-		if (routing) {
-			/* flight: to his refuge if he has one, else straight away from the enemy */
-			if (a->flee_goal[s] >= 0) {
-				if (!rt__goal_direction(&w->goals[a->flee_goal[s]], xi, yi, &e0x, &e0y)) e0x = e0y = 0.0;
-			} else if (enemy >= 0) {
-				const int t = (int)w->slot_of_id[enemy];
-				const double ex = wrap_dx(xi - a->x[t], periodic, period, inv_period), ey = yi - a->y[t];
-				const double en = sqrt(ex * ex + ey * ey);
-				if (en > 1e-9) {
-					e0x = ex / en;
-					e0y = ey / en;
-				}
-			} else {
-				const double vn = sqrt(a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s]);
-				if (vn > 1e-9) {
-					e0x = a->vx[s] / vn;
-					e0y = a->vy[s] / vn;
-				}
-			}
-		} else if (a->state[s] == RT_STATE_SURRENDERED) {
-			/* kneeling: he does not move */
-		} else if (a->stance[s] == RT_STANCE_CONTAIN && enemy >= 0) {
-			/* M7: close in to the containing distance, give back inside it, else stand */
-			const int t = (int)w->slot_of_id[enemy];
-			const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
-			const double en = sqrt(ex * ex + ey * ey);
-			const double band = 0.03 * contain_distance;
-			if (en > 1e-9 && fabs(en - contain_distance) > band) {
-				const double sign = en > contain_distance ? 1.0 : -1.0;
-				e0x = sign * ex / en;
-				e0y = sign * ey / en;
-			}
-		} else if (a->stance[s] == RT_STANCE_ADVANCE && (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range))) {
-			/* close with the nearest enemy; with none near, go to collect the kneeling */
-			const int t = (int)w->slot_of_id[enemy >= 0 && a->enemy_dist[s] < advance_range ? enemy : a->prize[s]];
-			const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
-			const double en = sqrt(ex * ex + ey * ey);
-			if (en > 1e-9) {
-				e0x = ex / en;
-				e0y = ey / en;
-			}
-		} else if (goal >= 0) {
-			if (!rt__goal_direction(&w->goals[goal], xi, yi, &e0x, &e0y)) e0x = e0y = 0.0;
-		} else {
-			e0x = a->heading_x[s];
-			e0y = a->heading_y[s];
+		if (c->mud) v0 *= rt__mud_factor(w, rt__terrain_cell(w, xi, yi));
+		const int i = nb->men++;
+		nb->k[i] = k;
+		bm->pace[i] = v0;
+		const int32_t goal = desired_direction(c, s, xi, yi, &bm->head_x[i], &bm->head_y[i]);
+		if (goal >= 0) {
+			goal_of[goal_men] = goal;
+			goal_man[goal_men] = i;
+			goal_x[goal_men] = xi;
+			goal_y[goal_men] = yi;
+			goal_men++;
 		}
+	}
+	for (int q = 0; q < goal_men;) {
+		int r = q + 1;
+		while (r < goal_men && goal_of[r] == goal_of[q]) r++;
+		double ex[RT_NB_BATCH], ey[RT_NB_BATCH];
+		rt__goal_directions(&w->goals[goal_of[q]], r - q, goal_x + q, goal_y + q, ex, ey, c->simd);
+		for (int m = q; m < r; ++m) {
+			bm->head_x[goal_man[m]] = ex[m - q];
+			bm->head_y[goal_man[m]] = ey[m - q];
+		}
+		q = r;
+	}
+	for (int i = 0; i < nb->men; ++i) {
+		const int k = nb->k[i];
 		/* E4: a man in the flames of a head fire, or on grass beside them, runs for the
 		 * nearest safe ground */
-		if (fire && rt__fire_flight(w, xi, yi, &e0x, &e0y) && a->state[s] != RT_STATE_ROUTING) v0 *= flight_factor;
-		const bool wants_to_move = (e0x != 0.0 || e0y != 0.0) && v0 > 0.0;
+		if (c->fire && rt__fire_flight(w, g->sx[k], g->sy[k], &bm->head_x[i], &bm->head_y[i]) &&
+		    a->state[g->order[k]] != RT_STATE_ROUTING)
+			bm->pace[i] *= c->flight_factor;
+		/* neighbours within the interaction range */
+		const double vT = bm->pace[i] * c->T;
+		const double cutoff = g->sr[k] + c->max_radius + (vT >= c->rep_range ? vT : c->rep_range); /* fmax */
+		const double rcv = cutoff * g->inv_cell - 1e-9;
+		int rc = (int)rcv;
+		rc += (double)rc < rcv; /* ceil */
+		nb->rc[i] = rc > c->rc_limit ? c->rc_limit : rc;
+		nb->cutoff[i] = cutoff;
+	}
+}
 
-		/* neighbours within the interaction range: repulsion, and cache for spacing */
-		const double cutoff = ri + max_radius + fmax(v0 * T, rep_range);
-		const double cut2 = cutoff * cutoff;
-		int rc = (int)ceil(cutoff * g->inv_cell - 1e-9);
-		if (rc > rc_limit) rc = rc_limit;
-		const int cx = rt__grid_cell_x(g, xi), cy = rt__grid_cell_y(g, yi);
-		neighbour cache[MAX_CACHED];
-		int cached = 0;
-		double rx = 0.0, ry = 0.0, nearest_gap = cutoff;
-		for (int dyc = -rc; dyc <= rc; ++dyc) {
-			const int row = rt__grid_wrap(cy + dyc, hy) * hx;
-			int c0 = cx - rc, c1 = cx + rc;
-			/* one contiguous run when the row does not wrap, else cell by cell */
-			int pieces = 1, lo[2 * 8 + 3], hi[2 * 8 + 3];
-			if (c0 >= 0 && c1 < hx) {
-				lo[0] = g->start[row + c0];
-				hi[0] = g->start[row + c1 + 1];
-			} else {
-				pieces = 0;
-				for (int c = c0; c <= c1; ++c) {
-					int b = row + rt__grid_wrap(c, hx);
-					lo[pieces] = g->start[b];
-					hi[pieces] = g->start[b + 1];
-					pieces++;
-				}
-			}
-			for (int piece = 0; piece < pieces; ++piece) {
-				for (int j = lo[piece]; j < hi[piece]; ++j) {
-					const double dx = wrap_dx(g->sx[j] - xi, periodic, period, inv_period);
-					const double dy = g->sy[j] - yi;
-					const double d2 = dx * dx + dy * dy;
-					if (d2 >= cut2 || j == k) continue;
-					const double dist = fmax(sqrt(d2), 1e-9);
-					const double l = ri + g->sr[j];
-					const double gap = dist - l;
-					nearest_gap = gap < nearest_gap ? gap : nearest_gap;
-					const double f = gap < rep_range ? A * (double)expf((float)(-gap * inv_D)) / dist : 0.0;
-					rx -= f * dx;
-					ry -= f * dy;
-					if (cached < MAX_CACHED) cache[cached++] = (neighbour){ dx, dy, dist, l };
-				}
-			}
-		}
+/* Pass 3, after the neighbour sums of men [from, to): the walls' repulsion, and the
+ * direction e = normalise(e0 + repulsion); a man near walls gets his whole spacing here,
+ * the others theirs after, in one more short pass. */
+static void directions(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm, int from, int to)
+{
+	const rt_world *w = c->w;
+	const rt_grid *g = c->g;
+	const rt_geometry *geo = c->geo;
+	for (int i = from; i < to; ++i) {
+		const int k = nb->k[i];
+		const double xi = g->sx[k], yi = g->sy[k], ri = g->sr[k];
+		const double v0 = bm->pace[i], cutoff = nb->cutoff[i];
+		const double e0x = bm->head_x[i], e0y = bm->head_y[i];
+		const bool wants_to_move = (e0x != 0.0 || e0y != 0.0) && v0 > 0.0;
+		bm->spacing_left[i] = false;
+
+		/* neighbours: repulsion, and those kept for the spacing pass */
+		double rx = nb->rx[i], ry = nb->ry[i], nearest_gap = nb->nearest_gap[i];
+		const int first = nb->first[i], cached = nb->count[i] < RT_NB_KEEP ? nb->count[i] : RT_NB_KEEP;
 
 		/* walls: repulsion now, spacing below */
 		int wall_n = 0;
@@ -214,17 +264,17 @@ void rt__locomotion_decide(rt_world *w)
 			double nx, ny;
 			const rt_segment *seg = &geo->walls[walls[m]];
 			double px = xi, py = yi;
-			if (periodic) {
+			if (c->periodic) {
 				/* measure to the wall's nearest periodic image */
 				double mid = 0.5 * (seg->ax + seg->bx);
-				px = mid + wrap_dx(xi - mid, true, period, inv_period);
-				if (fabs(seg->bx - seg->ax) >= 0.5 * period) px = xi;
+				px = mid + wrap_dx(xi - mid, true, c->period, c->inv_period);
+				if (fabs(seg->bx - seg->ax) >= 0.5 * c->period) px = xi;
 			}
 			const double dist = rt__segment_point_distance(seg, px, py, &nx, &ny);
 			const double gap = dist - ri;
 			if (gap < nearest_gap) nearest_gap = gap;
-			if (gap < wall_rep_range) {
-				const double f = Aw * exp(-gap * inv_Dw);
+			if (gap < c->wall_rep_range) {
+				const double f = c->Aw * exp(-gap * c->inv_Dw);
 				rx += f * nx;
 				ry += f * ny;
 			}
@@ -235,43 +285,84 @@ void rt__locomotion_decide(rt_world *w)
 				wall_cached++;
 			}
 		}
+		nb->rx[i] = rx;
+		nb->ry[i] = ry;
+		nb->nearest_gap[i] = nearest_gap;
+		if (!wants_to_move) continue;
 
+		double ex = e0x + rx, ey = e0y + ry;
+		double en = sqrt(ex * ex + ey * ey);
+		if (en > 1e-9) {
+			ex /= en;
+			ey /= en;
+		} else {
+			ex = e0x;
+			ey = e0y;
+		}
+		if (wall_cached == 0) {
+			bm->dir_x[i] = ex;
+			bm->dir_y[i] = ey;
+			bm->spacing_left[i] = true;
+			continue;
+		}
+		/* a wall in contact is hard: a crowd pressing a man against it turns him along
+		 * the wall, never into it (else he would stand, spacing zero, for good) */
+		for (int m = 0; m < wall_cached; ++m) {
+			if (wall_d[m] - ri > c->wall_rep_range) continue;
+			const double wnx = wall_px[m] / wall_d[m], wny = wall_py[m] / wall_d[m];
+			const double into = ex * wnx + ey * wny;
+			if (into <= 0.0) continue;
+			double tx = ex - into * wnx, ty = ey - into * wny;
+			double tn = sqrt(tx * tx + ty * ty);
+			if (tn > 1e-9) {
+				ex = tx / tn;
+				ey = ty / tn;
+			}
+		}
+		double spacing = spacing_along(ex, ey, ri, nb, first, cached, c->simd, wall_px, wall_py, wall_d, wall_cached);
+		if (spacing < BLOCKED_SPACING_M) {
+			double tx, ty;
+			sidestep(w, w->agents.id[g->order[k]], ex, ey, &tx, &ty);
+			double sp = spacing_along(tx, ty, ri, nb, first, cached, c->simd, wall_px, wall_py, wall_d, wall_cached);
+			if (sp > spacing) {
+				ex = tx;
+				ey = ty;
+				spacing = sp;
+			}
+		}
+		bm->dir_x[i] = ex;
+		bm->dir_y[i] = ey;
+		bm->spacing[i] = spacing;
+	}
+	for (int i = from; i < to; ++i) {
+		if (!bm->spacing_left[i]) continue;
+		const int first = nb->first[i], cached = nb->count[i] < RT_NB_KEEP ? nb->count[i] : RT_NB_KEEP;
+		bm->spacing[i] = rt__spacing(nb, first, cached, bm->dir_x[i], bm->dir_y[i], c->simd);
+	}
+}
+
+/* Pass 4: each man's speed and velocity, and his next update period. */
+static void speeds(const decide_ctx *c, const rt_nb_batch *nb, const batch_men *bm, int from, int to)
+{
+	rt_world *w = c->w;
+	rt_agents *a = &w->agents;
+	const rt_grid *g = c->g;
+	const int max_level = c->max_level;
+	for (int i = from; i < to; ++i) {
+		const int k = nb->k[i], s = g->order[k];
+		const int level = a->level[s];
+		const double v0 = bm->pace[i];
+		const double e0x = bm->head_x[i], e0y = bm->head_y[i];
+		const bool wants_to_move = (e0x != 0.0 || e0y != 0.0) && v0 > 0.0;
+		const double rx = nb->rx[i], ry = nb->ry[i];
 		double vx = 0.0, vy = 0.0;
 		if (wants_to_move) {
-			double ex = e0x + rx, ey = e0y + ry;
-			double en = sqrt(ex * ex + ey * ey);
-			if (en > 1e-9) {
-				ex /= en;
-				ey /= en;
-			} else {
-				ex = e0x;
-				ey = e0y;
-			}
-			/* a wall in contact is hard: a crowd pressing a man against it turns him along
-			 * the wall, never into it (else he would stand, spacing zero, for good) */
-			for (int m = 0; m < wall_cached; ++m) {
-				if (wall_d[m] - ri > wall_rep_range) continue;
-				const double wnx = wall_px[m] / wall_d[m], wny = wall_py[m] / wall_d[m];
-				const double into = ex * wnx + ey * wny;
-				if (into <= 0.0) continue;
-				double tx = ex - into * wnx, ty = ey - into * wny;
-				double tn = sqrt(tx * tx + ty * ty);
-				if (tn > 1e-9) {
-					ex = tx / tn;
-					ey = ty / tn;
-				}
-			}
-			double spacing = spacing_along(ex, ey, ri, cache, cached, wall_px, wall_py, wall_d, wall_cached);
-			if (spacing < BLOCKED_SPACING_M) {
-				/* blocked: a man held fast in a crowd shuffles aside; try one direction
-				 * turned by a random angle (20-90 degrees, either side) and take it if it
-				 * is free. This breaks the standing deadlocks of first-order models at
-				 * narrow openings. */
-				rt_random4 r = rt_random_bits(w->def.seed, a->id[s], (uint64_t)step, RT_STREAM_SHUFFLE);
-				double angle = (0.35 + 1.22 * (double)(r.v[0] >> 8) * (1.0 / 16777216.0)) * ((r.v[1] & 1u) ? 1.0 : -1.0);
-				double c = cos(angle), sn = sin(angle);
-				double tx = c * ex - sn * ey, ty = sn * ex + c * ey;
-				double sp = spacing_along(tx, ty, ri, cache, cached, wall_px, wall_py, wall_d, wall_cached);
+			double ex = bm->dir_x[i], ey = bm->dir_y[i], spacing = bm->spacing[i];
+			if (bm->spacing_left[i] && spacing < BLOCKED_SPACING_M) {
+				const int first = nb->first[i], cached = nb->count[i] < RT_NB_KEEP ? nb->count[i] : RT_NB_KEEP;
+				double tx, ty;
+				sidestep(w, a->id[s], ex, ey, &tx, &ty);
+				double sp = rt__spacing(nb, first, cached, tx, ty, c->simd);
 				if (sp > spacing) {
 					ex = tx;
 					ey = ty;
@@ -281,12 +372,15 @@ void rt__locomotion_decide(rt_world *w)
 			/* pushed from behind, a man closes up on the man ahead: the net push along his
 			 * desired direction shortens his time gap, T / (1 + k push), at most by
 			 * push_max_factor. This is what lets a pressing crowd zip through an opening
-			 * faster than the corridor's capacity (Seyfried et al. 2009). */
+			 * faster than the corridor's capacity (Seyfried et al. 2009). The clamps are
+			 * maxsd, not branches (1 + k 0 is exactly 1; a spacing, a difference of
+			 * positive lengths, is never -0, so neither is the speed) */
 			const double push = rx * e0x + ry * e0y;
-			double factor = push > 0.0 ? 1.0 + push_gain * push : 1.0;
-			factor = factor > push_max ? push_max : factor;
-			double speed = spacing * inv_T * factor;
-			speed = speed < 0.0 ? 0.0 : (speed > v0 ? v0 : speed);
+			double factor = 1.0 + c->push_gain * larger(push, 0.0);
+			factor = factor > c->push_max ? c->push_max : factor;
+			double speed = spacing * c->inv_T * factor;
+			speed = larger(speed, 0.0);
+			speed = speed > v0 ? v0 : speed; /* v0 > 0 */
 			vx = ex * speed;
 			vy = ey * speed;
 		}
@@ -298,14 +392,80 @@ void rt__locomotion_decide(rt_world *w)
 		int next = 0;
 		if (max_level > 0) {
 			double speed = sqrt(vx * vx + vy * vy);
-			double margin = nearest_gap - 2.0 * p->neighbor_range_m;
+			double margin = nb->nearest_gap[i] - 2.0 * c->neighbor_range;
 			if (margin > 0.0) {
-				double allowed = !wants_to_move && speed == 0.0 ? INFINITY : 0.5 * margin / (speed + max_speed);
+				double allowed = !wants_to_move && speed == 0.0 ? INFINITY : 0.5 * margin / (speed + c->max_speed);
 				next = level + 1 > max_level ? max_level : level + 1;
-				while (next > 0 && dt * (double)(1 << next) > allowed) next--;
+				while (next > 0 && c->dt * (double)(1 << next) > allowed) next--;
 			}
 		}
 		a->level[s] = (uint8_t)next;
+	}
+}
+
+void rt__locomotion_decide(rt_world *w)
+{
+	const rt_grid *g = &w->grid;
+	const rt_locomotion_params *p = &w->def.locomotion;
+	const int count = g->count;
+	decide_ctx c;
+	c.w = w;
+	c.g = g;
+	c.geo = &w->geometry;
+	c.periodic = w->def.periodic_x;
+	c.period = w->def.bounds_max.x - w->def.bounds_min.x;
+	c.inv_period = 1.0 / c.period;
+	c.T = p->time_gap_s;
+	c.inv_T = 1.0 / c.T;
+	c.neighbor_range = p->neighbor_range_m;
+	c.rep_range = 8.0 * p->neighbor_range_m; /* beyond, exp(-8) is negligible */
+	c.Aw = p->wall_strength;
+	c.inv_Dw = 1.0 / p->wall_range_m;
+	c.wall_rep_range = 8.0 * p->wall_range_m;
+	c.push_gain = p->push_gain;
+	c.push_max = p->push_max_factor;
+	c.flight_factor = w->def.morale.flight_speed_factor;
+	c.dt = w->def.dt_s;
+	c.max_level = w->def.max_period_level;
+	c.max_speed = w->max_speed;
+	c.max_radius = w->max_radius;
+	/* never search a bucket twice, never more than the run buffers hold */
+	c.rc_limit = ((g->hx < g->hy ? g->hx : g->hy) - 1) / 2;
+	c.rc_limit = c.rc_limit < 1 ? 1 : (c.rc_limit > 8 ? 8 : c.rc_limit);
+	c.simd = rt__neighbours_simd();
+	c.mud = w->mud_on;
+	c.fire = rt__fire_hot_anywhere(w);
+	c.nbp = (rt_nb_params){ p->neighbor_strength, 1.0 / p->neighbor_range_m, c.rep_range, c.max_level > 0,
+				c.periodic, c.period, c.inv_period };
+	const int batches = (count + RT_NB_BATCH - 1) / RT_NB_BATCH;
+	int64_t updates = 0;
+
+	/* Men go in batches of RT_NB_BATCH grid positions, each pass over the whole batch
+	 * before the next. Every man still writes only his own slot. */
+	rt_nb_batch *scratch = rt__arena_push(&w->arena, (size_t)w->threads * sizeof(rt_nb_batch)); /* one per thread */
+	RT_ASSERT(scratch != NULL); /* reserved by the step (world.c) */
+	if (!scratch) return;
+#pragma omp parallel num_threads(w->threads) reduction(+ : updates) if (RT_PARALLEL(count))
+	{
+#ifdef _OPENMP
+		rt_nb_batch *nb = scratch + omp_get_thread_num();
+#else
+		rt_nb_batch *nb = scratch;
+#endif
+		batch_men bm;
+		/* handed out a few at a time: a thread slowed by others' work on its core does less */
+#pragma omp for schedule(dynamic, 8)
+		for (int batch = 0; batch < batches; ++batch) {
+			const int k0 = batch * RT_NB_BATCH, k1 = k0 + RT_NB_BATCH < count ? k0 + RT_NB_BATCH : count;
+			pace_and_heading(&c, nb, &bm, k0, k1);
+			updates += nb->men;
+			for (int from = 0; from < nb->men;) {
+				const int to = rt__neighbours(g, &c.nbp, nb, from, c.simd); /* pass 2 */
+				directions(&c, nb, &bm, from, to);
+				speeds(&c, nb, &bm, from, to);
+				from = to;
+			}
+		}
 	}
 	w->agent_updates += updates;
 }

@@ -519,11 +519,17 @@ static rt_status reorder_storage(rt_world *w)
 	for (int s = 0; s < n; ++s)
 		if (g->bucket_of[s] < 0) perm[k++] = s;
 	RT_ASSERT(k == n);
-#define X(name, type) { type *t = tmp; for (int i = 0; i < n; ++i) t[i] = a->name[perm[i]]; \
-	memcpy(a->name, t, bytes_n * sizeof(type)); }
-	AGENT_FIELDS(X)
+	/* field by field through one scratch array; the threads share each copy */
+#pragma omp parallel num_threads(w->threads) if (RT_PARALLEL(n))
+	{
+#define X(name, type) { type *t = tmp; \
+		_Pragma("omp for schedule(static)") for (int i = 0; i < n; ++i) t[i] = a->name[perm[i]]; \
+		_Pragma("omp for schedule(static)") for (int i = 0; i < n; ++i) a->name[i] = t[i]; }
+		AGENT_FIELDS(X)
 #undef X
-	for (int s = 0; s < n; ++s) w->slot_of_id[a->id[s]] = (uint32_t)s;
+#pragma omp for schedule(static)
+		for (int s = 0; s < n; ++s) w->slot_of_id[a->id[s]] = (uint32_t)s;
+	}
 	rt__grid_build(w); /* slots moved: bin again (the order is now the identity) */
 	return RT_OK;
 }
@@ -532,9 +538,9 @@ static rt_status reserve_scratch(rt_world *w, rt_error *err)
 {
 	/* per man, the most one step can ask: storage reorder (int + double), the sense
 	 * buckets (int), sight in smoke (float) and a pursuit ranking (16 bytes); plus the
-	 * corps table */
+	 * corps table, and the decide phase's neighbour buffers, one per thread */
 	size_t need = (size_t)w->agents.capacity * (2 * sizeof(int) + sizeof(double) + sizeof(float) + 16) +
-		      (size_t)w->corps_count * sizeof(double) + 4096;
+		      (size_t)w->corps_count * sizeof(double) + (size_t)w->threads * sizeof(rt_nb_batch) + 4096;
 	if (w->arena.capacity >= need) return RT_OK;
 	if (rt__arena_reserve(&w->arena, &w->allocator, need + need / 2) != RT_OK)
 		return rt__fail(err, RT_ERR_NOMEM, "cannot reserve %zu bytes of step scratch", need);

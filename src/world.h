@@ -113,8 +113,7 @@ typedef struct rt_grid {
 	double origin_x, origin_y, cell, inv_cell;
 	int hx, hy, buckets;
 	int target_agents; /* the number of men the bucket count was chosen for */
-	int *start;      /* buckets + 1 */
-	int *fill;       /* buckets, scratch for the sort */
+	int *start;      /* buckets + 2: bucket b is [start[b], start[b + 1]); the last is spare */
 	int capacity;    /* agent arrays below */
 	int count;       /* agents binned this step */
 	int *order;      /* sorted position -> slot */
@@ -336,16 +335,31 @@ static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, d
 		const double tx = fx - x0, ty = fy - y0;
 		const double wx[2] = { 1.0 - tx, tx }, wy[2] = { 1.0 - ty, ty };
 		double sx = 0.0, sy = 0.0;
-		for (int j = 0; j < 2; ++j) {
-			const int yi = y0 + j;
-			if (yi < 0 || yi >= goal->ny) continue;
-			const float *row = goal->dir + 2 * (size_t)yi * (size_t)goal->nx;
-			for (int i = 0; i < 2; ++i) {
-				const int xi = x0 + i;
-				if (xi < 0 || xi >= goal->nx) continue;
-				const double wgt = wx[i] * wy[j];
-				sx += wgt * row[2 * xi];
-				sy += wgt * row[2 * xi + 1];
+		if (x0 >= 0 && y0 >= 0 && x0 < goal->nx - 1 && y0 < goal->ny - 1) {
+			/* inside the field: the four cells without tests, summed in the same order */
+			const float *c = goal->dir + 2 * ((size_t)y0 * (size_t)goal->nx + (size_t)x0);
+			const float *u = c + 2 * (size_t)goal->nx;
+			const double w00 = wx[0] * wy[0], w10 = wx[1] * wy[0], w01 = wx[0] * wy[1], w11 = wx[1] * wy[1];
+			sx += w00 * c[0];
+			sy += w00 * c[1];
+			sx += w10 * c[2];
+			sy += w10 * c[3];
+			sx += w01 * u[0];
+			sy += w01 * u[1];
+			sx += w11 * u[2];
+			sy += w11 * u[3];
+		} else {
+			for (int j = 0; j < 2; ++j) {
+				const int yi = y0 + j;
+				if (yi < 0 || yi >= goal->ny) continue;
+				const float *row = goal->dir + 2 * (size_t)yi * (size_t)goal->nx;
+				for (int i = 0; i < 2; ++i) {
+					const int xi = x0 + i;
+					if (xi < 0 || xi >= goal->nx) continue;
+					const double wgt = wx[i] * wy[j];
+					sx += wgt * row[2 * xi];
+					sy += wgt * row[2 * xi + 1];
+				}
 			}
 		}
 		const double norm2 = sx * sx + sy * sy;
@@ -470,6 +484,44 @@ static inline bool rt__agent_due(const rt_world *w, int slot)
 	return level == 0 || (w->step & ((1ll << level) - 1)) == 0;
 }
 
+/* neighbours.c: the neighbour sums of the decide phase, for a batch of men */
+#define RT_NB_BATCH 32        /* men per batch */
+#define RT_NB_KEEP 128        /* neighbours kept per man for the spacing pass (the first, in grid order) */
+#define RT_NB_CAPACITY 1024   /* kept neighbours per batch */
+typedef struct rt_nb_batch {
+	int men;                          /* in: men in the batch */
+	int k[RT_NB_BATCH];               /* in: his grid position */
+	int rc[RT_NB_BATCH];              /* in: cells searched on each side of his */
+	double cutoff[RT_NB_BATCH];       /* in: interaction range, m */
+	int first[RT_NB_BATCH], count[RT_NB_BATCH]; /* out: his neighbours [first, first + count), in grid order */
+	double rx[RT_NB_BATCH], ry[RT_NB_BATCH];   /* out: repulsion, summed in grid order */
+	double nearest_gap[RT_NB_BATCH];  /* out: the least gap d - l, at most the cutoff */
+	/* kept neighbours: vector to him (x_j - x_i), gap d - l, l = r_i + r_j; f is scratch */
+	double dx[RT_NB_CAPACITY + 8], dy[RT_NB_CAPACITY + 8], gap[RT_NB_CAPACITY + 8], l[RT_NB_CAPACITY + 8];
+	double f[RT_NB_CAPACITY + 8];
+} rt_nb_batch;
+typedef struct rt_nb_params {
+	double A, inv_D, rep_range;       /* neighbor_strength, 1 / neighbor_range_m, 8 neighbor_range_m */
+	bool nearest;                     /* the nearest gap is wanted (multi-rate stepping) */
+	bool periodic;
+	double period, inv_period;
+} rt_nb_params;
+#define RT_GRID_PAD 4 /* the grid's sorted copies are readable this far past their end */
+/* Fills men [from, ...) of the batch; returns where it stopped (the buffer is full) or
+ * b->men. The spacing pass reads the first min(count, RT_NB_KEEP) of a man's neighbours.
+ * simd: the AVX2 version where rt__neighbours_simd() allows it. */
+int rt__neighbours(const rt_grid *g, const rt_nb_params *p, rt_nb_batch *b, int from, bool simd);
+/* The free distance along unit direction (ex, ey) to the nearest of neighbours
+ * [first, first + count) ahead whose body overlaps the path (INFINITY if none). */
+double rt__spacing(const rt_nb_batch *b, int first, int count, double ex, double ey, bool simd);
+/* rt__goal_direction for n men at (x[i], y[i]), zero where he stands in the target. */
+void rt__goal_directions(const rt_goal *goal, int n, const double *x, const double *y, double *dx, double *dy, bool simd);
+bool rt__neighbours_simd(void);
+void rt__neighbours_force_plain(bool plain); /* tests: compare the two versions */
+/* tests: the vector expf against the C library's over `samples` arguments; the number of
+ * mismatches, or -1 when this machine cannot run it */
+long rt__expf_mismatches(long samples);
+
 /* locomotion.c */
 void rt__locomotion_decide(rt_world *w);
 void rt__locomotion_move(rt_world *w);
@@ -478,7 +530,8 @@ void rt__locomotion_move(rt_world *w);
 double rt__now_seconds(void);
 /* Grows every agent array to capacity, keeping what they hold; all or nothing. */
 rt_status rt__agents_reserve(rt_world *w, int capacity);
-static inline bool rt__active(uint8_t state) { return rt_state_is_active((rt_state)state); }
+/* rt_state_is_active, inline: the hot loops ask it of every man every step */
+static inline bool rt__active(uint8_t state) { return state <= RT_STATE_SURRENDERED; }
 /* A man marching off with his corps after its commander left: to the enemy he is
  * fleeing (pursuit, Q2) and, his back turned, no threat (sense). */
 static inline bool rt__marching_off(const rt_world *w, int slot)

@@ -23,6 +23,27 @@ rt_image_format rt__image_format_for(const char *path, rt_image_format format)
 	return RT_IMAGE_PNG;
 }
 
+/* cairo's stream writer: into the atomic file (a failure is kept for the commit) */
+static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int length)
+{
+	rt_atomic_file *f = closure;
+	rt__atomic_write(f, data, length);
+	return rt__atomic_ok(f) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+rt_status rt__write_png_atomic(cairo_surface_t *surface, const char *path, const char *what, rt_error *err)
+{
+	rt_atomic_file f;
+	rt_status s = rt__atomic_open(&f, path, err);
+	if (s != RT_OK) return s;
+	cairo_status_t w = cairo_surface_write_to_png_stream(surface, write_stream, &f);
+	if (w != CAIRO_STATUS_SUCCESS) {
+		rt__atomic_abort(&f);
+		return rt__fail_at(err, RT_ERR_IO, path, 0, 0, NULL, "cannot write the %s: %s", what, cairo_status_to_string(w));
+	}
+	return rt__atomic_commit(&f, err);
+}
+
 rt_status rt__canvas_open(rt__canvas *c, const char *path, rt_image_format format, int width, int height, rt_error *err)
 {
 	memset(c, 0, sizeof *c);
@@ -30,16 +51,17 @@ rt_status rt__canvas_open(rt__canvas *c, const char *path, rt_image_format forma
 	if (format != RT_IMAGE_AUTO && format != RT_IMAGE_PNG && format != RT_IMAGE_SVG)
 		return rt__fail(err, RT_ERR_INVALID, "image format %d; expected RT_IMAGE_AUTO, RT_IMAGE_PNG or RT_IMAGE_SVG", (int)format);
 	int n = snprintf(c->path, sizeof c->path, "%s", path);
-	int m = snprintf(c->temp, sizeof c->temp, "%s.tmp", path);
-	if (n < 0 || (size_t)n >= sizeof c->path || m < 0 || (size_t)m >= sizeof c->temp)
+	if (n < 0 || (size_t)n >= sizeof c->path)
 		return rt__fail(err, RT_ERR_INVALID, "picture path is too long (at most %zu bytes)", sizeof c->path - 1);
 	if (width < 1 || height < 1 || width > 32767 || height > 32767)
 		return rt__fail_at(err, RT_ERR_INVALID, path, 0, 0, NULL, "picture of %d x %d px; each side must be 1..32767", width, height);
 	c->format = rt__image_format_for(path, format);
 	c->width = width;
 	c->height = height;
+	rt_status opened = rt__atomic_open(&c->file, path, err);
+	if (opened != RT_OK) return opened;
 	if (c->format == RT_IMAGE_SVG) {
-		c->surface = cairo_svg_surface_create(c->temp, width, height);
+		c->surface = cairo_svg_surface_create_for_stream(write_stream, &c->file, width, height);
 		if (cairo_surface_status(c->surface) == CAIRO_STATUS_SUCCESS)
 			cairo_svg_surface_restrict_to_version(c->surface, CAIRO_SVG_VERSION_1_1);
 	} else {
@@ -49,7 +71,7 @@ rt_status rt__canvas_open(rt__canvas *c, const char *path, rt_image_format forma
 		const char *why = cairo_status_to_string(cairo_surface_status(c->surface));
 		cairo_surface_destroy(c->surface);
 		c->surface = NULL;
-		remove(c->temp);
+		rt__atomic_abort(&c->file);
 		return rt__fail_at(err, c->format == RT_IMAGE_SVG ? RT_ERR_IO : RT_ERR_NOMEM, path, 0, 0, NULL,
 				   "cannot create a %d x %d picture: %s", width, height, why);
 	}
@@ -61,16 +83,6 @@ rt_status rt__canvas_open(rt__canvas *c, const char *path, rt_image_format forma
 	return RT_OK;
 }
 
-/* The temporary file is whole: move it to its name, or remove it. */
-static rt_status commit_file(const char *temp, const char *path, rt_error *err)
-{
-	if (rename(temp, path) != 0) {
-		const int e = errno;
-		remove(temp);
-		return rt__fail_at(err, RT_ERR_IO, path, 0, 0, NULL, "cannot rename the picture into place: %s", strerror(e));
-	}
-	return RT_OK;
-}
 
 rt_status rt__canvas_close(rt__canvas *c, rt_error *err)
 {
@@ -86,14 +98,14 @@ rt_status rt__canvas_close(rt__canvas *c, rt_error *err)
 			status = rt__fail_at(err, RT_ERR_IO, c->path, 0, 0, NULL, "cannot write the picture: %s",
 					     cairo_status_to_string(cairo_surface_status(c->surface)));
 	} else {
-		cairo_status_t s = cairo_surface_write_to_png(c->surface, c->temp);
+		cairo_status_t s = cairo_surface_write_to_png_stream(c->surface, write_stream, &c->file);
 		if (s != CAIRO_STATUS_SUCCESS)
 			status = rt__fail_at(err, RT_ERR_IO, c->path, 0, 0, NULL, "cannot write the picture: %s", cairo_status_to_string(s));
 	}
 	cairo_surface_destroy(c->surface);
 	c->surface = NULL;
-	if (status == RT_OK) return commit_file(c->temp, c->path, err);
-	remove(c->temp);
+	if (status == RT_OK) return rt__atomic_commit(&c->file, err);
+	rt__atomic_abort(&c->file);
 	return status;
 }
 
@@ -103,8 +115,8 @@ void rt__canvas_abort(rt__canvas *c)
 	if (c->surface) {
 		if (c->format == RT_IMAGE_SVG) cairo_surface_finish(c->surface);
 		cairo_surface_destroy(c->surface);
-		remove(c->temp);
 	}
+	rt__atomic_abort(&c->file);
 	c->cr = NULL;
 	c->surface = NULL;
 }

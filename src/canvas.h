@@ -4,6 +4,7 @@
 #ifndef RT_CANVAS_H
 #define RT_CANVAS_H
 
+#include "atomic.h"
 #include "core.h"
 
 #include <cairo.h>
@@ -20,7 +21,7 @@ typedef struct rt__canvas {
 	rt_image_format format; /* PNG or SVG, never AUTO */
 	int width, height;      /* pixels (PNG) or points (SVG) */
 	char path[1024];
-	char temp[1040];        /* path + ".tmp": where the file is written before the rename */
+	rt_atomic_file file;    /* the output, written under a temporary name (atomic.h) */
 } rt__canvas;
 
 /* PNG or SVG for a path and a requested format: AUTO means SVG when the path ends in
@@ -28,8 +29,9 @@ typedef struct rt__canvas {
 rt_image_format rt__image_format_for(const char *path, rt_image_format format);
 /* A white-free canvas of width x height; cr is ready to draw on. */
 rt_status rt__canvas_open(rt__canvas *c, const char *path, rt_image_format format, int width, int height, rt_error *err);
-/* Writes the file under its temporary name and renames it into place; on any failure
- * nothing is left at either name. Always releases the canvas. */
+/* Writes the file under its temporary name, fsyncs it and renames it into place
+ * (rt__atomic_commit); on any failure nothing is left at either name. Always releases
+ * the canvas. */
 rt_status rt__canvas_close(rt__canvas *c, rt_error *err);
 /* Releases the canvas and leaves no file. */
 void rt__canvas_abort(rt__canvas *c);

@@ -444,7 +444,7 @@ void rt__fight(rt_world *w)
 	rt_agents *a = &w->agents;
 	const int n = a->count;
 	const double dt = w->def.dt_s, armour = w->def.combat.armour_protection, desperate = w->def.combat.desperate_factor;
-	const double cover = w->def.combat.cover;
+	const double cover = w->def.combat.cover, rear_hit = w->def.combat.rear_hit_factor;
 	const double misfire = w->env.misfire_probability; /* rain and damp (weather.c); 0 in dry weather */
 	const uint64_t seed = w->def.seed;
 	const uint64_t step = (uint64_t)w->step;
@@ -465,10 +465,14 @@ void rt__fight(rt_world *w)
 		const rt_random4 r = rt_random_bits(seed, a->id[s], step, RT_STREAM_FIGHT);
 		const double u0 = (double)r.v[0] * (1.0 / 4294967296.0), u1 = (double)r.v[1] * (1.0 / 4294967296.0);
 		const double gap = dist - a->radius[s] - a->radius[t];
+		/* facing: a man going away from his enemy does not strike or shoot at him; a man
+		 * struck from behind is struck unguarded */
+		if (rt__behind(w, s, ex, ey)) continue;
+		const double rear = rt__behind(w, t, -ex, -ey) ? rear_hit : 1.0;
 		if ((a->equipment[s] & RT_EQUIP_WEAPON) && gap <= kp->melee_reach_m) {
 			if (a->state[s] == RT_STATE_FORMED || a->state[s] == RT_STATE_MARCHING) a->state[s] = RT_STATE_ENGAGED;
 			const double fury = a->state[s] == RT_STATE_DESPERATE ? desperate : 1.0; /* M7 */
-			if (u0 < kp->melee_rate_per_s * dt * fmin(1.0, kp->melee_hit_prob * fury) * protect) a->victim[s] = a->enemy[s];
+			if (u0 < kp->melee_rate_per_s * dt * fmin(1.0, kp->melee_hit_prob * fury * rear) * protect) a->victim[s] = a->enemy[s];
 		} else if (kp->missile_range_m > 0.0 && a->ammunition[s] > 0 && dist <= kp->missile_range_m) {
 			if (u0 < kp->missile_rate_per_s * dt) {
 				a->ammunition[s]--;
@@ -476,7 +480,7 @@ void rt__fight(rt_world *w)
 				const double shelter = covered(w, a->x[s], a->y[s], a->x[t], a->y[t]) ? 1.0 - cover : 1.0; /* M5 */
 				if (misfire > 0.0 && a->kind[s] == RT_KIND_GUNNER &&
 				    (double)r.v[2] * (1.0 / 4294967296.0) < misfire) misfires++; /* wet powder, dead match */
-				else if (u1 < kp->missile_hit_prob * protect * shelter) a->victim[s] = a->enemy[s];
+				else if (u1 < fmin(1.0, kp->missile_hit_prob * rear) * protect * shelter) a->victim[s] = a->enemy[s];
 			}
 		}
 	}

@@ -2,15 +2,17 @@
  * what he sees (DESIGN.md "Morale"; phenomena M1-M5). Below a threshold he routs; a
  * routing man far enough from the enemy whose morale has come back rallies.
  *
- *   dm/dt = (m_base - m) / tau - s_e (k_threat threat + k_contagion routing_share
+ *   dm/dt = (m_base - m) / tau - s_e (k_threat (1 + k_rear behind) threat + k_contagion routing_share
  *                                     + k_death deaths_seen)
  *
  * m_base is his experience's baseline spread a little per man, lowered by his corps'
  * hunger (M9: m_base - hunger_baseline_loss hunger); s_e his experience's sensitivity
  * (green men lose morale faster: M1), times (1 + darkness_loss_factor darkness) at night
  * (E1: darkness 0 in daylight, 1 at or below the dark illuminance, log-linear between);
- * threat, routing_share and deaths_seen come from the sense phase's local picture. Parallel over men who decide this step,
- * each writing only his own slot; the step length is his update period. */
+ * threat, routing_share and deaths_seen come from the sense phase's local picture;
+ * behind is 1 when his nearest enemy is behind him (rt__behind, combat "Facing").
+ * Parallel over men who decide this step, each writing only his own slot; the step
+ * length is his update period. */
 #include "world.h"
 
 #include <math.h>
@@ -40,7 +42,13 @@ void rt__morale(rt_world *w)
 		const double sens = m->sensitivity[a->experience[s]] * dark_gain;
 		const int corps = a->corps[s];
 		const double base = a->morale_base[s] - (corps >= 0 ? m->hunger_baseline_loss * w->corps[corps].def.hunger : 0.0);
-		const double loss = sens * (m->threat_rate_per_s * a->threat[s] + m->contagion_rate_per_s * a->routing_share[s] +
+		/* an enemy behind him frightens more than one in front (flank and rear) */
+		double rear = 1.0;
+		if (a->enemy[s] >= 0) {
+			const int t = (int)w->slot_of_id[a->enemy[s]];
+			if (rt__behind(w, s, a->x[t] - a->x[s], a->y[t] - a->y[s])) rear += m->rear_threat_factor;
+		}
+		const double loss = sens * (m->threat_rate_per_s * rear * a->threat[s] + m->contagion_rate_per_s * a->routing_share[s] +
 					    m->death_shock * a->deaths_seen[s]);
 		double morale = a->morale[s];
 		morale += ((base - morale) / m->recovery_time_s - loss) * dt;

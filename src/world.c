@@ -144,6 +144,7 @@ rt_morale_params rt_morale_params_default(void)
 	m.capture_distance_m = 2.0;
 	m.hunger_baseline_loss = 0.25;
 	m.darkness_loss_factor = 1.0;
+	m.rear_threat_factor = 1.0;
 	return m;
 }
 
@@ -158,6 +159,8 @@ rt_combat_params rt_combat_params_default(void)
 	c.contain_distance_m = 800.0; /* 500 paces of 1.6 m (HISTORY.md) */
 	c.desperate_factor = 1.5;     /* "a cornered beast still fights": estimate (E) */
 	c.cover = 0.7;                /* a wagon or wall between stops most arrows and balls: estimate (E) */
+	c.facing_speed_mps = 0.3;     /* slower than a slow walk, a man can turn to face: estimate (E) */
+	c.rear_hit_factor = 2.0;      /* a back is struck unopposed and unguarded: estimate (E) */
 	return c;
 }
 
@@ -239,8 +242,9 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      c->armour_protection >= 0.0 && c->armour_protection <= 1.0 && c->advance_range_m >= 0.0 && c->advance_range_m <= 20000.0 &&
 	      c->collect_range_m >= 0.0 && c->collect_range_m <= 20000.0 && c->contain_distance_m >= 0.0 &&
 	      c->contain_distance_m <= 20000.0 && c->desperate_factor >= 1.0 && c->desperate_factor <= 10.0 &&
-	      c->cover >= 0.0 && c->cover <= 1.0))
-		return rt__fail(err, RT_ERR_INVALID, "combat: sense_range_m 0..20000, sense_cell_m 1..1000, armour_protection 0..1, advance, collect and contain ranges 0..20000 m, desperate_factor 1..10");
+	      c->cover >= 0.0 && c->cover <= 1.0 && c->facing_speed_mps >= 0.0 && c->facing_speed_mps <= 20.0 &&
+	      c->rear_hit_factor >= 1.0 && c->rear_hit_factor <= 10.0))
+		return rt__fail(err, RT_ERR_INVALID, "combat: sense_range_m 0..20000, sense_cell_m 1..1000, armour_protection 0..1, advance, collect and contain ranges 0..20000 m, desperate_factor 1..10, cover 0..1, facing_speed_mps 0..20, rear_hit_factor 1..10");
 	const rt_morale_params *m = &d->morale;
 	for (int e = 0; e < RT_EXPERIENCE_COUNT; ++e)
 		if (!(m->baseline[e] >= 0.0 && m->baseline[e] <= 1.0 && m->sensitivity[e] >= 0.0 && m->sensitivity[e] <= 100.0))
@@ -255,7 +259,8 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      m->drop_weapon_prob >= 0.0 && m->drop_weapon_prob <= 1.0 && m->kneel_distance_m >= 0.0 &&
 	      m->kneel_distance_m <= 100.0 && m->kneel_rate_per_s >= 0.0 && m->kneel_rate_per_s <= 100.0 &&
 	      m->capture_distance_m >= 0.0 && m->capture_distance_m <= 100.0 && m->hunger_baseline_loss >= 0.0 &&
-	      m->hunger_baseline_loss <= 1.0 && m->darkness_loss_factor >= 0.0 && m->darkness_loss_factor <= 10.0))
+	      m->hunger_baseline_loss <= 1.0 && m->darkness_loss_factor >= 0.0 && m->darkness_loss_factor <= 10.0 &&
+	      m->rear_threat_factor >= 0.0 && m->rear_threat_factor <= 10.0))
 		return rt__fail(err, RT_ERR_INVALID, "morale parameters out of range (docs/model.md section 9 gives each range)");
 	for (int k = 0; k < RT_KIND_COUNT; ++k) {
 		const rt_kind_params *kp = &d->kinds[k];

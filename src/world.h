@@ -470,6 +470,17 @@ rt_status rt__sense_reserve(rt_world *w, size_t entries, rt_error *err);
 void rt__fight(rt_world *w);
 /* Enemies in all four quarters round the man within radius (M7: no way out). */
 bool rt__surrounded(const rt_world *w, int slot, double radius);
+/* Whether (ex, ey), a vector from man `slot`, lies behind him: he is on the move
+ * (marching or routing) faster than combat.facing_speed_mps and away from it (more than
+ * 90 degrees off his course). A man in his ranks (formed, engaged, desperate), or one
+ * standing or shuffling, turns to face whoever comes (docs/model.md, "Facing"). */
+static inline bool rt__behind(const rt_world *w, int slot, double ex, double ey)
+{
+	const uint8_t st = w->agents.state[slot];
+	if (st != RT_STATE_MARCHING && st != RT_STATE_ROUTING) return false;
+	const double vx = w->agents.vx[slot], vy = w->agents.vy[slot], min = w->def.combat.facing_speed_mps;
+	return vx * vx + vy * vy > min * min && vx * ex + vy * ey < 0.0;
+}
 rt_status rt__resolve(rt_world *w, rt_error *err);
 
 /* command.c */

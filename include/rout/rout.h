@@ -153,6 +153,8 @@ typedef struct rt_combat_params {
 	double contain_distance_m;  /* a containing man keeps this far from the nearest enemy (M7: 500 paces) */
 	double desperate_factor;    /* a desperate man's blows tell this much more often (M7) */
 	double cover;               /* share of missiles stopped by a wall or wagon between shooter and target (M5) */
+	double facing_speed_mps;    /* a man moving faster than this faces where he goes (else he turns to his enemy) */
+	double rear_hit_factor;     /* blows and shots at a man with his back to the attacker tell this many times more often */
 } rt_combat_params;
 
 rt_combat_params rt_combat_params_default(void);
@@ -180,6 +182,7 @@ typedef struct rt_morale_params {
 	double capture_distance_m;               /* a kneeling man is taken by an enemy this near who is not fighting */
 	double hunger_baseline_loss;             /* M9: a starving corps' (hunger 1) baseline is this much lower */
 	double darkness_loss_factor;             /* E1: every loss of morale is (1 + this) times larger in full darkness */
+	double rear_threat_factor;               /* threat counts (1 + this) times when his nearest enemy is behind him */
 } rt_morale_params;
 
 rt_morale_params rt_morale_params_default(void);

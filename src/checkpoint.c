@@ -137,7 +137,7 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 #define KIND_PARAMS(X) \
 	X(radius_m) X(free_speed_mps) X(melee_reach_m) X(melee_rate_per_s) X(melee_hit_prob) \
 	X(missile_range_m) X(missile_rate_per_s) X(missile_hit_prob)
-#define WATER_PARAMS(X) X(foot_drown_depth_m) X(horse_drown_depth_m) X(drown_rate_per_s) X(wading_loss_per_m)
+#define WATER_PARAMS(X) X(foot_drown_depth_m) X(horse_drown_depth_m) X(drown_rate_per_s) X(wading_loss_per_m) X(wade_out_depth_m)
 #define LIGHT_PARAMS(X) \
 	X(moon_full_zenith_lux) X(moon_mean_distance_km) X(night_sky_lux) X(cloud_max_attenuation) \
 	X(cloud_cover_exponent) X(dark_lux) X(daylight_lux) X(detection_day_m) X(detection_night_m) \
@@ -168,7 +168,7 @@ _Static_assert(sizeof(rt_fire_params) == (1 FIRE_PARAMS(ONE)) * sizeof(double), 
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 3856, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 3864, "struct rt_world changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_world_def) == 1104, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 208, "rt_corps changed: update the checkpoint (checkpoint.c)");
@@ -180,7 +180,7 @@ _Static_assert(sizeof(rt_sense_grid) == 376, "rt_sense_grid changed: update the 
 _Static_assert(sizeof(rt_grid) == 112, "rt_grid changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_geometry) == 144, "rt_geometry changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_environment_def) == 1008, "rt_environment_def changed: update the checkpoint's fingerprint (checkpoint.c)");
-_Static_assert(sizeof(rt_water_params) == 40, "rt_water_params changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(rt_water_params) == 48, "rt_water_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_weather_def) == 136, "rt_weather_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_weather_series) == 40, "rt_weather_series changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_fire_def) == 144, "rt_fire_def changed: update the checkpoint's fingerprint (checkpoint.c)");

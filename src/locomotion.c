@@ -72,6 +72,7 @@ typedef struct decide_ctx {
 	int max_level, rc_limit;
 	bool simd;
 	bool mud, fire; /* wet ground somewhere; a head fire burning somewhere */
+	bool water;     /* a map with a sea or rivers: men not in flight wade out of deep water */
 	rt_nb_params nbp;
 } decide_ctx;
 
@@ -221,9 +222,13 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 		const int k = nb->k[i];
 		/* E4: a man in the flames of a head fire, or on grass beside them, runs for the
 		 * nearest safe ground */
-		if (c->fire && rt__fire_flight(w, g->sx[k], g->sy[k], &bm->head_x[i], &bm->head_y[i]) &&
-		    a->state[g->order[k]] != RT_STATE_ROUTING)
+		const uint8_t state = a->state[g->order[k]];
+		if (c->fire && rt__fire_flight(w, g->sx[k], g->sy[k], &bm->head_x[i], &bm->head_y[i]) && state != RT_STATE_ROUTING)
 			bm->pace[i] *= c->flight_factor;
+		/* E3: a man not in flight feels the water rise round him and wades out toward the
+		 * shallows; a routing man in the dark runs where his flight takes him */
+		else if (c->water && state != RT_STATE_ROUTING && state != RT_STATE_SURRENDERED)
+			rt__water_flight(w, g->sx[k], g->sy[k], &bm->head_x[i], &bm->head_y[i]);
 		/* neighbours within the interaction range */
 		const double vT = bm->pace[i] * c->T;
 		const double cutoff = g->sr[k] + c->max_radius + (vT >= c->rep_range ? vT : c->rep_range); /* fmax */
@@ -435,6 +440,7 @@ void rt__locomotion_decide(rt_world *w)
 	c.simd = rt__neighbours_simd();
 	c.mud = w->mud_on;
 	c.fire = rt__fire_hot_anywhere(w);
+	c.water = w->map != NULL;
 	c.nbp = (rt_nb_params){ p->neighbor_strength, 1.0 / p->neighbor_range_m, c.rep_range, c.max_level > 0,
 				c.periodic, c.period, c.inv_period };
 	const int batches = (count + RT_NB_BATCH - 1) / RT_NB_BATCH;

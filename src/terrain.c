@@ -14,6 +14,7 @@ rt_water_params rt_water_params_default(void)
 	p.horse_drown_depth_m = 2.2;  /* a horse swims with its rider a while longer: estimate (E) */
 	p.drown_rate_per_s = 0.1;     /* in water over his depth a man lasts ~10 s: estimate (E) */
 	p.wading_loss_per_m = 0.6;    /* knee-deep costs a third of his speed: estimate (E) */
+	p.wade_out_depth_m = 0.5;     /* above the knee a man feels the sea take him: estimate (E) */
 	p.cookie = RT_COOKIE;
 	return p;
 }
@@ -25,8 +26,9 @@ rt_status rt_world_set_water(rt_world *w, const rt_water_params *p, rt_error *er
 		return rt__fail(err, RT_ERR_INVALID, "water parameters were not made by rt_water_params_default()");
 	if (!(p->foot_drown_depth_m > 0.0 && p->foot_drown_depth_m <= 10.0 && p->horse_drown_depth_m > 0.0 &&
 	      p->horse_drown_depth_m <= 10.0 && p->drown_rate_per_s >= 0.0 && p->drown_rate_per_s <= 10.0 &&
-	      p->wading_loss_per_m >= 0.0 && p->wading_loss_per_m <= 10.0))
-		return rt__fail(err, RT_ERR_INVALID, "water: drown depths 0..10 m, drown rate 0..10 /s, wading loss 0..10 /m");
+	      p->wading_loss_per_m >= 0.0 && p->wading_loss_per_m <= 10.0 && p->wade_out_depth_m >= 0.0 &&
+	      p->wade_out_depth_m <= 10.0))
+		return rt__fail(err, RT_ERR_INVALID, "water: drown depths 0..10 m, drown rate 0..10 /s, wading loss 0..10 /m, wade-out depth 0..10 m");
 	w->water = *p;
 	return RT_OK;
 }
@@ -203,6 +205,55 @@ bool rt__deeper_water(const rt_world *w, double x, double y, double nx, double n
 	const double limit = rider ? w->water.horse_drown_depth_m : w->water.foot_drown_depth_m;
 	const double there = depth_at(w, to);
 	return there > limit && there > depth_at(w, rt__terrain_cell(w, x, y));
+}
+
+bool rt__water_flight(const rt_world *w, double x, double y, double *ex, double *ey)
+{
+	const int here = rt__terrain_cell(w, x, y);
+	if (here < 0) return false;
+	static const double dirs[8][2] = { { 1, 0 }, { 0.70710678118654752, 0.70710678118654752 }, { 0, 1 },
+					   { -0.70710678118654752, 0.70710678118654752 }, { -1, 0 },
+					   { -0.70710678118654752, -0.70710678118654752 }, { 0, -1 },
+					   { 0.70710678118654752, -0.70710678118654752 } };
+	static const double reach[3] = { 2.0, 5.0, 12.0 };
+	const double cell = w->map_cell, wade = w->water.wade_out_depth_m;
+	/* he wades when the water round him (his cell, or two cells out on any side) is over
+	 * the wading depth: so he keeps going a little past the waterline */
+	bool wet = depth_at(w, here) > wade;
+	double mean[8];
+	bool open[8];
+	for (int d = 0; d < 8; ++d) {
+		double sum = 0.0;
+		open[d] = true;
+		for (int r = 0; r < 3; ++r) {
+			const int c = rt__terrain_cell(w, x + dirs[d][0] * reach[r] * cell, y + dirs[d][1] * reach[r] * cell);
+			if (c < 0 || !w->map_passable[c]) {
+				open[d] = false;
+				continue;
+			}
+			const double dep = depth_at(w, c);
+			if (r == 0 && dep > wade) wet = true;
+			sum += dep;
+		}
+		mean[d] = sum / 3.0;
+	}
+	if (!wet) return false;
+	/* the shallowest open ray; among equals, the one most nearly opposite the deepest */
+	int deepest = 0;
+	for (int d = 1; d < 8; ++d)
+		if (mean[d] > mean[deepest]) deepest = d;
+	int pick = -1;
+	for (int d = 0; d < 8; ++d) {
+		if (!open[d]) continue;
+		if (pick < 0 || mean[d] < mean[pick] ||
+		    (mean[d] == mean[pick] && dirs[d][0] * dirs[deepest][0] + dirs[d][1] * dirs[deepest][1] <
+						     dirs[pick][0] * dirs[deepest][0] + dirs[pick][1] * dirs[deepest][1]))
+			pick = d;
+	}
+	if (pick < 0 || mean[pick] >= mean[deepest]) return false; /* water alike all round: nowhere better */
+	*ex = dirs[pick][0];
+	*ey = dirs[pick][1];
+	return true;
 }
 
 double rt__planning_depth(const rt_world *w, int cell)

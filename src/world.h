@@ -413,6 +413,11 @@ int rt__fort_at(const rt_world *w, double x, double y);
 bool rt__deeper_water(const rt_world *w, double x, double y, double nx, double ny, int kind);
 /* Water depth at a map cell when the sea stands at its mean level: what men plan by. */
 double rt__planning_depth(const rt_world *w, int cell);
+/* E3: a man with water deeper than water.wade_out_depth_m under him or two raster cells
+ * out on any side wades toward the shallowest of eight directions (the mean depth 2, 5
+ * and 12 cells out along each, over passable ground; among equals, the one most nearly
+ * opposite the deepest): his direction, and true. */
+bool rt__water_flight(const rt_world *w, double x, double y, double *ex, double *ey);
 void rt__terrain_free(rt_world *w);
 
 /* env_phase.c */

@@ -120,7 +120,8 @@ TEST(terrain_tide_floods_the_flat_and_the_surge_drowns)
 	env.longitude_deg = MAP_ORIGIN_LON;
 	env.tide.constituent_count = 1;
 	env.tide.constituents[0] = (rt_tide_constituent){ "M2", 1.5, 0.0, RT_TIDE_SPEED_M2_DEG_PER_H };
-	double surge_t[3] = { 6.0 * 3600.0 - 1800.0, 6.0 * 3600.0, 12.0 * 3600.0 };
+	/* the surge comes as a wave ("一丈多高的滔天巨浪", seed 003): 3.5 m in a minute */
+	double surge_t[3] = { 6.0 * 3600.0 - 60.0, 6.0 * 3600.0, 12.0 * 3600.0 };
 	double surge_h[3] = { 0.0, 3.5, 3.5 };
 	CHECK_OK(rt_world_set_environment(w, &env, &err), err);
 	int flood_changes = 0;
@@ -164,11 +165,36 @@ TEST(terrain_tide_floods_the_flat_and_the_surge_drowns)
 	rt_environment_state es;
 	rt_world_get_environment(w, &es);
 	rt_world_destroy(w);
-	rt_map_destroy(map);
 	rt_test_note("at 01:00 the sea stands %.2f m above mean: %d of 100 men on the flat drowned, %d of 100 on the land",
 		     es.sea_level_m, flat_drowned, land_drowned);
 	CHECK(flat_drowned == 100);
 	CHECK(land_drowned == 0);
+
+	/* the same surge rising over half an hour: men not in flight feel the water rise
+	 * above their knees and wade up the flat to dry land (E3, docs/model.md section 11) */
+	w = world_on_map(map, 140, 140, 0);
+	CHECK(w);
+	surge_t[0] = 6.0 * 3600.0 - 1800.0 - 5.0 * 3600.0;
+	CHECK_OK(rt_world_set_environment(w, &env, &err), err);
+	for (int i = 0; i < 100; ++i) {
+		man.position = (rt_vec2){ -100.0 + 2.0 * i, -70.0 };
+		CHECK_OK(rt_world_add_agent(w, &man, NULL, &err), err);
+	}
+	for (int k = 0; k < 3600 * 10 + 1800 * 10; ++k) CHECK_OK(rt_world_step(w, &err), err); /* to 00:30 */
+	int slow_drowned = 0;
+	double lowest = INFINITY;
+	for (int i = 0; i < 100; ++i) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)i, &v);
+		slow_drowned += v.state == RT_STATE_DEAD_DROWNED;
+		if (v.state != RT_STATE_DEAD_DROWNED) lowest = fmin(lowest, v.position.y);
+	}
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	rt_test_note("a surge rising over 30 min instead: at 00:30 %d of 100 drowned; the survivors stand at y >= %.0f m "
+		     "(the flat ends at y = 20 m)", slow_drowned, lowest);
+	CHECK(slow_drowned <= 5);
+	CHECK(lowest > 0.0);
 }
 
 /* One man walks 300 m east to a target; returns the length of his path and his y as he

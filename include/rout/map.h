@@ -185,6 +185,7 @@ typedef struct rt_water_params {
 	double horse_drown_depth_m;    /* a rider survives deeper water */
 	double drown_rate_per_s;       /* a drowning man dies at this rate */
 	double wading_loss_per_m;      /* speed lost per metre of water: v x max(0.2, 1 - loss depth) */
+	double wade_out_depth_m;       /* a man not in flight standing in deeper water wades toward shallower */
 	uint32_t cookie;
 } rt_water_params;
 

@@ -542,8 +542,9 @@ void rt__locomotion_move(rt_world *w)
 				break;
 			}
 		}
-		/* a fort not his own, or full, is a wall to him */
-		if (w->fort_side && !rt__fort_admits(w, nx, ny, a->side[s])) {
+		/* a fort not his own, or full, is a wall to him; inside a fort (leaving it on a
+		 * sortie) he walks within its walls to the gate */
+		if (w->fort_side && !rt__fort_admits(w, nx, ny, a->side[s]) && rt__fort_at(w, x, y) != rt__fort_at(w, nx, ny)) {
 			nx = x;
 			ny = y;
 			vx = vy = 0.0;

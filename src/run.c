@@ -70,7 +70,10 @@ static void apply_order(rt_run *run, int unit, const rt_sc_order *o)
 	for (int s = 0; s < a->count; ++s) {
 		if ((int)a->unit[s] != unit) continue;
 		const uint8_t st = a->state[s];
-		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
+		/* men in a fort obey an order to march or attack: they sally out by the gate */
+		const bool sally = st == RT_STATE_SHELTERED && (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK);
+		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED && !sally) continue;
+		if (sally) rt__fort_leave(w, s);
 		switch (o->kind) {
 		case RT_ORDER_HOLD:
 		case RT_ORDER_AMBUSH:

@@ -157,6 +157,13 @@ int rt__fort_at(const rt_world *w, double x, double y)
 	return f >= 0 && f < w->feature_count && w->fort_side[f] != -3 ? f : -1;
 }
 
+void rt__fort_leave(rt_world *w, int s)
+{
+	if (!w->fort_side || w->agents.state[s] != RT_STATE_SHELTERED) return;
+	const int f = rt__fort_at(w, w->agents.x[s], w->agents.y[s]);
+	if (f >= 0 && w->fort_sheltered[f] > 0) w->fort_sheltered[f]--;
+}
+
 /* Whether the fort lets a man of `side` in: only through a gate (its walls are
  * impassable cells), only its own side. Capacity is decided in the admission pass. */
 bool rt__fort_admits(const rt_world *w, double x, double y, int side)
@@ -169,7 +176,8 @@ bool rt__fort_admits(const rt_world *w, double x, double y, int side)
 }
 
 /* Serial, in slot order: a man who stepped into a fort is sheltered while there is
- * room; the rest are turned back to where they stood. */
+ * room; the rest are turned back to where they stood. A man who stood in the fort
+ * already is on his way out (rt__fort_leave) and is let be. */
 void rt__forts_admit(rt_world *w)
 {
 	if (!w->fort_side) return;
@@ -178,7 +186,16 @@ void rt__forts_admit(rt_world *w)
 		if (!rt__active(a->state[s])) continue;
 		const int f = rt__fort_at(w, a->x[s], a->y[s]);
 		if (f < 0) continue;
-		if (w->fort_sheltered[f] < w->fort_capacity[f] && (w->fort_side[f] == -1 || w->fort_side[f] == a->side[s])) {
+		/* a man who stood in this fort before the move is leaving it (a sortie) */
+		if (rt__fort_at(w, w->prev_x[s], w->prev_y[s]) == f) continue;
+		/* a man marching to a place beyond the fort is not taken in on his way (the crowd
+		 * at a gate may push him back through it); a routing man takes any fort open to him */
+		bool wanted = true;
+		if (a->state[s] != RT_STATE_ROUTING && a->goal[s] >= 0) {
+			const rt_goal_def *g = &w->goals[a->goal[s]].def;
+			wanted = rt__fort_at(w, 0.5 * (g->target_min.x + g->target_max.x), 0.5 * (g->target_min.y + g->target_max.y)) == f;
+		}
+		if (wanted && w->fort_sheltered[f] < w->fort_capacity[f] && (w->fort_side[f] == -1 || w->fort_side[f] == a->side[s])) {
 			w->fort_sheltered[f]++;
 			a->state[s] = RT_STATE_SHELTERED;
 		} else {

@@ -664,6 +664,8 @@ rt_status rt_world_set_agent_state(rt_world *w, rt_agent_id id, rt_state state, 
 	if (!w || id >= (uint32_t)w->agents.count) return rt__fail(err, RT_ERR_INVALID, "agent %u does not exist", id);
 	if ((unsigned)state >= RT_STATE_COUNT) return rt__fail(err, RT_ERR_INVALID, "state %d is unknown", (int)state);
 	int s = (int)w->slot_of_id[id];
+	/* a sheltered man made active leaves his fort (Q9: a sortie) */
+	if (rt_state_is_active(state) && state != RT_STATE_SHELTERED) rt__fort_leave(w, s);
 	w->agents.state[s] = (uint8_t)state;
 	w->agents.level[s] = 0;
 	if (!rt_state_is_active(state)) w->agents.vx[s] = w->agents.vy[s] = 0.0;

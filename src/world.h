@@ -408,6 +408,10 @@ void rt__forts_admit(rt_world *w);
 bool rt__fort_admits(const rt_world *w, double x, double y, int side);
 /* The map feature index of the fort covering (x, y), or -1 (also -1 without forts). */
 int rt__fort_at(const rt_world *w, double x, double y);
+/* Q9: a sheltered man about to leave his fort (a sortie): his place in it is freed; the
+ * caller then gives him an active state. He walks to the gate within the walls, and the
+ * fort does not take him in again until he has been outside. */
+void rt__fort_leave(rt_world *w, int slot);
 /* Whether a step from (x, y) to (nx, ny) takes a man of this kind into water over his
  * depth and deeper than where he stands (E3: the steady do not wade in). */
 bool rt__deeper_water(const rt_world *w, double x, double y, double nx, double ny, int kind);

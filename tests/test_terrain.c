@@ -417,13 +417,46 @@ TEST(terrain_fort_admits_its_own_side_by_the_gate_up_to_capacity)
 		entered++;
 		through_gate += hypot(v.position.x - 60.0, v.position.y - 40.0) < 8.0;
 	}
+	/* Q9, a sortie: 20 of the sheltered are ordered out to a field south of the fort;
+	 * they leave by the gate, and the men of their side still waiting take their places */
+	gd.target_min = (rt_vec2){ 40, -80 };
+	gd.target_max = (rt_vec2){ 80, -60 };
+	rt_goal_id field;
+	CHECK_OK(rt_world_add_goal(w, &gd, &field, &err), err);
+	int ordered = 0;
+	bool was_out[150] = { false };
+	for (int i = 0; i < 100 && ordered < 20; ++i) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)i, &v);
+		if (v.state != RT_STATE_SHELTERED) continue;
+		CHECK_OK(rt_world_set_agent_goal(w, (rt_agent_id)i, field, &err), err);
+		CHECK_OK(rt_world_set_agent_state(w, (rt_agent_id)i, RT_STATE_MARCHING, &err), err);
+		was_out[i] = true;
+		ordered++;
+	}
+	const int after_order = rt_world_fort_sheltered(w, feature);
+	for (int step = 0; step < 3000; ++step) CHECK_OK(rt_world_step(w, &err), err);
+	int in_field = 0, back_in = 0;
+	for (int i = 0; i < 100; ++i) {
+		if (!was_out[i]) continue;
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)i, &v);
+		in_field += v.position.y < -55.0 && v.position.x > 35.0 && v.position.x < 85.0;
+		back_in += v.state == RT_STATE_SHELTERED;
+	}
+	const int refilled = rt_world_fort_sheltered(w, feature);
 	rt_world_destroy(w);
 	rt_map_destroy(map);
 	rt_test_note("%d sheltered (%d of side 0, %d of side 1); %d entered, %d by the gate (farthest %.1f m from it); enemy inside %d times",
 		     sheltered, side0, side1, entered, through_gate, farthest_from_gate, enemy_inside);
+	rt_test_note("sortie: %d ordered out leave %d in the fort; after 5 min %d stand in the field south, %d went back in, "
+		     "and the fort holds %d again", ordered, after_order, in_field, back_in, refilled);
 	CHECK(sheltered == 50 && side0 == 50 && side1 == 0);
 	CHECK(entered == 50 && through_gate == entered);
 	CHECK(enemy_inside == 0);
+	CHECK(ordered == 20 && after_order == 30);
+	CHECK(in_field == 20 && back_in == 0);
+	CHECK(refilled == 50); /* the men still waiting outside took the places freed */
 }
 
 /* E3: a pursuer riding toward the sea stops at water over his depth; a routing man (in

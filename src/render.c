@@ -15,7 +15,7 @@
 /* ---- a moment of a trace ------------------------------------------------------------------------ */
 static size_t moment_bytes(size_t capacity)
 {
-	return (capacity > 0 ? capacity : 1) * (2 * sizeof(float) + 2);
+	return (capacity > 0 ? capacity : 1) * (2 * sizeof(float) + 3); /* x, y, state, side, morale */
 }
 
 void rt_trace_moment_free(rt_trace_moment *m)
@@ -71,12 +71,13 @@ rt_status rt_trace_read_moment(const char *path, double time_s, const rt_allocat
 		return rt__fail(err, RT_ERR_NOMEM, "cannot allocate a frame of %zu men", n);
 	}
 	float *x = (float *)(void *)block, *y = x + n;
-	uint8_t *state = (uint8_t *)(y + n), *side = state + n;
+	uint8_t *state = (uint8_t *)(y + n), *side = state + n, *morale = side + n;
 	if (n) {
 		memcpy(x, f.x, n * sizeof(float));
 		memcpy(y, f.y, n * sizeof(float));
 		memcpy(state, f.state, n);
 		memcpy(side, f.side, n);
+		if (f.morale) memcpy(morale, f.morale, n);
 	}
 	rt_trace_reader_close(r);
 	out->frame = f;
@@ -84,6 +85,7 @@ rt_status rt_trace_read_moment(const char *path, double time_s, const rt_allocat
 	out->frame.y = y;
 	out->frame.state = state;
 	out->frame.side = side;
+	out->frame.morale = f.morale ? morale : NULL;
 	out->capacity = n;
 	out->frame_index = best;
 	out->frame_count = frames;

@@ -4,6 +4,7 @@
  * each written to a temporary name, flushed and renamed, so a file that exists under its
  * name is whole (docs/scenario-format.md, "Outputs"). */
 #include "run_internal.h"
+#include "fire_log.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -772,6 +773,65 @@ static rt_status write_run_json(rt_run *run, const char *dir, rt_error *err)
 	for (int c = 0; c < sc->corps_count; ++c)
 		json_array_append_new(cmd, json_pack("{s:i, s:s}", "agent", (json_int_t)run->commander[c], "name", sc->corps[c].name));
 	json_object_set_new(root, "commanders", cmd);
+	/* who each man is and what he was told, for the replay page: the sides' Chinese names,
+	 * the corps, the units (the men of each are consecutive agent ids; a corps' commander
+	 * and guard are one more unit after the scenario's), and the orders given */
+	json_t *zh = json_array();
+	for (int i = 0; i < sc->side_count; ++i) json_array_append_new(zh, json_string(sc->sides[i].name_zh));
+	json_object_set_new(root, "sides_zh", zh);
+	json_t *corps = json_array();
+	for (int c = 0; c < sc->corps_count; ++c)
+		json_array_append_new(corps, json_pack("{s:s, s:s, s:s, s:i, s:I}", "id", sc->corps[c].id, "name", sc->corps[c].name, "name_zh",
+						       sc->corps[c].name_zh, "side", sc->corps[c].side, "commander",
+						       (json_int_t)run->commander[c]));
+	json_object_set_new(root, "corps", corps);
+	const int units = sc->unit_count + sc->corps_count;
+	int64_t *range = rt__calloc(&run->allocator, 2 * (size_t)units + 2, sizeof *range); /* first id, count */
+	if (!range) {
+		json_decref(root);
+		return rt__fail(err, RT_ERR_NOMEM, "out of memory writing run.json");
+	}
+	const rt_world *w = run->world;
+	for (int id = 0; id < w->agents.count; ++id) {
+		const uint32_t u = w->agents.unit[w->slot_of_id[id]];
+		if (u >= (uint32_t)units) continue;
+		if (range[2 * u + 1]++ == 0) range[2 * u] = id;
+	}
+	json_t *ul = json_array();
+	for (int u = 0; u < units; ++u) {
+		char id[RT_SCENARIO_ID_SIZE + 16];
+		const bool hq = u >= sc->unit_count;
+		const int c = hq ? u - sc->unit_count : sc->units[u].corps;
+		if (hq) snprintf(id, sizeof id, "%s_headquarters", sc->corps[c].id);
+		else snprintf(id, sizeof id, "%s", sc->units[u].id);
+		json_array_append_new(ul, json_pack("{s:s, s:i, s:s, s:I, s:I}", "id", id, "corps", c, "kind",
+						    hq ? "headquarters" : rt_kind_name(sc->units[u].kind), "first_agent", (json_int_t)range[2 * u],
+						    "agents", (json_int_t)range[2 * u + 1]));
+	}
+	rt__free(&run->allocator, range, (2 * (size_t)units + 2) * sizeof *range);
+	json_object_set_new(root, "units", ul);
+	json_t *orders = json_array();
+	for (int k = 0; k < run->order_count; ++k) {
+		char what[RT_SCENARIO_ID_SIZE + 48];
+		rt__run_order_text(run, &run->orders[k].order, what, sizeof what);
+		json_array_append_new(orders, json_pack("{s:f, s:i, s:s}", "t_s", run->orders[k].time_s, "unit", run->orders[k].unit, "order", what));
+	}
+	json_object_set_new(root, "orders", orders);
+	/* the grass fire, if the scenario sets one: the cells it caught (fire.bin) */
+	snprintf(path, sizeof path, "%s/fire.bin", dir);
+	if (w->fire) {
+		const rt_fire *fire = w->fire;
+		rt_status fs = rt__run_log_fire(run, err);
+		if (fs == RT_OK)
+			fs = rt__fire_log_write(path, fire->nx, fire->ny, fire->cell_m, fire->ox, fire->oy, run->fire_cells, run->fire_cell_count, err);
+		if (fs != RT_OK) {
+			json_decref(root);
+			return fs;
+		}
+		json_object_set_new(root, "fire", json_string("fire.bin"));
+	} else {
+		remove(path); /* a fire log of an earlier run into the folder would not be this run's */
+	}
 	rt_run_history h = rt_history_view(run->history);
 	if (h.sea_level_m && h.light_lux && h.sample_count > 0) {
 		json_t *t = json_array(), *sea = json_array(), *lux = json_array();

@@ -322,50 +322,38 @@ static int write_replay(rt_run *run, const char *dir, const char *trace_path, co
 	return 0;
 }
 
-/* Pictures of the report's key moments, drawn again from the trace: the first commander
- * to leave, the first who follows (M2), high water, the first drowning (E3), ambushes
- * sprung (Q1) — at most eight, named event-<time>.png. */
-static void draw_key_moments(const char *dir)
+/* Pictures of the run's key moments, drawn again from the trace (rt_run_key_moments:
+ * at most RT_KEY_MOMENTS_MAX, the most telling first - the first commander to leave, the
+ * rout at its height, the highest water, the first drowning ... - docs/run-folder.md),
+ * named event-<local time>.png and titled with what happened. */
+static void draw_key_moments(const rt_run *run, const char *dir, double frame_s, const char *title)
 {
-	char events_path[1200];
-	snprintf(events_path, sizeof events_path, "%s/events.jsonl", dir);
-	FILE *f = fopen(events_path, "r");
-	if (!f) return;
-	char line[4096];
-	int drawn = 0, left = 0;
-	bool tide = false, drown = false, ambush = false;
-	while (drawn < 8 && fgets(line, sizeof line, f)) {
-		json_error_t je;
-		json_t *o = json_loads(line, 0, &je);
-		if (!o) continue;
-		const char *type = json_string_value(json_object_get(o, "type"));
-		const char *ph = json_string_value(json_object_get(o, "phenomenon"));
-		const char *when = json_string_value(json_object_get(o, "time"));
-		bool key = false;
-		if (type && strcmp(type, "commander_left") == 0 && left < 2) key = ++left > 0;
-		else if (type && strcmp(type, "tide_peak") == 0 && !tide) key = tide = true;
-		else if (ph && strcmp(ph, "E3") == 0 && !drown) key = drown = true;
-		else if (type && strcmp(type, "ambush") == 0 && !ambush) key = ambush = true;
-		if (key && when) {
-			char at[64], out[1300];
-			snprintf(at, sizeof at, "%s", when);
-			char stamp[32];
-			int k = 0;
-			for (const char *c = when; *c && k < 31; ++c)
-				if (*c != ':' && *c != '-') stamp[k++] = *c;
-			stamp[k] = '\0';
-			snprintf(out, sizeof out, "%s/event-%s.png", dir, stamp);
-			rt_render_def rd = rt_render_def_default();
-			rd.run_folder = dir;
-			rd.at = at;
-			rd.out_path = out;
-			rt_error err;
-			if (rt_render_run(&rd, NULL, 0, NULL, &err) != RT_OK) fprintf(stderr, "rout: %s: %s\n", out, err.message);
-			else drawn++;
-		}
-		json_decref(o);
+	const rt_scenario *sc = rt_run_scenario(run);
+	rt_key_moment moments[RT_KEY_MOMENTS_MAX];
+	int n = 0;
+	rt_error err;
+	if (rt_run_key_moments(run, frame_s, moments, RT_KEY_MOMENTS_MAX, &n, &err) != RT_OK) {
+		fprintf(stderr, "rout: the key moments: %s\n", err.message);
+		return;
 	}
-	fclose(f);
+	for (int i = 0; i < n; ++i) {
+		char when[40], stamp[32], at[48], out[1300], caption[600];
+		rt_scenario_format_time(sc, moments[i].time_s, when, sizeof when);
+		int k = 0;
+		for (const char *c = when; *c && k < 31; ++c)
+			if (*c != ':' && *c != '-') stamp[k++] = *c;
+		stamp[k] = '\0';
+		snprintf(out, sizeof out, "%s/event-%s.png", dir, stamp);
+		snprintf(at, sizeof at, "%.3fs", moments[i].time_s);
+		const char *clock = strchr(when, 'T');
+		snprintf(caption, sizeof caption, "%s — %.5s %s", title, clock ? clock + 1 : when, moments[i].text);
+		rt_render_def rd = rt_render_def_default();
+		rd.run_folder = dir;
+		rd.at = at;
+		rd.out_path = out;
+		rd.title = caption;
+		if (rt_render_run(&rd, NULL, 0, NULL, &err) != RT_OK) fprintf(stderr, "rout: %s: %s\n", out, err.message);
+	}
 }
 
 static void progress(const rt_run *run, double started, bool done)
@@ -473,7 +461,7 @@ static int one_run(const rt_scenario *sc, const run_options *o, uint64_t seed, c
 		draw(sc, rt_run_world(run), dir, "end.png", title);
 		if (rd.trace_path) {
 			write_replay(run, dir, trace_path, title);
-			draw_key_moments(dir);
+			draw_key_moments(run, dir, o->trace_every_s, title);
 		}
 	}
 	if (values) rt_run_history_values(run, values, capacity);

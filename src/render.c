@@ -470,7 +470,7 @@ rt_status rt_render_run(const rt_render_def *def, char *written, size_t written_
 			pd.path = out;
 			pd.format = format;
 			pd.width_px = def->width_px > 0 ? def->width_px : 1600;
-			pd.title = ri->title[0] ? ri->title : NULL;
+			pd.title = def->title ? def->title : ri->title[0] ? ri->title : NULL;
 			pd.side_names = names;
 			pd.side_name_count = ri->side_count;
 			pd.utc_offset_h = ri->timezone_h;

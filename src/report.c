@@ -329,6 +329,172 @@ rt_status rt__run_watch(rt_run *run)
 	return s;
 }
 
+/* ---- key moments ---------------------------------------------------------------------------- */
+enum { KEY_NONE = 1000 };
+
+/* How much a reader wants a picture of the event (lower first; KEY_NONE: not at all),
+ * given how many of its kind came before it (nth, from 0). scenario.h says why. */
+static int key_rank(const rt_run_event *e, int nth)
+{
+	const char *t = e->type;
+	if (strcmp(t, "commander_left") == 0) return nth == 0 ? 1 : nth == 1 ? 8 : 13;
+	if (strcmp(t, "rout_peak") == 0) return 2;
+	if (strcmp(t, "high_water") == 0) return 3;
+	if (strcmp(t, "first") == 0 && strcmp(e->phenomenon, "E3") == 0) return 4;
+	if (strcmp(t, "drowning_peak") == 0) return 5;
+	if (strcmp(t, "ambush") == 0) return nth == 0 ? 6 : 15;
+	if (strcmp(t, "first") == 0 && strcmp(e->phenomenon, "E4") == 0) return 7;
+	if (strcmp(t, "commander_fell") == 0 || strcmp(t, "commander_routing") == 0) return nth == 0 ? 9 : 14;
+	if (strcmp(t, "commander_reached") == 0) return nth == 0 ? 10 : 14;
+	if (strcmp(t, "first") == 0) return 11;
+	if (strcmp(t, "unit_broken") == 0) return nth == 0 ? 12 : KEY_NONE;
+	if (strcmp(t, "commander_escaped") == 0) return 14;
+	if (strcmp(t, "tide_peak") == 0) return 15;
+	return KEY_NONE;
+}
+
+typedef struct key_candidate {
+	int rank, index;
+	double time_s;
+} key_candidate;
+
+static int compare_key_times_first(const void *pa, const void *pb)
+{
+	const key_candidate *a = pa, *b = pb;
+	if (a->time_s != b->time_s) return a->time_s < b->time_s ? -1 : 1;
+	return a->index - b->index;
+}
+
+static int compare_key_candidates(const void *pa, const void *pb)
+{
+	const key_candidate *a = pa, *b = pb;
+	if (a->rank != b->rank) return a->rank - b->rank;
+	return compare_key_times_first(pa, pb);
+}
+
+static int compare_key_times(const void *pa, const void *pb)
+{
+	const rt_key_moment *a = pa, *b = pb;
+	return (a->time_s > b->time_s) - (a->time_s < b->time_s);
+}
+
+/* Which count of "the first, the second ..." an event is in: the kinds whose rank
+ * depends on it, commanders falling and swept away counted together; -1 for the rest. */
+static int key_kind(const char *type)
+{
+	static const char *const kinds[] = { "commander_left", "ambush", "commander_fell", "commander_reached", "unit_broken" };
+	if (strcmp(type, "commander_routing") == 0) return 2;
+	for (int k = 0; k < 5; ++k)
+		if (strcmp(type, kinds[k]) == 0) return k;
+	return -1;
+}
+
+rt_status rt__key_moments_choose(const rt_run_event *events, int count, double frame_s, const rt_allocator *a, rt_key_moment *out,
+				 int capacity, int *chosen_out)
+{
+	*chosen_out = 0;
+	if (capacity > RT_KEY_MOMENTS_MAX) capacity = RT_KEY_MOMENTS_MAX;
+	if (!events || count <= 0 || !out || capacity <= 0) return RT_OK;
+	key_candidate *c = rt__alloc(a, (size_t)count * sizeof *c);
+	if (!c) return RT_ERR_NOMEM;
+	/* in time order, so that "the first" and "the second" of a kind are by time */
+	for (int i = 0; i < count; ++i) c[i] = (key_candidate){ 0, i, events[i].time_s };
+	qsort(c, (size_t)count, sizeof *c, compare_key_times_first);
+	int n = 0, seen[5] = { 0, 0, 0, 0, 0 };
+	for (int i = 0; i < count; ++i) {
+		const rt_run_event *e = &events[c[i].index];
+		const int kind = key_kind(e->type), nth = kind >= 0 ? seen[kind]++ : 0;
+		const int rank = key_rank(e, nth);
+		if (rank < KEY_NONE && isfinite(e->time_s)) c[n++] = (key_candidate){ rank, c[i].index, e->time_s };
+	}
+	qsort(c, (size_t)n, sizeof *c, compare_key_candidates);
+	int chosen = 0;
+	for (int i = 0; i < n && chosen < capacity; ++i) {
+		bool same = false;
+		for (int k = 0; k < chosen && !same; ++k)
+			same = fabs(out[k].time_s - c[i].time_s) < (frame_s > 0.0 ? 0.5 * frame_s : 1e-9);
+		if (same) continue;
+		const rt_run_event *e = &events[c[i].index];
+		rt_key_moment *m = &out[chosen++];
+		m->time_s = e->time_s;
+		snprintf(m->type, sizeof m->type, "%s", e->type);
+		snprintf(m->text, sizeof m->text, "%s", e->text);
+	}
+	rt__free(a, c, (size_t)count * sizeof *c);
+	qsort(out, (size_t)chosen, sizeof *out, compare_key_times);
+	*chosen_out = chosen;
+	return RT_OK;
+}
+
+rt_status rt_run_key_moments(const rt_run *run, double frame_s, rt_key_moment *out, int capacity, int *count_out, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!count_out) return rt__fail(err, RT_ERR_INVALID, "rt_run_key_moments needs somewhere to put the count");
+	*count_out = 0;
+	if (!run || (capacity > 0 && !out) || capacity < 0 || !(frame_s >= 0.0))
+		return rt__fail(err, RT_ERR_INVALID, "rt_run_key_moments needs a run, room for the moments and a frame interval >= 0");
+	const rt_scenario *sc = run->scenario;
+	const int n = run->event_count + 3; /* and the three peaks */
+	rt_run_event *ev = rt__calloc(&run->allocator, (size_t)n, sizeof *ev);
+	if (!ev) return rt__fail(err, RT_ERR_NOMEM, "out of memory choosing the key moments");
+	if (run->event_count > 0) memcpy(ev, run->events, (size_t)run->event_count * sizeof *ev);
+	int count = run->event_count;
+	/* the peaks of the series (a row a simulated minute): the most men routing at once,
+	 * the most drowned between two rows */
+	const int width = 1 + sc->side_count * RT_STATE_COUNT;
+	int64_t most_routing = 0, most_drowned = 0, last_drowned = 0;
+	double routing_at = NAN, drowned_at = NAN;
+	for (size_t r = 0; r < run->series_rows; ++r) {
+		const int32_t *row = run->series + r * (size_t)width;
+		int64_t routing = 0, drowned = 0;
+		for (int side = 0; side < sc->side_count; ++side) {
+			routing += row[1 + side * RT_STATE_COUNT + RT_STATE_ROUTING];
+			drowned += row[1 + side * RT_STATE_COUNT + RT_STATE_DEAD_DROWNED];
+		}
+		if (routing > most_routing) {
+			most_routing = routing;
+			routing_at = row[0];
+		}
+		if (r > 0 && drowned - last_drowned > most_drowned) {
+			most_drowned = drowned - last_drowned;
+			drowned_at = row[0];
+		}
+		last_drowned = drowned;
+	}
+	if (most_routing > 0) {
+		rt_run_event *e = &ev[count++];
+		e->time_s = routing_at;
+		snprintf(e->type, sizeof e->type, "rout_peak");
+		snprintf(e->text, sizeof e->text, "the rout at its height: %.0f men routing", (double)most_routing * run->scale);
+	}
+	if (most_drowned > 0) {
+		rt_run_event *e = &ev[count++];
+		e->time_s = drowned_at;
+		snprintf(e->type, sizeof e->type, "drowning_peak");
+		snprintf(e->text, sizeof e->text, "the worst of the drowning: %.0f men drowned in the minute to this moment",
+			 (double)most_drowned * run->scale);
+	}
+	/* the highest water, when the sea moves at all */
+	const rt_run_history h = rt_history_view(run->history);
+	if (h.sea_level_m && h.sample_count > 1) {
+		int top = 0;
+		double low = h.sea_level_m[0];
+		for (int i = 1; i < h.sample_count; ++i) {
+			if (h.sea_level_m[i] > h.sea_level_m[top]) top = i;
+			low = fmin(low, h.sea_level_m[i]);
+		}
+		if (h.sea_level_m[top] - low > 0.1) {
+			rt_run_event *e = &ev[count++];
+			e->time_s = h.time_s[top];
+			snprintf(e->type, sizeof e->type, "high_water");
+			snprintf(e->text, sizeof e->text, "the highest water: sea level %.2f m", h.sea_level_m[top]);
+		}
+	}
+	rt_status s = rt__key_moments_choose(ev, count, frame_s, &run->allocator, out, capacity, count_out);
+	rt__free(&run->allocator, ev, (size_t)n * sizeof *ev);
+	return s == RT_OK ? RT_OK : rt__fail(err, s, "out of memory choosing the key moments");
+}
+
 /* ---- outputs ----------------------------------------------------------------------------- */
 static json_t *iso(const rt_scenario *sc, double t_s)
 {

@@ -83,6 +83,11 @@ struct rt_world *rt__run_world(rt_run *run);
 rt_status rt__run_restart_logs(rt_run *run, rt_error *err);
 /* run.c: the fire's newly caught cells into the log (each step, and before writing). */
 rt_status rt__run_log_fire(rt_run *run, rt_error *err);
+/* report.c: the key moments among events (rt_run_key_moments, which adds the peaks of
+ * the rout, the drowning and the water as events of types rout_peak, drowning_peak and
+ * high_water); events in any order. */
+rt_status rt__key_moments_choose(const rt_run_event *events, int count, double frame_s, const rt_allocator *allocator, rt_key_moment *out,
+				 int capacity, int *chosen);
 /* run.c: "march to songshan", "hold", "ambush at gaoqiao (300 m)" ... */
 void rt__run_order_text(const rt_run *run, const rt_sc_order *o, char *buf, size_t size);
 

@@ -104,6 +104,7 @@ typedef struct rt_render_def {
 	rt_image_format format;   /* AUTO: from out_path's extension, PNG without one */
 	const char *out_path;     /* NULL: <run folder>/render-<when>.png (or .svg) */
 	int width_px;             /* of the map; 0: 1600 */
+	const char *title;        /* drawn over the picture; NULL: run.json's title */
 	rt_allocator allocator;
 	uint32_t cookie;
 } rt_render_def;

@@ -353,6 +353,20 @@ static int key_rank(const rt_run_event *e, int nth)
 	return KEY_NONE;
 }
 
+/* A count of men with its thousands marked: "40,600". */
+static void men_text(double men, char *buf, size_t size)
+{
+	char digits[32], out[48];
+	snprintf(digits, sizeof digits, "%lld", (long long)fmin(fabs(men) + 0.5, 1e15));
+	size_t n = strlen(digits), k = 0;
+	for (size_t i = 0; i < n && k + 2 < sizeof out; ++i) {
+		out[k++] = digits[i];
+		if ((n - i - 1) % 3 == 0 && i + 1 < n) out[k++] = ',';
+	}
+	out[k] = '\0';
+	snprintf(buf, size, "%s%s", men < 0 ? "-" : "", out);
+}
+
 typedef struct key_candidate {
 	int rank, index;
 	double time_s;
@@ -465,14 +479,17 @@ rt_status rt_run_key_moments(const rt_run *run, double frame_s, rt_key_moment *o
 		rt_run_event *e = &ev[count++];
 		e->time_s = routing_at;
 		snprintf(e->type, sizeof e->type, "rout_peak");
-		snprintf(e->text, sizeof e->text, "the rout at its height: %.0f men routing", (double)most_routing * run->scale);
+		char men[64];
+		men_text((double)most_routing * run->scale, men, sizeof men);
+		snprintf(e->text, sizeof e->text, "the rout at its height: %s men routing", men);
 	}
 	if (most_drowned > 0) {
 		rt_run_event *e = &ev[count++];
 		e->time_s = drowned_at;
 		snprintf(e->type, sizeof e->type, "drowning_peak");
-		snprintf(e->text, sizeof e->text, "the worst of the drowning: %.0f men drowned in the minute to this moment",
-			 (double)most_drowned * run->scale);
+		char men[64];
+		men_text((double)most_drowned * run->scale, men, sizeof men);
+		snprintf(e->text, sizeof e->text, "the worst of the drowning: %s men drowned in the minute to this moment", men);
 	}
 	/* the highest water, when the sea moves at all */
 	const rt_run_history h = rt_history_view(run->history);

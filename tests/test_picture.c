@@ -790,6 +790,25 @@ TEST(picture_trace_frame_shows_the_fire_of_its_moment)
 	CHECK(added > 0.5 * expected && added < 1.3 * expected);
 	CHECK(before == 0);
 
+	/* drawing it again fails cleanly at each of its allocations, the fire's among them */
+	char small_png[256];
+	snprintf(small_png, sizeof small_png, "%s/oom.png", dir);
+	rr.width_px = 120;
+	rr.at = "07:03";
+	rr.out_path = small_png;
+	rt_test_fail_allocation(-1);
+	CHECK_OK(rt_render_run(&rr, NULL, 0, NULL, &err), err);
+	const long needed = rt_test_allocations_made();
+	remove(small_png);
+	for (long k = 0; k < needed; ++k) {
+		rt_test_fail_allocation(k);
+		s = rt_render_run(&rr, NULL, 0, NULL, &err);
+		rt_test_fail_allocation(-1);
+		CHECK_MSG(s == RT_ERR_NOMEM && rt_test_bytes_held() == 0 && !exists(small_png), "allocation %ld of %ld: %s (%s)", k, needed,
+			  rt_status_name(s), err.message);
+	}
+	rt_test_note("%ld allocations in a render with the fire; failing each in turn gave as many clean errors", needed);
+
 	/* a damaged log is refused, naming what is wrong */
 	snprintf(path, sizeof path, "%s/fire.bin", dir);
 	FILE *file = fopen(path, "r+b");

@@ -141,6 +141,106 @@ static int draw(const rt_scenario *sc, rt_world *w, const char *dir, const char 
 	return 0;
 }
 
+/* What the replay page says of each man, read from the run's run.json (docs/run-folder.md):
+ * the tables point into root, so it is kept until the page is written. */
+typedef struct who_tables {
+	json_t *root;
+	char (*side_names)[160];
+	const char **side_ptrs;
+	rt_replay_unit *units;
+	char (*commanders)[160];
+	int32_t *agent_unit;
+	rt_replay_order *orders;
+} who_tables;
+
+static void free_who(who_tables *w)
+{
+	json_decref(w->root);
+	free(w->side_names);
+	free(w->side_ptrs);
+	free(w->units);
+	free(w->commanders);
+	free(w->agent_unit);
+	free(w->orders);
+	memset(w, 0, sizeof *w);
+}
+
+/* Fills the replay definition's men_per_agent, side names, units, agents' units and orders
+ * from run.json; leaves the defaults where it cannot (the page then counts dots and shows
+ * sides by number). */
+static void read_who(const char *dir, rt_replay_def *rd, who_tables *w)
+{
+	memset(w, 0, sizeof *w);
+	char path[1200];
+	snprintf(path, sizeof path, "%s/run.json", dir);
+	json_error_t je;
+	json_t *root = w->root = json_load_file(path, 0, &je);
+	if (!root) return;
+	const double scale = json_number_value(json_object_get(root, "scale"));
+	if (scale >= 1.0) rd->men_per_agent = scale;
+	json_t *sides = json_object_get(root, "sides"), *zh = json_object_get(root, "sides_zh");
+	const size_t ns = json_array_size(sides);
+	w->side_names = calloc(ns ? ns : 1, sizeof *w->side_names);
+	w->side_ptrs = calloc(ns ? ns : 1, sizeof *w->side_ptrs);
+	if (w->side_names && w->side_ptrs) {
+		for (size_t i = 0; i < ns; ++i) {
+			const char *name = json_string_value(json_array_get(sides, i)), *chinese = json_string_value(json_array_get(zh, i));
+			snprintf(w->side_names[i], sizeof w->side_names[i], "%s%s%s", name ? name : "", chinese && *chinese ? " " : "",
+				 chinese ? chinese : "");
+			w->side_ptrs[i] = w->side_names[i];
+		}
+		rd->side_names = w->side_ptrs;
+		rd->side_name_count = (int)ns;
+	}
+	json_t *corps = json_object_get(root, "corps"), *units = json_object_get(root, "units"), *orders = json_object_get(root, "orders");
+	const size_t nu = json_array_size(units), nc = json_array_size(corps), no = json_array_size(orders);
+	if (nu == 0 || nu > 65535) return;
+	int64_t agents = 0;
+	for (size_t u = 0; u < nu; ++u) {
+		json_t *e = json_array_get(units, u);
+		const int64_t end = json_integer_value(json_object_get(e, "first_agent")) + json_integer_value(json_object_get(e, "agents"));
+		if (end > agents) agents = end;
+	}
+	if (agents > 100000000) return;
+	w->units = calloc(nu, sizeof *w->units);
+	w->commanders = calloc(nc ? nc : 1, sizeof *w->commanders);
+	w->agent_unit = malloc((size_t)(agents ? agents : 1) * sizeof *w->agent_unit);
+	w->orders = calloc(no ? no : 1, sizeof *w->orders);
+	if (!w->units || !w->commanders || !w->agent_unit || !w->orders) return;
+	for (size_t c = 0; c < nc; ++c) {
+		json_t *e = json_array_get(corps, c);
+		const char *name = json_string_value(json_object_get(e, "name")), *chinese = json_string_value(json_object_get(e, "name_zh"));
+		snprintf(w->commanders[c], sizeof w->commanders[c], "%s%s%s", name ? name : "", chinese && *chinese ? " " : "", chinese ? chinese : "");
+	}
+	for (int64_t i = 0; i < agents; ++i) w->agent_unit[i] = -1;
+	for (size_t u = 0; u < nu; ++u) {
+		json_t *e = json_array_get(units, u);
+		const json_int_t c = json_integer_value(json_object_get(e, "corps"));
+		json_t *ce = c >= 0 && (size_t)c < nc ? json_array_get(corps, (size_t)c) : NULL;
+		w->units[u].name = json_string_value(json_object_get(e, "id"));
+		w->units[u].kind = json_string_value(json_object_get(e, "kind"));
+		w->units[u].corps = ce ? json_string_value(json_object_get(ce, "id")) : NULL;
+		w->units[u].commander = ce ? w->commanders[c] : NULL;
+		w->units[u].commander_agent = ce ? (int32_t)json_integer_value(json_object_get(ce, "commander")) : -1;
+		const int64_t first = json_integer_value(json_object_get(e, "first_agent")), count = json_integer_value(json_object_get(e, "agents"));
+		for (int64_t i = first; i >= 0 && i < first + count && i < agents; ++i) w->agent_unit[i] = (int32_t)u;
+	}
+	size_t kept = 0;
+	for (size_t k = 0; k < no; ++k) {
+		json_t *e = json_array_get(orders, k);
+		const json_int_t u = json_integer_value(json_object_get(e, "unit"));
+		if (u < 0 || (size_t)u >= nu) continue;
+		w->orders[kept++] = (rt_replay_order){ json_number_value(json_object_get(e, "t_s")), (int)u,
+						       json_string_value(json_object_get(e, "order")) };
+	}
+	rd->units = w->units;
+	rd->unit_count = (int)nu;
+	rd->agent_unit = w->agent_unit;
+	rd->agent_unit_count = (int)agents;
+	rd->orders = w->orders;
+	rd->order_count = (int)kept;
+}
+
 static int write_replay(rt_run *run, const char *dir, const char *trace_path, const char *title)
 {
 	rt_world *w = rt_run_world(run);
@@ -206,8 +306,12 @@ static int write_replay(rt_run *run, const char *dir, const char *trace_path, co
 	}
 	rd.events = ev;
 	rd.event_count = n;
+	/* who the men are, from run.json: the scale, the sides' names, units, corps, orders */
+	who_tables who;
+	read_who(dir, &rd, &who);
 	rt_error err;
 	rt_status s = rt_replay_write(trace_path, path, &rd, &err);
+	free_who(&who);
 	for (int i = 0; i < 2 * n; ++i) free(texts[i]);
 	free(texts);
 	free(ev);
@@ -218,50 +322,38 @@ static int write_replay(rt_run *run, const char *dir, const char *trace_path, co
 	return 0;
 }
 
-/* Pictures of the report's key moments, drawn again from the trace: the first commander
- * to leave, the first who follows (M2), high water, the first drowning (E3), ambushes
- * sprung (Q1) — at most eight, named event-<time>.png. */
-static void draw_key_moments(const char *dir)
+/* Pictures of the run's key moments, drawn again from the trace (rt_run_key_moments:
+ * at most RT_KEY_MOMENTS_MAX, the most telling first - the first commander to leave, the
+ * rout at its height, the highest water, the first drowning ... - docs/run-folder.md),
+ * named event-<local time>.png and titled with what happened. */
+static void draw_key_moments(const rt_run *run, const char *dir, double frame_s, const char *title)
 {
-	char events_path[1200];
-	snprintf(events_path, sizeof events_path, "%s/events.jsonl", dir);
-	FILE *f = fopen(events_path, "r");
-	if (!f) return;
-	char line[4096];
-	int drawn = 0, left = 0;
-	bool tide = false, drown = false, ambush = false;
-	while (drawn < 8 && fgets(line, sizeof line, f)) {
-		json_error_t je;
-		json_t *o = json_loads(line, 0, &je);
-		if (!o) continue;
-		const char *type = json_string_value(json_object_get(o, "type"));
-		const char *ph = json_string_value(json_object_get(o, "phenomenon"));
-		const char *when = json_string_value(json_object_get(o, "time"));
-		bool key = false;
-		if (type && strcmp(type, "commander_left") == 0 && left < 2) key = ++left > 0;
-		else if (type && strcmp(type, "tide_peak") == 0 && !tide) key = tide = true;
-		else if (ph && strcmp(ph, "E3") == 0 && !drown) key = drown = true;
-		else if (type && strcmp(type, "ambush") == 0 && !ambush) key = ambush = true;
-		if (key && when) {
-			char at[64], out[1300];
-			snprintf(at, sizeof at, "%s", when);
-			char stamp[32];
-			int k = 0;
-			for (const char *c = when; *c && k < 31; ++c)
-				if (*c != ':' && *c != '-') stamp[k++] = *c;
-			stamp[k] = '\0';
-			snprintf(out, sizeof out, "%s/event-%s.png", dir, stamp);
-			rt_render_def rd = rt_render_def_default();
-			rd.run_folder = dir;
-			rd.at = at;
-			rd.out_path = out;
-			rt_error err;
-			if (rt_render_run(&rd, NULL, 0, NULL, &err) != RT_OK) fprintf(stderr, "rout: %s: %s\n", out, err.message);
-			else drawn++;
-		}
-		json_decref(o);
+	const rt_scenario *sc = rt_run_scenario(run);
+	rt_key_moment moments[RT_KEY_MOMENTS_MAX];
+	int n = 0;
+	rt_error err;
+	if (rt_run_key_moments(run, frame_s, moments, RT_KEY_MOMENTS_MAX, &n, &err) != RT_OK) {
+		fprintf(stderr, "rout: the key moments: %s\n", err.message);
+		return;
 	}
-	fclose(f);
+	for (int i = 0; i < n; ++i) {
+		char when[40], stamp[32], at[48], out[1300], caption[600];
+		rt_scenario_format_time(sc, moments[i].time_s, when, sizeof when);
+		int k = 0;
+		for (const char *c = when; *c && k < 31; ++c)
+			if (*c != ':' && *c != '-') stamp[k++] = *c;
+		stamp[k] = '\0';
+		snprintf(out, sizeof out, "%s/event-%s.png", dir, stamp);
+		snprintf(at, sizeof at, "%.3fs", moments[i].time_s);
+		const char *clock = strchr(when, 'T');
+		snprintf(caption, sizeof caption, "%s — %.5s %s", title, clock ? clock + 1 : when, moments[i].text);
+		rt_render_def rd = rt_render_def_default();
+		rd.run_folder = dir;
+		rd.at = at;
+		rd.out_path = out;
+		rd.title = caption;
+		if (rt_render_run(&rd, NULL, 0, NULL, &err) != RT_OK) fprintf(stderr, "rout: %s: %s\n", out, err.message);
+	}
 }
 
 static void progress(const rt_run *run, double started, bool done)
@@ -369,7 +461,7 @@ static int one_run(const rt_scenario *sc, const run_options *o, uint64_t seed, c
 		draw(sc, rt_run_world(run), dir, "end.png", title);
 		if (rd.trace_path) {
 			write_replay(run, dir, trace_path, title);
-			draw_key_moments(dir);
+			draw_key_moments(run, dir, o->trace_every_s, title);
 		}
 	}
 	if (values) rt_run_history_values(run, values, capacity);

@@ -26,11 +26,15 @@ static uint32_t fnv32(uint32_t h, const uint8_t *p, size_t n)
  * lays them out; stops at the first frame that does not fit. */
 static void fix_checksums(uint8_t *data, size_t size)
 {
+	if (size < HEADER_BYTES) return;
+	uint32_t version;
+	memcpy(&version, data + 8, 4);
+	const size_t per_agent = version >= 2 ? 11u : 10u; /* version 2 adds a morale byte */
 	size_t at = HEADER_BYTES;
 	while (at + FRAME_HEAD_BYTES <= size) {
 		uint32_t count;
 		memcpy(&count, data + at + 20, 4);
-		const size_t frame = FRAME_HEAD_BYTES + (size_t)count * 10u;
+		const size_t frame = FRAME_HEAD_BYTES + (size_t)count * per_agent;
 		if (frame + 4 > size - at) break;
 		const uint32_t h = fnv32(2166136261u, data + at, frame);
 		memcpy(data + at + frame, &h, 4);

@@ -5,7 +5,8 @@
  * the furniture a reader needs: scale bar, north arrow, a corner box with the time, the
  * light and the sea level, and a legend band under the map. A live world with a grass
  * fire also shows its burnt ground, a grey veil of smoke as thick as it hides men, and
- * the flames through it (a trace keeps no fire, so frames drawn from one go without).
+ * the flames through it; a trace frame shows the burnt ground and flames of its moment
+ * from the run's fire log (fire.bin, fire_log.h), without smoke, which is not kept.
  *
  * One drawing routine serves a live world (rt_world_draw_picture) and a trace frame over
  * a map (rt_picture_draw_frame): both are turned into a `scene` first. The ground is
@@ -15,6 +16,7 @@
  * the whole corridor. */
 #include "world.h"
 #include "canvas.h"
+#include "fire_log.h"
 #include "rout/picture.h"
 
 #include <math.h>
@@ -75,6 +77,7 @@ typedef struct scene {
 	double sea_level_m;           /* NaN: not shown */
 	double light_lux;             /* NaN: not shown */
 	const rt_fire *fire;          /* a live world's grass fire on the map's cells; NULL: none */
+	bool fire_without_smoke;      /* the fire is a log's (a trace frame): no smoke is known */
 } scene;
 
 static inline double man_x(const scene *s, int i) { return (s->xd ? s->xd[i] : (double)s->xf[i]) + s->offset.x; }
@@ -1018,7 +1021,7 @@ static void build_legend(legend *g, const scene *s, const rt_picture_def *def, b
 		if (s->fire && (s->fire->burnt_count > 0 || s->fire->burning_count > 0 || s->fire->smoke_max > 0.0f)) {
 			legend_add(g, ITEM_SWATCH, burnt_rgb, "burnt", false);
 			legend_add(g, ITEM_SWATCH, flame_rgb, "flames", false);
-			legend_add(g, ITEM_SWATCH, smoke_rgb, "smoke", false);
+			if (!s->fire_without_smoke) legend_add(g, ITEM_SWATCH, smoke_rgb, "smoke", false);
 		}
 	}
 }
@@ -1344,6 +1347,18 @@ rt_status rt_picture_draw_frame(const rt_map *map, const rt_trace_frame *frame, 
 		if (o->commanders[k] >= (rt_agent_id)frame->count)
 			return rt__fail_at(err, RT_ERR_INVALID, def->path, 0, 0, "commanders", "commander %u is not in the frame of %d men",
 					   (unsigned)o->commanders[k], frame->count);
+	if (o->fire) {
+		const rt_fire_log *fl = o->fire;
+		int nx = 0, ny = 0;
+		double cell = 0.0;
+		rt_vec2 corner = { 0, 0 };
+		if (map) rt_map_size(map, &nx, &ny, &cell, &corner);
+		if (!map || fl->nx != nx || fl->ny != ny || fabs(fl->cell_m - cell) > 1e-9 * cell || fabs(fl->origin_x - corner.x) > 1e-6 ||
+		    fabs(fl->origin_y - corner.y) > 1e-6)
+			return rt__fail_at(err, RT_ERR_INVALID, def->path, 0, 0, "fire",
+					   "the fire log's grid (%d x %d cells of %g m from %.1f, %.1f) is not the map's (%d x %d of %g m from %.1f, %.1f)",
+					   fl->nx, fl->ny, fl->cell_m, fl->origin_x, fl->origin_y, nx, ny, cell, corner.x, corner.y);
+	}
 	scene s;
 	memset(&s, 0, sizeof s);
 	s.map = map;
@@ -1397,7 +1412,36 @@ rt_status rt_picture_draw_frame(const rt_map *map, const rt_trace_frame *frame, 
 	s.commander_count = o->commander_count;
 	s.commander = index;
 	s.commander_name = o->commander_names;
+	/* the fire of the frame's moment, on the map's grid: flames and burnt ground, no smoke */
+	rt_fire fire;
+	memset(&fire, 0, sizeof fire);
+	if (o->fire) {
+		const rt_fire_log *fl = o->fire;
+		fire.nx = fl->nx;
+		fire.ny = fl->ny;
+		fire.cells = (size_t)fl->nx * (size_t)fl->ny;
+		fire.cell_m = fl->cell_m;
+		fire.inv_cell = 1.0 / fl->cell_m;
+		fire.ox = fl->origin_x;
+		fire.oy = fl->origin_y;
+		fire.k = 1;
+		fire.box[2] = fire.box[3] = -1;
+		fire.state = fl->count > 0 ? rt__alloc(&a, fire.cells) : NULL;
+		if (fl->count > 0 && !fire.state) {
+			rt__free(&a, index, (size_t)o->commander_count * sizeof *index);
+			return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the fire's %zu cells", fire.cells);
+		}
+		if (fire.state) {
+			int64_t burning = 0, burnt = 0;
+			rt__fire_log_state_at(fl, frame->time_s, fire.state, &burning, &burnt);
+			fire.burning_count = (int)burning;
+			fire.burnt_count = burnt;
+			s.fire = &fire;
+			s.fire_without_smoke = true;
+		}
+	}
 	st = draw_scene(&s, def, &a, err);
+	if (fire.state) rt__free(&a, fire.state, fire.cells);
 	rt__free(&a, index, (size_t)o->commander_count * sizeof *index);
 	return st;
 }

@@ -15,7 +15,7 @@
 /* ---- a moment of a trace ------------------------------------------------------------------------ */
 static size_t moment_bytes(size_t capacity)
 {
-	return (capacity > 0 ? capacity : 1) * (2 * sizeof(float) + 2);
+	return (capacity > 0 ? capacity : 1) * (2 * sizeof(float) + 3); /* x, y, state, side, morale */
 }
 
 void rt_trace_moment_free(rt_trace_moment *m)
@@ -71,12 +71,13 @@ rt_status rt_trace_read_moment(const char *path, double time_s, const rt_allocat
 		return rt__fail(err, RT_ERR_NOMEM, "cannot allocate a frame of %zu men", n);
 	}
 	float *x = (float *)(void *)block, *y = x + n;
-	uint8_t *state = (uint8_t *)(y + n), *side = state + n;
+	uint8_t *state = (uint8_t *)(y + n), *side = state + n, *morale = side + n;
 	if (n) {
 		memcpy(x, f.x, n * sizeof(float));
 		memcpy(y, f.y, n * sizeof(float));
 		memcpy(state, f.state, n);
 		memcpy(side, f.side, n);
+		if (f.morale) memcpy(morale, f.morale, n);
 	}
 	rt_trace_reader_close(r);
 	out->frame = f;
@@ -84,6 +85,7 @@ rt_status rt_trace_read_moment(const char *path, double time_s, const rt_allocat
 	out->frame.y = y;
 	out->frame.state = state;
 	out->frame.side = side;
+	out->frame.morale = f.morale ? morale : NULL;
 	out->capacity = n;
 	out->frame_index = best;
 	out->frame_count = frames;
@@ -99,6 +101,7 @@ typedef struct run_info {
 	char json_path[1100];
 	char map_path[2200];
 	char trace_path[2200];
+	char fire_path[2200];        /* "" when the run had no fire */
 	char title[256];
 	double start_jd_ut, timezone_h;
 	int side_count;
@@ -227,6 +230,12 @@ static rt_status read_run_json(const char *folder, run_info *ri, rt_error *err)
 		goto done;
 	}
 	folder_path(ri->trace_path, sizeof ri->trace_path, folder, trace ? json_string_value(trace) : "trace.bin");
+	json_t *fire = json_object_get(root, "fire");
+	if (fire && (!json_is_string(fire) || !json_string_length(fire))) {
+		s = json_fail(err, ri, "fire", "fire: expected the path of the fire log (fire.bin), relative to the run folder%s", "");
+		goto done;
+	}
+	if (fire) folder_path(ri->fire_path, sizeof ri->fire_path, folder, json_string_value(fire));
 	double zone_in_start = NAN;
 	int y, mo, d, h, mi;
 	double sec;
@@ -393,6 +402,7 @@ rt_status rt_render_run(const rt_render_def *def, char *written, size_t written_
 	if (!ri) return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the run's description");
 	ri->allocator = a;
 	rt_map *map = NULL;
+	rt_fire_log *fire = NULL;
 	rt_trace_moment m;
 	memset(&m, 0, sizeof m);
 	m.allocator = a;
@@ -422,6 +432,7 @@ rt_status rt_render_run(const rt_render_def *def, char *written, size_t written_
 		md.allocator = a;
 		s = rt_map_load(ri->map_path, &md, &map, err);
 	}
+	if (s == RT_OK && ri->fire_path[0]) s = rt_fire_log_read(ri->fire_path, &a, &fire, err);
 	if (s == RT_OK) {
 		/* where the picture goes */
 		const double jd = ri->start_jd_ut + m.frame.time_s / 86400.0;
@@ -454,11 +465,12 @@ rt_status rt_render_run(const rt_render_def *def, char *written, size_t written_
 			o.commanders = ri->commanders;
 			o.commander_names = commander_names;
 			o.commander_count = ri->commander_count;
+			o.fire = fire;
 			rt_picture_def pd = rt_picture_def_default();
 			pd.path = out;
 			pd.format = format;
 			pd.width_px = def->width_px > 0 ? def->width_px : 1600;
-			pd.title = ri->title[0] ? ri->title : NULL;
+			pd.title = def->title ? def->title : ri->title[0] ? ri->title : NULL;
 			pd.side_names = names;
 			pd.side_name_count = ri->side_count;
 			pd.utc_offset_h = ri->timezone_h;
@@ -472,6 +484,7 @@ rt_status rt_render_run(const rt_render_def *def, char *written, size_t written_
 		}
 	}
 	rt_map_destroy(map);
+	rt_fire_log_destroy(fire);
 	rt_trace_moment_free(&m);
 	run_info_free(ri);
 	rt__free(&a, ri, sizeof *ri);

@@ -13,7 +13,12 @@
  * - Positions are whole decimetres (a man is ~0.5 m across, so the page loses nothing
  *   visible) as little-endian Uint16 offset from the smallest value: 2 bytes an axis
  *   while the men's extent fits 6553.5 m on both axes, Int32 beyond. A frame record is
- *   x[n] y[n] state[n], padded to 4 bytes so the page can view it with typed arrays.
+ *   x[n] y[n] state[n] and, when the trace keeps it (version 2), morale[n], padded to 4
+ *   bytes so the page can view it with typed arrays.
+ * - Who a man is does not change: his unit is one Uint16 per man for the whole run, and
+ *   the units, corps, commanders and orders are a short table, so a clicked man's story
+ *   costs the page almost nothing; only morale, which changes, is per frame (a fifth
+ *   more than positions and state at Uint16, a ninth at Int32).
  * - The page size is bounded from above before writing; the stride grows until the
  *   bound fits max_bytes, so the limit holds without writing the page twice.
  * - Written to a temporary name and renamed (atomic.h), so a page that exists is whole. */
@@ -26,9 +31,12 @@
 #include <math.h>
 #include <stdio.h>
 
-#define REPLAY_FORMAT_VERSION 1
+#define REPLAY_FORMAT_VERSION 2      /* 2: morale in the record; men per agent, sides, units, orders */
 #define REPLAY_UNITS_PER_M 10      /* positions are whole decimetres */
 #define REPLAY_ABSENT 255u         /* state byte of a man not in the frame */
+#define REPLAY_NO_UNIT 65535u      /* agent_unit of a man of no unit */
+#define REPLAY_MAX_UNITS 65535
+#define REPLAY_MAX_MEN_PER_AGENT 1e6
 #define REPLAY_MAX_COORD_M 1e8     /* a position beyond this is treated as absent */
 #define REPLAY_MAX_WALL_M 1e7      /* walls and bounds must lie within this of the origin */
 #define REPLAY_MAX_TIME_S 1e12
@@ -41,6 +49,9 @@
 #define WALL_BYTES 64              /* [ax,ay,bx,by], each %.2f within REPLAY_MAX_WALL_M */
 #define EVENT_FIXED_BYTES 96       /* {"t":...,"type":"","text":""}, */
 #define TIME_BYTES 24              /* %.3f within REPLAY_MAX_TIME_S, and a comma */
+#define UNIT_FIXED_BYTES 96        /* {"name":"","kind":"","corps":"","commander":"","agent":-2147483648}, */
+#define ORDER_FIXED_BYTES 64       /* {"t":...,"unit":2147483647,"text":""}, */
+#define WHO_FIXED_BYTES 160        /* "men_per_agent", "morale", "side_names", "units", "orders", "agent_unit" keys */
 
 rt_replay_def rt_replay_def_default(void)
 {
@@ -48,6 +59,7 @@ rt_replay_def rt_replay_def_default(void)
 	memset(&d, 0, sizeof d);
 	d.max_frames = 2000;
 	d.max_bytes = (size_t)45 * 1000 * 1000;
+	d.men_per_agent = 1.0;
 	d.allocator = rt_allocator_default();
 	d.cookie = RT_COOKIE;
 	return d;
@@ -167,6 +179,7 @@ static void b64_end(out *o)
 typedef struct trace_scan {
 	long frames;            /* in the trace */
 	int agents;             /* the most men in any frame */
+	bool morale;            /* the frames keep morale (a version-2 trace) */
 	bool any;               /* some position was usable */
 	double min_x, min_y, max_x, max_y; /* over usable positions, metres from the origin */
 	double origin_x, origin_y; /* world coordinates of the trace's origin */
@@ -209,6 +222,7 @@ static rt_status scan_trace(const char *path, const rt_allocator *a, trace_scan 
 					   "frame %ld: time %g s is not finite or runs backwards", scan->frames, f.time_s);
 		}
 		last_time = f.time_s;
+		if (scan->frames == 0) scan->morale = f.morale != NULL; /* one version for the whole trace */
 		if (f.count > scan->agents) scan->agents = f.count;
 		for (int i = 0; i < f.count; ++i) {
 			if (!usable(f.x[i], f.y[i])) continue;
@@ -278,6 +292,30 @@ static rt_status check_def(const rt_replay_def *d, const trace_scan *scan, rt_er
 		if (!isfinite(d->events[i].time_s) || fabs(d->events[i].time_s) > REPLAY_MAX_TIME_S)
 			return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, "events", "event %d has time %g s; expected a finite time",
 					   i, d->events[i].time_s);
+	if (!(d->men_per_agent >= 1e-6 && d->men_per_agent <= REPLAY_MAX_MEN_PER_AGENT))
+		return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, "men_per_agent", "men_per_agent is %g; expected a number of men above 0, at most %.0f",
+				   d->men_per_agent, REPLAY_MAX_MEN_PER_AGENT);
+	if (d->side_name_count < 0 || (d->side_name_count > 0 && !d->side_names) || d->side_name_count > 256)
+		return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, "side_name_count",
+				   "%d side names; expected 0 to 256, with side_names pointing to that many", d->side_name_count);
+	if (d->unit_count < 0 || d->unit_count > REPLAY_MAX_UNITS || (d->unit_count > 0 && !d->units))
+		return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, "unit_count",
+				   "%d units; expected 0 to %d, with units pointing to that many", d->unit_count, REPLAY_MAX_UNITS);
+	if (d->agent_unit_count < 0 || (d->agent_unit_count > 0 && !d->agent_unit))
+		return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, "agent_unit_count",
+				   "%d agents' units; expected agent_unit to point to that many", d->agent_unit_count);
+	for (int i = 0; i < d->agent_unit_count; ++i)
+		if (d->agent_unit[i] < -1 || d->agent_unit[i] >= d->unit_count)
+			return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, "agent_unit", "agent %d is of unit %d; expected -1 or a unit of the %d given", i,
+					   (int)d->agent_unit[i], d->unit_count);
+	if (d->order_count < 0 || (d->order_count > 0 && !d->orders))
+		return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, "order_count", "%d orders; expected orders to point to that many", d->order_count);
+	for (int i = 0; i < d->order_count; ++i)
+		if (!isfinite(d->orders[i].time_s) || fabs(d->orders[i].time_s) > REPLAY_MAX_TIME_S || d->orders[i].unit < 0 ||
+		    d->orders[i].unit >= d->unit_count)
+			return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, "orders",
+					   "order %d: unit %d at %g s; expected a unit of the %d given and a finite time", i, d->orders[i].unit,
+					   d->orders[i].time_s, d->unit_count);
 	return RT_OK;
 }
 
@@ -286,8 +324,9 @@ typedef struct layout {
 	long stride, kept;
 	int agents;
 	bool wide;                 /* Int32 positions, else Uint16 */
+	bool morale;               /* a morale byte a man in each record */
 	long qx0, qy0;             /* decimetres subtracted before storing */
-	size_t record_bytes;       /* one frame: x, y, state, padded to 4 */
+	size_t record_bytes;       /* one frame: x, y, state (and morale), padded to 4 */
 	double bounds[4];          /* the first view: metres from the origin */
 	const char *title;
 } layout;
@@ -321,6 +360,42 @@ static void write_head(out *o, const rt_replay_def *d, const trace_scan *scan, c
 		put_str(o, "}");
 	}
 	put_str(o, "]");
+	/* who the men are */
+	put_fmt(o, ",\n\"men_per_agent\":%.9g,\"morale\":%d,\"side_names\":[", d->men_per_agent, l->morale ? 1 : 0);
+	for (int i = 0; i < d->side_name_count; ++i) {
+		if (i) put_str(o, ",");
+		json_string(o, d->side_names[i]);
+	}
+	put_str(o, "],\"units\":[");
+	for (int i = 0; i < d->unit_count; ++i) {
+		const rt_replay_unit *u = &d->units[i];
+		put_str(o, i ? ",{\"name\":" : "{\"name\":");
+		json_string(o, u->name);
+		put_str(o, ",\"kind\":");
+		json_string(o, u->kind);
+		put_str(o, ",\"corps\":");
+		json_string(o, u->corps);
+		put_str(o, ",\"commander\":");
+		json_string(o, u->commander);
+		put_fmt(o, ",\"agent\":%d}", u->commander_agent >= 0 ? (int)u->commander_agent : -1);
+	}
+	put_str(o, "],\"orders\":[");
+	for (int i = 0; i < d->order_count; ++i) {
+		put_fmt(o, "%s{\"t\":%.3f,\"unit\":%d,\"text\":", i ? "," : "", d->orders[i].time_s, d->orders[i].unit);
+		json_string(o, d->orders[i].text);
+		put_str(o, "}");
+	}
+	put_str(o, "]");
+	if (d->unit_count > 0) { /* each man's unit: Uint16, little-endian */
+		put_str(o, ",\n\"agent_unit\":\"");
+		for (int i = 0; i < l->agents; ++i) {
+			const uint32_t u = i < d->agent_unit_count && d->agent_unit[i] >= 0 ? (uint32_t)d->agent_unit[i] : REPLAY_NO_UNIT;
+			const unsigned char le[2] = { (unsigned char)(u & 255u), (unsigned char)(u >> 8) };
+			b64_put(o, le, 2);
+		}
+		b64_end(o);
+		put_str(o, "\"");
+	}
 	if (background) {
 		put_fmt(o, ",\n\"background\":{\"rect\":[%.2f,%.2f,%.2f,%.2f],\"png\":\"", d->background_min.x - scan->origin_x,
 			d->background_min.y - scan->origin_y, d->background_max.x - scan->origin_x, d->background_max.y - scan->origin_y);
@@ -339,6 +414,15 @@ static double page_fixed_bound(const rt_replay_def *d, const layout *l, size_t t
 	b += (double)d->wall_count * WALL_BYTES;
 	for (int i = 0; i < d->event_count; ++i)
 		b += EVENT_FIXED_BYTES + (double)json_string(NULL, d->events[i].type) + (double)json_string(NULL, d->events[i].text);
+	b += WHO_FIXED_BYTES;
+	for (int i = 0; i < d->side_name_count; ++i) b += (double)json_string(NULL, d->side_names[i]) + 1;
+	for (int i = 0; i < d->unit_count; ++i) {
+		const rt_replay_unit *u = &d->units[i];
+		b += UNIT_FIXED_BYTES + (double)(json_string(NULL, u->name) + json_string(NULL, u->kind) + json_string(NULL, u->corps) +
+						 json_string(NULL, u->commander));
+	}
+	for (int i = 0; i < d->order_count; ++i) b += ORDER_FIXED_BYTES + (double)json_string(NULL, d->orders[i].text);
+	if (d->unit_count > 0) b += (double)base64_length(2 * (size_t)l->agents);
 	return b + (double)base64_length((size_t)l->agents);
 }
 
@@ -361,8 +445,9 @@ static rt_status plan(const rt_replay_def *d, const trace_scan *scan, layout *l,
 		qy1 = lround(scan->max_y * REPLAY_UNITS_PER_M);
 	}
 	l->wide = qx1 - l->qx0 > 65535 || qy1 - l->qy0 > 65535;
+	l->morale = scan->morale;
 	size_t n = (size_t)l->agents, per = l->wide ? 4 : 2;
-	l->record_bytes = (n * (2 * per + 1) + 3) & ~(size_t)3;
+	l->record_bytes = (n * (2 * per + 1 + (l->morale ? 1 : 0)) + 3) & ~(size_t)3;
 
 	if (valid_box(d->bounds_min, d->bounds_max)) {
 		l->bounds[0] = d->bounds_min.x - scan->origin_x;
@@ -418,7 +503,7 @@ static rt_status write_frames(out *o, const char *trace_path, const rt_allocator
 	rt_trace_reader *r = rt_trace_reader_open(trace_path, a, err);
 	if (!r) return err->code;
 	size_t n = (size_t)l->agents, per = l->wide ? 4 : 2;
-	unsigned char *xs = record, *ys = record + n * per, *states = record + 2 * n * per;
+	unsigned char *xs = record, *ys = record + n * per, *states = record + 2 * n * per, *morale = states + n;
 	rt_trace_frame f;
 	rt_status s;
 	long index = 0, kept = 0;
@@ -438,6 +523,7 @@ static rt_status write_frames(out *o, const char *trace_path, const rt_allocator
 				put_le(xs + i * per, (uint32_t)qx, per);
 				put_le(ys + i * per, (uint32_t)qy, per);
 				states[i] = f.state[i];
+				if (l->morale && f.morale) morale[i] = f.morale[i];
 			}
 			b64_put(o, record, l->record_bytes);
 			if (kept < l->kept) times[kept] = f.time_s;

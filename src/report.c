@@ -4,6 +4,7 @@
  * each written to a temporary name, flushed and renamed, so a file that exists under its
  * name is whole (docs/scenario-format.md, "Outputs"). */
 #include "run_internal.h"
+#include "fire_log.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -326,6 +327,189 @@ rt_status rt__run_watch(rt_run *run)
 		run->tide_samples++;
 	}
 	return s;
+}
+
+/* ---- key moments ---------------------------------------------------------------------------- */
+enum { KEY_NONE = 1000 };
+
+/* How much a reader wants a picture of the event (lower first; KEY_NONE: not at all),
+ * given how many of its kind came before it (nth, from 0). scenario.h says why. */
+static int key_rank(const rt_run_event *e, int nth)
+{
+	const char *t = e->type;
+	if (strcmp(t, "commander_left") == 0) return nth == 0 ? 1 : nth == 1 ? 8 : 13;
+	if (strcmp(t, "rout_peak") == 0) return 2;
+	if (strcmp(t, "high_water") == 0) return 3;
+	if (strcmp(t, "first") == 0 && strcmp(e->phenomenon, "E3") == 0) return 4;
+	if (strcmp(t, "drowning_peak") == 0) return 5;
+	if (strcmp(t, "ambush") == 0) return nth == 0 ? 6 : 15;
+	if (strcmp(t, "first") == 0 && strcmp(e->phenomenon, "E4") == 0) return 7;
+	if (strcmp(t, "commander_fell") == 0 || strcmp(t, "commander_routing") == 0) return nth == 0 ? 9 : 14;
+	if (strcmp(t, "commander_reached") == 0) return nth == 0 ? 10 : 14;
+	if (strcmp(t, "first") == 0) return 11;
+	if (strcmp(t, "unit_broken") == 0) return nth == 0 ? 12 : KEY_NONE;
+	if (strcmp(t, "commander_escaped") == 0) return 14;
+	if (strcmp(t, "tide_peak") == 0) return 15;
+	return KEY_NONE;
+}
+
+/* A count of men with its thousands marked: "40,600". */
+static void men_text(double men, char *buf, size_t size)
+{
+	char digits[32], out[48];
+	snprintf(digits, sizeof digits, "%lld", (long long)fmin(fabs(men) + 0.5, 1e15));
+	size_t n = strlen(digits), k = 0;
+	for (size_t i = 0; i < n && k + 2 < sizeof out; ++i) {
+		out[k++] = digits[i];
+		if ((n - i - 1) % 3 == 0 && i + 1 < n) out[k++] = ',';
+	}
+	out[k] = '\0';
+	snprintf(buf, size, "%s%s", men < 0 ? "-" : "", out);
+}
+
+typedef struct key_candidate {
+	int rank, index;
+	double time_s;
+} key_candidate;
+
+static int compare_key_times_first(const void *pa, const void *pb)
+{
+	const key_candidate *a = pa, *b = pb;
+	if (a->time_s != b->time_s) return a->time_s < b->time_s ? -1 : 1;
+	return a->index - b->index;
+}
+
+static int compare_key_candidates(const void *pa, const void *pb)
+{
+	const key_candidate *a = pa, *b = pb;
+	if (a->rank != b->rank) return a->rank - b->rank;
+	return compare_key_times_first(pa, pb);
+}
+
+static int compare_key_times(const void *pa, const void *pb)
+{
+	const rt_key_moment *a = pa, *b = pb;
+	return (a->time_s > b->time_s) - (a->time_s < b->time_s);
+}
+
+/* Which count of "the first, the second ..." an event is in: the kinds whose rank
+ * depends on it, commanders falling and swept away counted together; -1 for the rest. */
+static int key_kind(const char *type)
+{
+	static const char *const kinds[] = { "commander_left", "ambush", "commander_fell", "commander_reached", "unit_broken" };
+	if (strcmp(type, "commander_routing") == 0) return 2;
+	for (int k = 0; k < 5; ++k)
+		if (strcmp(type, kinds[k]) == 0) return k;
+	return -1;
+}
+
+rt_status rt__key_moments_choose(const rt_run_event *events, int count, double frame_s, const rt_allocator *a, rt_key_moment *out,
+				 int capacity, int *chosen_out)
+{
+	*chosen_out = 0;
+	if (capacity > RT_KEY_MOMENTS_MAX) capacity = RT_KEY_MOMENTS_MAX;
+	if (!events || count <= 0 || !out || capacity <= 0) return RT_OK;
+	key_candidate *c = rt__alloc(a, (size_t)count * sizeof *c);
+	if (!c) return RT_ERR_NOMEM;
+	/* in time order, so that "the first" and "the second" of a kind are by time */
+	for (int i = 0; i < count; ++i) c[i] = (key_candidate){ 0, i, events[i].time_s };
+	qsort(c, (size_t)count, sizeof *c, compare_key_times_first);
+	int n = 0, seen[5] = { 0, 0, 0, 0, 0 };
+	for (int i = 0; i < count; ++i) {
+		const rt_run_event *e = &events[c[i].index];
+		const int kind = key_kind(e->type), nth = kind >= 0 ? seen[kind]++ : 0;
+		const int rank = key_rank(e, nth);
+		if (rank < KEY_NONE && isfinite(e->time_s)) c[n++] = (key_candidate){ rank, c[i].index, e->time_s };
+	}
+	qsort(c, (size_t)n, sizeof *c, compare_key_candidates);
+	int chosen = 0;
+	for (int i = 0; i < n && chosen < capacity; ++i) {
+		bool same = false;
+		for (int k = 0; k < chosen && !same; ++k)
+			same = fabs(out[k].time_s - c[i].time_s) < (frame_s > 0.0 ? 0.5 * frame_s : 1e-9);
+		if (same) continue;
+		const rt_run_event *e = &events[c[i].index];
+		rt_key_moment *m = &out[chosen++];
+		m->time_s = e->time_s;
+		snprintf(m->type, sizeof m->type, "%s", e->type);
+		snprintf(m->text, sizeof m->text, "%s", e->text);
+	}
+	rt__free(a, c, (size_t)count * sizeof *c);
+	qsort(out, (size_t)chosen, sizeof *out, compare_key_times);
+	*chosen_out = chosen;
+	return RT_OK;
+}
+
+rt_status rt_run_key_moments(const rt_run *run, double frame_s, rt_key_moment *out, int capacity, int *count_out, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!count_out) return rt__fail(err, RT_ERR_INVALID, "rt_run_key_moments needs somewhere to put the count");
+	*count_out = 0;
+	if (!run || (capacity > 0 && !out) || capacity < 0 || !(frame_s >= 0.0))
+		return rt__fail(err, RT_ERR_INVALID, "rt_run_key_moments needs a run, room for the moments and a frame interval >= 0");
+	const rt_scenario *sc = run->scenario;
+	const int n = run->event_count + 3; /* and the three peaks */
+	rt_run_event *ev = rt__calloc(&run->allocator, (size_t)n, sizeof *ev);
+	if (!ev) return rt__fail(err, RT_ERR_NOMEM, "out of memory choosing the key moments");
+	if (run->event_count > 0) memcpy(ev, run->events, (size_t)run->event_count * sizeof *ev);
+	int count = run->event_count;
+	/* the peaks of the series (a row a simulated minute): the most men routing at once,
+	 * the most drowned between two rows */
+	const int width = 1 + sc->side_count * RT_STATE_COUNT;
+	int64_t most_routing = 0, most_drowned = 0, last_drowned = 0;
+	double routing_at = NAN, drowned_at = NAN;
+	for (size_t r = 0; r < run->series_rows; ++r) {
+		const int32_t *row = run->series + r * (size_t)width;
+		int64_t routing = 0, drowned = 0;
+		for (int side = 0; side < sc->side_count; ++side) {
+			routing += row[1 + side * RT_STATE_COUNT + RT_STATE_ROUTING];
+			drowned += row[1 + side * RT_STATE_COUNT + RT_STATE_DEAD_DROWNED];
+		}
+		if (routing > most_routing) {
+			most_routing = routing;
+			routing_at = row[0];
+		}
+		if (r > 0 && drowned - last_drowned > most_drowned) {
+			most_drowned = drowned - last_drowned;
+			drowned_at = row[0];
+		}
+		last_drowned = drowned;
+	}
+	if (most_routing > 0) {
+		rt_run_event *e = &ev[count++];
+		e->time_s = routing_at;
+		snprintf(e->type, sizeof e->type, "rout_peak");
+		char men[64];
+		men_text((double)most_routing * run->scale, men, sizeof men);
+		snprintf(e->text, sizeof e->text, "the rout at its height: %s men routing", men);
+	}
+	if (most_drowned > 0) {
+		rt_run_event *e = &ev[count++];
+		e->time_s = drowned_at;
+		snprintf(e->type, sizeof e->type, "drowning_peak");
+		char men[64];
+		men_text((double)most_drowned * run->scale, men, sizeof men);
+		snprintf(e->text, sizeof e->text, "the worst of the drowning: %s men drowned in the minute to this moment", men);
+	}
+	/* the highest water, when the sea moves at all */
+	const rt_run_history h = rt_history_view(run->history);
+	if (h.sea_level_m && h.sample_count > 1) {
+		int top = 0;
+		double low = h.sea_level_m[0];
+		for (int i = 1; i < h.sample_count; ++i) {
+			if (h.sea_level_m[i] > h.sea_level_m[top]) top = i;
+			low = fmin(low, h.sea_level_m[i]);
+		}
+		if (h.sea_level_m[top] - low > 0.1) {
+			rt_run_event *e = &ev[count++];
+			e->time_s = h.time_s[top];
+			snprintf(e->type, sizeof e->type, "high_water");
+			snprintf(e->text, sizeof e->text, "the highest water: sea level %.2f m", h.sea_level_m[top]);
+		}
+	}
+	rt_status s = rt__key_moments_choose(ev, count, frame_s, &run->allocator, out, capacity, count_out);
+	rt__free(&run->allocator, ev, (size_t)n * sizeof *ev);
+	return s == RT_OK ? RT_OK : rt__fail(err, s, "out of memory choosing the key moments");
 }
 
 /* ---- outputs ----------------------------------------------------------------------------- */
@@ -772,6 +956,65 @@ static rt_status write_run_json(rt_run *run, const char *dir, rt_error *err)
 	for (int c = 0; c < sc->corps_count; ++c)
 		json_array_append_new(cmd, json_pack("{s:i, s:s}", "agent", (json_int_t)run->commander[c], "name", sc->corps[c].name));
 	json_object_set_new(root, "commanders", cmd);
+	/* who each man is and what he was told, for the replay page: the sides' Chinese names,
+	 * the corps, the units (the men of each are consecutive agent ids; a corps' commander
+	 * and guard are one more unit after the scenario's), and the orders given */
+	json_t *zh = json_array();
+	for (int i = 0; i < sc->side_count; ++i) json_array_append_new(zh, json_string(sc->sides[i].name_zh));
+	json_object_set_new(root, "sides_zh", zh);
+	json_t *corps = json_array();
+	for (int c = 0; c < sc->corps_count; ++c)
+		json_array_append_new(corps, json_pack("{s:s, s:s, s:s, s:i, s:I}", "id", sc->corps[c].id, "name", sc->corps[c].name, "name_zh",
+						       sc->corps[c].name_zh, "side", sc->corps[c].side, "commander",
+						       (json_int_t)run->commander[c]));
+	json_object_set_new(root, "corps", corps);
+	const int units = sc->unit_count + sc->corps_count;
+	int64_t *range = rt__calloc(&run->allocator, 2 * (size_t)units + 2, sizeof *range); /* first id, count */
+	if (!range) {
+		json_decref(root);
+		return rt__fail(err, RT_ERR_NOMEM, "out of memory writing run.json");
+	}
+	const rt_world *w = run->world;
+	for (int id = 0; id < w->agents.count; ++id) {
+		const uint32_t u = w->agents.unit[w->slot_of_id[id]];
+		if (u >= (uint32_t)units) continue;
+		if (range[2 * u + 1]++ == 0) range[2 * u] = id;
+	}
+	json_t *ul = json_array();
+	for (int u = 0; u < units; ++u) {
+		char id[RT_SCENARIO_ID_SIZE + 16];
+		const bool hq = u >= sc->unit_count;
+		const int c = hq ? u - sc->unit_count : sc->units[u].corps;
+		if (hq) snprintf(id, sizeof id, "%s_headquarters", sc->corps[c].id);
+		else snprintf(id, sizeof id, "%s", sc->units[u].id);
+		json_array_append_new(ul, json_pack("{s:s, s:i, s:s, s:I, s:I}", "id", id, "corps", c, "kind",
+						    hq ? "headquarters" : rt_kind_name(sc->units[u].kind), "first_agent", (json_int_t)range[2 * u],
+						    "agents", (json_int_t)range[2 * u + 1]));
+	}
+	rt__free(&run->allocator, range, (2 * (size_t)units + 2) * sizeof *range);
+	json_object_set_new(root, "units", ul);
+	json_t *orders = json_array();
+	for (int k = 0; k < run->order_count; ++k) {
+		char what[RT_SCENARIO_ID_SIZE + 48];
+		rt__run_order_text(run, &run->orders[k].order, what, sizeof what);
+		json_array_append_new(orders, json_pack("{s:f, s:i, s:s}", "t_s", run->orders[k].time_s, "unit", run->orders[k].unit, "order", what));
+	}
+	json_object_set_new(root, "orders", orders);
+	/* the grass fire, if the scenario sets one: the cells it caught (fire.bin) */
+	snprintf(path, sizeof path, "%s/fire.bin", dir);
+	if (w->fire) {
+		const rt_fire *fire = w->fire;
+		rt_status fs = rt__run_log_fire(run, err);
+		if (fs == RT_OK)
+			fs = rt__fire_log_write(path, fire->nx, fire->ny, fire->cell_m, fire->ox, fire->oy, run->fire_cells, run->fire_cell_count, err);
+		if (fs != RT_OK) {
+			json_decref(root);
+			return fs;
+		}
+		json_object_set_new(root, "fire", json_string("fire.bin"));
+	} else {
+		remove(path); /* a fire log of an earlier run into the folder would not be this run's */
+	}
 	rt_run_history h = rt_history_view(run->history);
 	if (h.sea_level_m && h.light_lux && h.sample_count > 0) {
 		json_t *t = json_array(), *sea = json_array(), *lux = json_array();

@@ -10,6 +10,7 @@
  * into men. Orders are applied serially in unit order and triggers are checked every
  * check interval in trigger order, so a run is as deterministic as the world. */
 #include "run_internal.h"
+#include "fire_log.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -61,8 +62,35 @@ static rt_goal_id place_goal(rt_run *run, int place)
 	return place >= 0 ? run->place_goal[place] : RT_NO_GOAL;
 }
 
+/* Keeps the order in the run's list of orders given (run.json "orders"). */
+static rt_status log_order(rt_run *run, int unit, const rt_sc_order *o)
+{
+	if (run->order_count == run->order_capacity) {
+		const int cap = run->order_capacity ? 2 * run->order_capacity : 64;
+		rt_run_order *g = rt__realloc(&run->allocator, run->orders, (size_t)run->order_capacity * sizeof *g, (size_t)cap * sizeof *g);
+		if (!g) return RT_ERR_NOMEM;
+		run->orders = g;
+		run->order_capacity = cap;
+	}
+	run->orders[run->order_count++] = (rt_run_order){ run->world->time_s, unit, *o };
+	return RT_OK;
+}
+
+void rt__run_order_text(const rt_run *run, const rt_sc_order *o, char *buf, size_t size)
+{
+	const rt_scenario *sc = run->scenario;
+	const char *place = o->place >= 0 && o->place < sc->place_count ? sc->places[o->place].id : NULL;
+	switch (o->kind) {
+	case RT_ORDER_MARCH: snprintf(buf, size, "march to %s", place ? place : "?"); break;
+	case RT_ORDER_ATTACK: snprintf(buf, size, "attack towards %s", place ? place : "?"); break;
+	case RT_ORDER_AMBUSH: snprintf(buf, size, "ambush at %s (%.0f m)", place ? place : "?", o->radius_m); break;
+	case RT_ORDER_SHELTER: snprintf(buf, size, "garrison"); break;
+	default: snprintf(buf, size, "%s", rt__order_name(o->kind)); break;
+	}
+}
+
 /* Gives every man of a unit (still taking orders) the order. */
-static void apply_order(rt_run *run, int unit, const rt_sc_order *o)
+static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o)
 {
 	rt_world *w = run->world;
 	rt_agents *a = &w->agents;
@@ -104,6 +132,7 @@ static void apply_order(rt_run *run, int unit, const rt_sc_order *o)
 		}
 		a->level[s] = 0;
 	}
+	return log_order(run, unit, o);
 }
 
 /* ---- building -------------------------------------------------------------------------- */
@@ -397,7 +426,8 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 		if ((s = add_men(run, u, &sc->units[u], err)) != RT_OK) return s;
 	for (int c = 0; c < sc->corps_count; ++c)
 		if ((s = add_commander(run, c, err)) != RT_OK) return s;
-	for (int u = 0; u < sc->unit_count; ++u) apply_order(run, u, &sc->units[u].order);
+	for (int u = 0; u < sc->unit_count; ++u)
+		if (apply_order(run, u, &sc->units[u].order) != RT_OK) return rt__fail(err, RT_ERR_NOMEM, "out of memory keeping the orders");
 	return RT_OK;
 }
 
@@ -422,6 +452,9 @@ void rt_run_destroy(rt_run *run)
 	rt__free(&a, run->initial_armour, (size_t)run->initial_armour_size);
 	rt__free(&a, run->events, (size_t)run->event_capacity * sizeof(rt_run_event));
 	rt__free(&a, run->series, (size_t)run->series_capacity * sizeof(int32_t));
+	rt__free(&a, run->orders, (size_t)run->order_capacity * sizeof(rt_run_order));
+	rt__free(&a, run->fire_cells, run->fire_cell_capacity * sizeof(rt_fire_log_cell));
+	rt__free(&a, run->fire_logged, run->fire_logged_size);
 	rt__free(&a, run, sizeof *run);
 }
 
@@ -584,12 +617,14 @@ static rt_status fire_trigger(rt_run *run, int i)
 	run->trigger_fired_s[i] = run->world->time_s;
 	for (int k = 0; k < t->action_count; ++k) {
 		const rt_sc_action *act = &sc->actions[t->first_action + k];
+		rt_status s = RT_OK;
 		if (act->unit >= 0) {
-			apply_order(run, act->unit, &act->order);
+			s = apply_order(run, act->unit, &act->order);
 		} else {
 			const rt_sc_corps *c = &sc->corps[act->corps];
-			for (int u = c->first_unit; u < c->first_unit + c->unit_count; ++u) apply_order(run, u, &act->order);
+			for (int u = c->first_unit; s == RT_OK && u < c->first_unit + c->unit_count; ++u) s = apply_order(run, u, &act->order);
 		}
+		if (s != RT_OK) return s;
 	}
 	rt_vec2 where = t->place >= 0 ? sc->places[t->place].centre : (rt_vec2){ NAN, NAN };
 	return rt__run_event(run, "trigger", t->id, where, "", "trigger %s fired", t->id);
@@ -616,8 +651,9 @@ static rt_status check_ambushes(rt_run *run)
 		if (!sprung) continue;
 		const int zone = o->place; /* the order is replaced below */
 		rt_sc_order adv = { RT_ORDER_ADVANCE, -1, 0.0 };
-		apply_order(run, u, &adv);
-		rt_status s = rt__run_event(run, "ambush", sc->units[u].id, c, "Q1", "the ambush of %s at %s is sprung",
+		rt_status s = apply_order(run, u, &adv);
+		if (s != RT_OK) return s;
+		s = rt__run_event(run, "ambush", sc->units[u].id, c, "Q1", "the ambush of %s at %s is sprung",
 					    sc->units[u].id, sc->places[zone].id);
 		if (s != RT_OK) return s;
 	}
@@ -644,6 +680,7 @@ rt_status rt_run_step(rt_run *run, rt_error *err)
 	rt_status s = rt_world_step(w, err);
 	if (s != RT_OK) return s;
 	if (run->trace && (s = rt_trace_record(run->trace, w, err)) != RT_OK) return s;
+	if ((s = rt__run_log_fire(run, err)) != RT_OK) return s;
 	if ((s = rt_history_record(run->history, w, err)) != RT_OK) return s;
 	const int64_t round = (int64_t)floor(w->time_s / CHECK_INTERVAL_S + 1e-9);
 	if (round != run->last_check) {
@@ -656,6 +693,62 @@ rt_status rt_run_step(rt_run *run, rt_error *err)
 		if ((s = rt__run_record(run, err)) != RT_OK) return s;
 	}
 	return RT_OK;
+}
+
+/* ---- the logs of orders and fire ------------------------------------------------------ */
+static rt_status log_fire_cell(rt_run *run, int32_t cell, float ignition_s, float out_s, bool hot)
+{
+	if (run->fire_cell_count == run->fire_cell_capacity) {
+		const size_t cap = run->fire_cell_capacity ? 2 * run->fire_cell_capacity : 1024;
+		rt_fire_log_cell *g = rt__realloc(&run->allocator, run->fire_cells, run->fire_cell_capacity * sizeof *g, cap * sizeof *g);
+		if (!g) return RT_ERR_NOMEM;
+		run->fire_cells = g;
+		run->fire_cell_capacity = cap;
+	}
+	run->fire_cells[run->fire_cell_count++] = (rt_fire_log_cell){ cell, ignition_s, out_s, hot ? RT_FIRE_LOG_HOT : 0u };
+	run->fire_logged[(size_t)cell >> 3] |= (uint8_t)(1u << (cell & 7));
+	return RT_OK;
+}
+
+/* Every step: the cells on the fire's burning list not yet in the log go in, with the
+ * time their flames go out, which the fire fixes when a cell catches. A cell flames for
+ * at least the flame residence time (15 s), far longer than a step, so none is missed.
+ * The first time (after the start, or after a checkpoint is loaded) cells the fire has
+ * already burnt out go in too, as burnt from their ignition on. */
+rt_status rt__run_log_fire(rt_run *run, rt_error *err)
+{
+	const rt_fire *f = run->world->fire;
+	if (!f) return RT_OK;
+	if (!run->fire_logged) {
+		run->fire_logged_size = (f->cells + 7) / 8;
+		run->fire_logged = rt__calloc(&run->allocator, run->fire_logged_size, 1);
+		if (!run->fire_logged) return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the fire log's %zu bytes", run->fire_logged_size);
+	}
+	if (!run->fire_scanned) {
+		run->fire_scanned = true;
+		for (size_t c = 0; c < f->cells; ++c)
+			if (f->state[c] == RT_FIRE_CELL_BURNT && log_fire_cell(run, (int32_t)c, f->time_s[c], f->time_s[c], false) != RT_OK)
+				return rt__fail(err, RT_ERR_NOMEM, "out of memory keeping the fire's cells");
+	}
+	for (int k = 0; k < f->burning_count; ++k) {
+		const rt_fire_burning *b = &f->burning[k];
+		if (run->fire_logged[(size_t)b->cell >> 3] & (1u << (b->cell & 7))) continue;
+		if (log_fire_cell(run, b->cell, b->ignition_s, b->out_s, f->state[b->cell] == RT_FIRE_CELL_HOT) != RT_OK)
+			return rt__fail(err, RT_ERR_NOMEM, "out of memory keeping the fire's cells");
+	}
+	return RT_OK;
+}
+
+rt_status rt__run_restart_logs(rt_run *run, rt_error *err)
+{
+	const rt_scenario *sc = run->scenario;
+	run->order_count = 0;
+	for (int u = 0; u < sc->unit_count; ++u)
+		if (log_order(run, u, &run->unit_order[u]) != RT_OK) return rt__fail(err, RT_ERR_NOMEM, "out of memory keeping the orders");
+	run->fire_cell_count = 0;
+	if (run->fire_logged) memset(run->fire_logged, 0, run->fire_logged_size);
+	run->fire_scanned = false;
+	return rt__run_log_fire(run, err);
 }
 
 bool rt_run_done(const rt_run *run)

@@ -291,6 +291,8 @@ rt_status rt_run_load_checkpoint(rt_run *run, const char *path, rt_error *err)
 	load_context lc = { run, path };
 	rt_status s = rt_world_load_checkpoint_extra(run->world, path, read_state, &lc, err);
 	if (s != RT_OK) return s;
+	/* the orders and the fire are kept from here on, as the trace */
+	if ((s = rt__run_restart_logs(run, err)) != RT_OK) return s;
 	/* the trace, if any, goes on from here: its first frame is the resumed moment */
 	if (run->trace) s = rt_trace_record(run->trace, run->world, err);
 	return s;

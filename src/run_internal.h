@@ -18,6 +18,14 @@ typedef struct rt_run_event {
 	char text[200];
 } rt_run_event;
 
+/* An order given to a unit, and when (run.json "orders": the replay page shows a man his
+ * unit's order of the moment). */
+typedef struct rt_run_order {
+	double time_s;
+	int unit;
+	rt_sc_order order;
+} rt_run_order;
+
 /* Phenomena whose first occurrence the run watches for (report.c). */
 enum {
 	RT_PH_C2 = 0, RT_PH_C3, RT_PH_C5, RT_PH_E1, RT_PH_E3, RT_PH_E4, RT_PH_M2, RT_PH_M3, RT_PH_M7, RT_PH_Q2, RT_PH_Q9,
@@ -53,6 +61,15 @@ struct rt_run {
 	int64_t sheltered_at_start;
 	double tide_prev_m, tide_prev2_m; /* sea level at the last two checks */
 	int tide_samples;
+	/* the orders given, in the order given, from the start (or from a checkpoint's resume) */
+	rt_run_order *orders;
+	int order_count, order_capacity;
+	/* the cells the grass fire caught, as they catch (fire.bin, fire_log.h) */
+	struct rt_fire_log_cell *fire_cells;
+	size_t fire_cell_count, fire_cell_capacity;
+	uint8_t *fire_logged;         /* a bit a map cell: in fire_cells */
+	size_t fire_logged_size;
+	bool fire_scanned;            /* cells caught before the log began (a resume's) are in */
 };
 
 rt_status rt__run_event(rt_run *run, const char *type, const char *who, rt_vec2 where, const char *phenomenon,
@@ -61,6 +78,18 @@ rt_status rt__run_event(rt_run *run, const char *type, const char *who, rt_vec2 
 rt_status rt__run_record(rt_run *run, rt_error *err);
 rt_status rt__run_watch(rt_run *run);
 struct rt_world *rt__run_world(rt_run *run);
+/* run.c: after a checkpoint is loaded, the order and fire logs begin again at the resumed
+ * moment (as the trace does): the orders standing then, the cells caught by then. */
+rt_status rt__run_restart_logs(rt_run *run, rt_error *err);
+/* run.c: the fire's newly caught cells into the log (each step, and before writing). */
+rt_status rt__run_log_fire(rt_run *run, rt_error *err);
+/* report.c: the key moments among events (rt_run_key_moments, which adds the peaks of
+ * the rout, the drowning and the water as events of types rout_peak, drowning_peak and
+ * high_water); events in any order. */
+rt_status rt__key_moments_choose(const rt_run_event *events, int count, double frame_s, const rt_allocator *allocator, rt_key_moment *out,
+				 int capacity, int *chosen);
+/* run.c: "march to songshan", "hold", "ambush at gaoqiao (300 m)" ... */
+void rt__run_order_text(const rt_run *run, const rt_sc_order *o, char *buf, size_t size);
 
 
 #endif

@@ -1,10 +1,13 @@
-/* The trace: positions and states every k steps, for viewers and replays.
+/* The trace: positions, states and morale every k steps, for viewers and replays.
  * Layout (little-endian, docs/trace-format.md):
  *   header  "RTTRACE1" | u32 version | u32 every_steps | f64 dt_s | f64 origin_x | f64 origin_y
  *   frame   u32 "FRM1" | i64 step | f64 time_s | u32 count | f32 x[count] | f32 y[count]
- *           | u8 state[count] | u8 side[count] | u32 checksum (FNV-1a of the frame so far)
- * x and y are metres from the origin (the world's lower-left bound). The file is written
- * under a temporary name and renamed on close (atomic.h), so a trace that exists is whole. */
+ *           | u8 state[count] | u8 side[count] | u8 morale[count] (version 2 on)
+ *           | u32 checksum (FNV-1a of the frame so far)
+ * x and y are metres from the origin (the world's lower-left bound); morale is the man's
+ * morale (0..1) in 255ths. Version 1 traces (no morale) are still read. The file is
+ * written under a temporary name and renamed on close (atomic.h), so a trace that exists
+ * is whole. */
 #include "world.h"
 #include "atomic.h"
 
@@ -14,7 +17,8 @@
 #include <sys/types.h>
 #include <sys/stat.h>
 
-#define TRACE_VERSION 1u
+#define TRACE_VERSION 2u          /* written; 1 (no morale) is read too */
+#define TRACE_MORALE_VERSION 2u   /* the first version with a morale byte a man */
 #define FRAME_MAGIC 0x314d5246u /* "FRM1" */
 #define TRACE_MAX_AGENTS (1u << 28)
 
@@ -35,6 +39,14 @@ static uint32_t fnv32(uint32_t h, const void *data, size_t n)
 		h *= 16777619u;
 	}
 	return h;
+}
+
+/* Morale 0..1 in 255ths, rounded; anything outside (or NaN) is clamped. */
+static uint8_t morale_byte(float m)
+{
+	if (!(m > 0.0f)) return 0;
+	if (m >= 1.0f) return 255;
+	return (uint8_t)(m * 255.0f + 0.5f);
 }
 
 static void writer_free(rt_trace_writer *t)
@@ -112,6 +124,8 @@ rt_status rt_trace_record(rt_trace_writer *t, const rt_world *w, rt_error *err)
 	PUT(bytes, 1, n);
 	for (size_t id = 0; id < n; ++id) bytes[id] = a->side[w->slot_of_id[id]];
 	PUT(bytes, 1, n);
+	for (size_t id = 0; id < n; ++id) bytes[id] = morale_byte(a->morale[w->slot_of_id[id]]);
+	PUT(bytes, 1, n);
 #undef PUT
 	rt__atomic_write(&t->out, &h, 4);
 	if (!rt__atomic_ok(&t->out))
@@ -147,8 +161,10 @@ struct rt_trace_reader {
 	size_t size, position;    /* of the input; size is SIZE_MAX when unknown (a pipe) */
 	char path[256];
 	double dt, origin_x, origin_y;
+	uint32_t version;
+	size_t per_agent;         /* bytes a man takes in a frame: 10, 11 with morale */
 	float *x, *y;
-	uint8_t *state, *side;
+	uint8_t *state, *side, *morale;
 	size_t capacity;
 	long frame_index;
 };
@@ -180,8 +196,9 @@ static void reader_buffers_free(rt_trace_reader *r)
 	rt__free(&r->allocator, r->y, r->capacity * sizeof(float));
 	rt__free(&r->allocator, r->state, r->capacity);
 	rt__free(&r->allocator, r->side, r->capacity);
+	rt__free(&r->allocator, r->morale, r->capacity);
 	r->x = r->y = NULL;
-	r->state = r->side = NULL;
+	r->state = r->side = r->morale = NULL;
 	r->capacity = 0;
 }
 
@@ -215,11 +232,14 @@ static rt_trace_reader *reader_start(rt_trace_reader *r, rt_error *err)
 		rt_trace_reader_close(r);
 		return NULL;
 	}
-	if (version != TRACE_VERSION) {
-		rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "version", "trace version %u; this build reads version %u", version, TRACE_VERSION);
+	if (version < 1 || version > TRACE_VERSION) {
+		rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "version", "trace version %u; this build reads versions 1 to %u", version,
+			    TRACE_VERSION);
 		rt_trace_reader_close(r);
 		return NULL;
 	}
+	r->version = version;
+	r->per_agent = version >= TRACE_MORALE_VERSION ? 11u : 10u;
 	return r;
 }
 
@@ -278,7 +298,7 @@ rt_status rt_trace_reader_next(rt_trace_reader *r, rt_trace_frame *f, rt_error *
 	if (count > TRACE_MAX_AGENTS)
 		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "count", "frame %ld: %u agents exceeds the limit %u", index, count, TRACE_MAX_AGENTS);
 	/* refused before the buffers are allocated: 60 bytes must not ask for gigabytes */
-	const size_t body = (size_t)count * 10u + 4u; /* x, y, state, side, checksum */
+	const size_t body = (size_t)count * r->per_agent + 4u; /* x, y, state, side, morale, checksum */
 	if (body > reader_remaining(r))
 		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "count",
 				   "frame %ld is truncated: it holds %u agents, needing %zu bytes, and %zu remain", index,
@@ -290,14 +310,16 @@ rt_status rt_trace_reader_next(rt_trace_reader *r, rt_trace_frame *f, rt_error *
 		r->y = rt__alloc(&r->allocator, c * sizeof(float));
 		r->state = rt__alloc(&r->allocator, c);
 		r->side = rt__alloc(&r->allocator, c);
+		r->morale = rt__alloc(&r->allocator, c);
 		r->capacity = c;
-		if (!r->x || !r->y || !r->state || !r->side) {
+		if (!r->x || !r->y || !r->state || !r->side || !r->morale) {
 			reader_buffers_free(r);
 			return rt__fail_at(err, RT_ERR_NOMEM, r->path, 0, 0, "count", "cannot allocate a trace frame of %u agents", count);
 		}
 	}
 	if (!reader_get(r, r->x, count * sizeof(float)) || !reader_get(r, r->y, count * sizeof(float)) ||
-	    !reader_get(r, r->state, count) || !reader_get(r, r->side, count) || !reader_get(r, &sum, 4))
+	    !reader_get(r, r->state, count) || !reader_get(r, r->side, count) ||
+	    (r->per_agent == 11u && !reader_get(r, r->morale, count)) || !reader_get(r, &sum, 4))
 		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "frame", "frame %ld is truncated", index);
 	uint32_t h = 2166136261u;
 	h = fnv32(h, &magic, 4);
@@ -308,6 +330,7 @@ rt_status rt_trace_reader_next(rt_trace_reader *r, rt_trace_frame *f, rt_error *
 	h = fnv32(h, r->y, count * sizeof(float));
 	h = fnv32(h, r->state, count);
 	h = fnv32(h, r->side, count);
+	if (r->per_agent == 11u) h = fnv32(h, r->morale, count);
 	if (h != sum) return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "checksum", "frame %ld fails its checksum", index);
 	for (uint32_t i = 0; i < count; ++i)
 		if (r->state[i] >= RT_STATE_COUNT)
@@ -320,6 +343,7 @@ rt_status rt_trace_reader_next(rt_trace_reader *r, rt_trace_frame *f, rt_error *
 	f->y = r->y;
 	f->state = r->state;
 	f->side = r->side;
+	f->morale = r->per_agent == 11u ? r->morale : NULL;
 	return RT_OK;
 }
 
@@ -351,9 +375,9 @@ rt_status rt_trace_reader_skip(rt_trace_reader *r, rt_trace_frame *f, rt_error *
 		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "frame", "frame %ld: damaged frame header", index);
 	if (count > TRACE_MAX_AGENTS)
 		return rt__fail_at(err, RT_ERR_PARSE, r->path, 0, 0, "count", "frame %ld: %u agents exceeds the limit %u", index, count, TRACE_MAX_AGENTS);
-	/* the body: x, y (f32), state, side (u8) and the checksum; a seek past the end would
-	 * succeed, so the frame must fit in what is left of the file */
-	const off_t body = (off_t)count * 10 + 4, here = ftello(r->file);
+	/* the body: x, y (f32), state, side, morale (u8) and the checksum; a seek past the end
+	 * would succeed, so the frame must fit in what is left of the file */
+	const off_t body = (off_t)count * (off_t)r->per_agent + 4, here = ftello(r->file);
 	if (here < 0 || fseeko(r->file, 0, SEEK_END) != 0)
 		return rt__fail_at(err, RT_ERR_IO, r->path, 0, 0, "frame", "cannot seek in the trace");
 	const off_t end = ftello(r->file);
@@ -365,6 +389,6 @@ rt_status rt_trace_reader_skip(rt_trace_reader *r, rt_trace_frame *f, rt_error *
 	f->time_s = time;
 	f->count = (int)count;
 	f->x = f->y = NULL;
-	f->state = f->side = NULL;
+	f->state = f->side = f->morale = NULL;
 	return RT_OK;
 }

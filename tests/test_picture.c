@@ -2,14 +2,18 @@
  * appear in Chinese over pinyin above a fort; commanders are diamonds, larger than a man's
  * dot; an SVG is XML; a trace frame drawn over its map looks like the world it was taken
  * from; the moment nearest a time is found in a trace; a run folder is drawn again at a
- * time typed as a user would, with the sea at the level its series gives, and bad input
- * is refused naming the field. */
+ * time typed as a user would, with the sea at the level its series gives and the fire
+ * of that moment, and bad input is refused naming the field. */
 #include "test.h"
 #include "canvas.h"
+#include "fire_log.h"
+#include "world.h"
 #include "rout/env.h"
 #include "rout/picture.h"
+#include "rout/scenario.h"
 
 #include <cairo.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -606,4 +610,220 @@ TEST(picture_run_folder_out_of_memory_is_a_clean_error)
 	rt_test_note("%ld allocations in a render; failing each in turn gave %ld clean errors", needed, failures);
 	CHECK(failures == needed && needed >= 10);
 	remove_folder(dir);
+}
+
+/* ---- the fire of a moment drawn again ---- */
+/* The red regiment on the grass of the mini map and a line of fire 800 m long set 300 m
+ * upwind of it at 07:01 in a dry west wind of 8 m/s (as tests/test_scenario.c). */
+static const char fire_scenario[] =
+	"rout: 1\n"
+	"name: fire\n"
+	"map: map.geojson\n"
+	"start: 1641-09-26T07:00\n"
+	"end: 1641-09-26T07:05\n"
+	"utc_offset_h: 8\n"
+	"place: {lat: 41.0, lon: 121.0}\n"
+	"scale: 2\n"
+	"dt_s: 0.5\n"
+	"environment:\n"
+	"  weather:\n"
+	"    wetness: 0\n"
+	"    wind:\n"
+	"      - {at: 1641-09-26T07:00, speed_mps: 8, from_deg: 270}\n"
+	"  fires:\n"
+	"    - {at: 1641-09-26T07:01, place: meadow, offset_m: [-300, 0], length_m: 800, bearing_deg: 0}\n"
+	"sides:\n"
+	"  red: {name: Red, map_side: red}\n"
+	"  blue: {name: Blue, map_side: blue}\n"
+	"places:\n"
+	"  keep: {feature: keep}\n"
+	"  blue_camp: {feature: blue_camp}\n"
+	"  meadow: {lat: 41.008, lon: 120.985, radius_m: 100}\n"
+	"corps:\n"
+	"  red_one:\n"
+	"    side: red\n"
+	"    name: One\n"
+	"    refuge: keep\n"
+	"    units:\n"
+	"      one_foot: {kind: foot, men: 300, at: meadow}\n"
+	"  blue_horse:\n"
+	"    side: blue\n"
+	"    name: Khan\n"
+	"    units:\n"
+	"      riders: {kind: horse, men: 100, at: blue_camp}\n";
+
+static bool fire_coloured(uint32_t p)
+{
+	return near_colour(p, 77, 71, 66, 10) || near_colour(p, 245, 148, 41, 10) || near_colour(p, 224, 51, 13, 10);
+}
+
+/* Pixels of the fire's colours (burnt ground, flames, a head fire's flames) in a picture
+ * that are not of those colours in another of the same size (NULL: all of them). */
+static long fire_pixels(const char *png, const char *other)
+{
+	cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+	cairo_surface_t *o = other ? cairo_image_surface_create_from_png(other) : NULL;
+	long n = -1;
+	if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS && (!o || cairo_surface_status(o) == CAIRO_STATUS_SUCCESS)) {
+		n = 0;
+		const int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+		if (o && (cairo_image_surface_get_width(o) != w || cairo_image_surface_get_height(o) != h)) n = -1;
+		for (int y = 0; n >= 0 && y < h; ++y)
+			for (int x = 0; x < w; ++x) n += fire_coloured(pixel(s, x, y)) && !(o && fire_coloured(pixel(o, x, y)));
+	}
+	cairo_surface_destroy(s);
+	if (o) cairo_surface_destroy(o);
+	return n;
+}
+
+/* What a cell's fire state says a reader sees: 0 nothing, 1 flames, 2 a head fire's
+ * flames, 3 burnt ground. */
+static int fire_look(uint8_t st)
+{
+	return st == RT_FIRE_CELL_BURNING ? 1 : st == RT_FIRE_CELL_HOT ? 2 : st == RT_FIRE_CELL_BURNT ? 3 : 0;
+}
+
+/* A run with a grass fire keeps the cells it caught (fire.bin): the fire drawn again at
+ * a moment is, cell for cell, the live world's fire at that moment, `rout render` shows
+ * it (burnt ground and flames) where the same frame without the log shows none, a frame
+ * before the fire is lit shows none either, and a damaged log is refused. */
+TEST(picture_trace_frame_shows_the_fire_of_its_moment)
+{
+	char dir[] = "/tmp/rout-fire-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char trace[256], path[256];
+	snprintf(trace, sizeof trace, "%s/trace.bin", dir);
+	rt_scenario_def sd = rt_scenario_def_default();
+	sd.allocator = rt_test_allocator();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK_OK(rt_scenario_load_string(fire_scenario, strlen(fire_scenario), "fire.yaml", "tests/data/scenarios/mini", &sd, &sc, &err), err);
+	rt_run_def rd = rt_run_def_default();
+	rd.allocator = rt_test_allocator();
+	rd.threads = 1;
+	rd.trace_every_s = 30.0;
+	rd.trace_path = trace;
+	rt_run *run = NULL;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	const double when_s = 180.0; /* 07:03, two minutes after the fire is set */
+	bool ok = true;
+	while (ok && rt_run_time_s(run) < when_s - 1e-9) ok = rt_run_step(run, &err) == RT_OK;
+	const rt_fire *f = rt_run_world(run)->fire;
+	uint8_t *live = f ? malloc(f->cells) : NULL;
+	const size_t cells = f ? f->cells : 0;
+	if (live) memcpy(live, f->state, cells);
+	while (ok && !rt_run_done(run)) ok = rt_run_step(run, &err) == RT_OK;
+	ok = ok && rt_run_write_outputs(run, dir, &err) == RT_OK;
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	CHECK_MSG(ok && live, "the run failed: %s", err.message);
+
+	/* the log read back, at 07:03, against the live fire then */
+	snprintf(path, sizeof path, "%s/fire.bin", dir);
+	rt_allocator a = rt_test_allocator();
+	rt_fire_log *log = NULL;
+	rt_status s = rt_fire_log_read(path, &a, &log, &err);
+	uint8_t *drawn = s == RT_OK && (size_t)log->nx * (size_t)log->ny == cells ? malloc(cells) : NULL;
+	long differ = 0, flames = 0, burnt = 0, caught_in_log = s == RT_OK ? (long)log->count : 0;
+	if (drawn) {
+		rt__fire_log_state_at(log, when_s, drawn, NULL, NULL);
+		for (size_t c = 0; c < cells; ++c) {
+			differ += fire_look(drawn[c]) != fire_look(live[c]);
+			flames += fire_look(live[c]) == 1 || fire_look(live[c]) == 2;
+			burnt += fire_look(live[c]) == 3;
+		}
+	}
+	rt_fire_log_destroy(log);
+	free(drawn);
+	free(live);
+	CHECK_MSG(s == RT_OK, "fire.bin: %s", err.message);
+	rt_test_note("at 07:03 the live fire has %ld cells in flames and %ld burnt; the log (%ld cells caught by 07:05) differs in %ld",
+		     flames, burnt, caught_in_log, differ);
+	CHECK(flames + burnt > 200 && burnt > 0 && flames > 0);
+	CHECK(differ == 0);
+
+	/* drawn again at 07:03 with the fire, without it, and at 07:00:30 before it is lit */
+	char with_png[256], without_png[256], before_png[256];
+	snprintf(with_png, sizeof with_png, "%s/with.png", dir);
+	snprintf(without_png, sizeof without_png, "%s/without.png", dir);
+	snprintf(before_png, sizeof before_png, "%s/before.png", dir);
+	rt_render_def rr = rt_render_def_default();
+	rr.run_folder = dir;
+	rr.allocator = rt_test_allocator();
+	rr.width_px = 800;
+	rr.at = "07:03";
+	rr.out_path = with_png;
+	CHECK_OK(rt_render_run(&rr, NULL, 0, NULL, &err), err);
+	snprintf(path, sizeof path, "%s/run.json", dir);
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je);
+	char *kept = root ? json_dumps(root, 0) : NULL;
+	CHECK(root && kept && json_is_string(json_object_get(root, "fire")));
+	json_object_del(root, "fire");
+	CHECK(json_dump_file(root, path, 0) == 0);
+	json_decref(root);
+	rr.out_path = without_png;
+	CHECK_OK(rt_render_run(&rr, NULL, 0, NULL, &err), err);
+	char before_without_png[256];
+	snprintf(before_without_png, sizeof before_without_png, "%s/before-without.png", dir);
+	rr.at = "07:00:30";
+	rr.out_path = before_without_png;
+	CHECK_OK(rt_render_run(&rr, NULL, 0, NULL, &err), err);
+	CHECK(write_text(path, kept));
+	free(kept);
+	rr.out_path = before_png;
+	CHECK_OK(rt_render_run(&rr, NULL, 0, NULL, &err), err);
+	/* the fire's cells cover this many pixels of the 800 px map */
+	rt_map *map = NULL;
+	rt_map_def md = rt_map_def_default();
+	md.allocator = rt_test_allocator();
+	snprintf(path, sizeof path, "%s/map.geojson", dir);
+	CHECK_OK(rt_map_load(path, &md, &map, &err), err);
+	int nx, ny;
+	double cell;
+	rt_map_size(map, &nx, &ny, &cell, NULL);
+	rt_map_destroy(map);
+	const double px_per_cell = cell * 800.0 / (nx * cell), expected = (double)(flames + burnt) * px_per_cell * px_per_cell;
+	const long added = fire_pixels(with_png, without_png), before = fire_pixels(before_png, before_without_png);
+	rt_test_note("fire-coloured pixels the log adds to the 800 px picture at 07:03: %ld (its %ld cells cover %.0f px); at 07:00:30: %ld",
+		     added, flames + burnt, expected, before);
+	CHECK(added > 0.5 * expected && added < 1.3 * expected);
+	CHECK(before == 0);
+
+	/* drawing it again fails cleanly at each of its allocations, the fire's among them */
+	char small_png[256];
+	snprintf(small_png, sizeof small_png, "%s/oom.png", dir);
+	rr.width_px = 120;
+	rr.at = "07:03";
+	rr.out_path = small_png;
+	rt_test_fail_allocation(-1);
+	CHECK_OK(rt_render_run(&rr, NULL, 0, NULL, &err), err);
+	const long needed = rt_test_allocations_made();
+	remove(small_png);
+	for (long k = 0; k < needed; ++k) {
+		rt_test_fail_allocation(k);
+		s = rt_render_run(&rr, NULL, 0, NULL, &err);
+		rt_test_fail_allocation(-1);
+		CHECK_MSG(s == RT_ERR_NOMEM && rt_test_bytes_held() == 0 && !exists(small_png), "allocation %ld of %ld: %s (%s)", k, needed,
+			  rt_status_name(s), err.message);
+	}
+	rt_test_note("%ld allocations in a render with the fire; failing each in turn gave as many clean errors", needed);
+
+	/* a damaged log is refused, naming what is wrong */
+	snprintf(path, sizeof path, "%s/fire.bin", dir);
+	FILE *file = fopen(path, "r+b");
+	CHECK(file);
+	fseek(file, 48 + 5, SEEK_SET); /* the first cell's ignition time */
+	const int c = fgetc(file);
+	fseek(file, 48 + 5, SEEK_SET);
+	fputc(c ^ 0x01, file);
+	fclose(file);
+	CHECK(rt_fire_log_read(path, &a, &log, &err) == RT_ERR_PARSE && !log);
+	rt_test_note("one bit changed: %s [%s]", err.message, err.field);
+	CHECK(strcmp(err.field, "checksum") == 0 && strstr(err.file, "fire.bin"));
+	CHECK(truncate(path, 48 + 13) == 0);
+	CHECK(rt_fire_log_read(path, &a, &log, &err) == RT_ERR_PARSE && strcmp(err.field, "count") == 0);
+	CHECK(rt_fire_log_read("/tmp/rout-no-such-fire.bin", &a, &log, &err) == RT_ERR_IO);
+	remove_folder(dir);
+	CHECK(rt_test_bytes_held() == 0);
 }

@@ -176,8 +176,8 @@ static int32_t read_le(const unsigned char *p, int bytes)
 }
 
 /* Decodes the page's frames and compares each with the trace frame it came from:
- * positions within half a decimetre, states and sides equal, times equal. Returns a
- * description of the first difference, or NULL. */
+ * positions within half a decimetre, states, morale and sides equal, times equal.
+ * Returns a description of the first difference, or NULL. */
 static const char *compare_with_trace(const char *trace_path, json_t *data, char *why, size_t why_size)
 {
 	long n = json_int(data, "agents"), frames = json_int(data, "frames"), stride = json_int(data, "stride");
@@ -186,6 +186,7 @@ static const char *compare_with_trace(const char *trace_path, json_t *data, char
 	int per = strcmp(json_string_value(json_object_get(coord, "type")), "i32") == 0 ? 4 : 2;
 	double scale = (double)json_int(coord, "scale");
 	long x0 = json_int(coord, "x0"), y0 = json_int(coord, "y0");
+	const bool morale = json_int(data, "morale") == 1;
 	size_t bytes = 0, side_bytes = 0;
 	unsigned char *blob = base64_decode(json_string_value(json_object_get(data, "data")), &bytes);
 	unsigned char *side = base64_decode(json_string_value(json_object_get(data, "side")), &side_bytes);
@@ -213,8 +214,10 @@ static const char *compare_with_trace(const char *trace_path, json_t *data, char
 			for (long i = 0; i < n && !problem; ++i) {
 				double x = (read_le(rec + i * per, per) + x0) / scale;
 				double y = (read_le(rec + (n + i) * per, per) + y0) / scale;
-				uint8_t state = rec[2 * n * per + i];
-				if (i >= f.count) {
+				uint8_t state = rec[2 * n * per + i], mor = rec[2 * n * per + n + i];
+				if (morale != (f.morale != NULL)) {
+					problem = "the page says the trace keeps morale, or not, wrongly";
+				} else if (i >= f.count) {
 					if (state != 255) problem = "a man not yet in the trace is not marked absent";
 				} else if (fabs(x - f.x[i]) > 0.05 + 1e-6 || fabs(y - f.y[i]) > 0.05 + 1e-6) {
 					snprintf(why, why_size, "frame %ld man %ld at (%.3f, %.3f) in the page, (%.3f, %.3f) in the trace",
@@ -222,6 +225,8 @@ static const char *compare_with_trace(const char *trace_path, json_t *data, char
 					problem = why;
 				} else if (state != f.state[i] || side[i] != f.side[i]) {
 					problem = "a state or side differs";
+				} else if (morale && mor != f.morale[i]) {
+					problem = "a man's morale differs";
 				}
 			}
 			kept++;
@@ -267,7 +272,7 @@ TEST(replay_page_is_self_contained_and_holds_the_run)
 	CHECK_MSG(data, "the data block is not valid JSON");
 	rt_test_note("page of 49 men, %ld frames: %zu bytes", json_int(data, "frames"), size);
 	bool ok = strcmp(json_string_value(json_object_get(data, "format")), "rout-replay") == 0 &&
-		  json_int(data, "version") == 1 && json_int(data, "agents") == 49 && json_int(data, "frames") == 151 &&
+		  json_int(data, "version") == 2 && json_int(data, "agents") == 49 && json_int(data, "frames") == 151 &&
 		  json_int(data, "stride") == 1 &&
 		  strcmp(json_string_value(json_object_get(data, "title")), rd.title) == 0 &&
 		  json_array_size(json_object_get(data, "walls")) == (size_t)fx.walls && fx.walls > 0 &&
@@ -281,6 +286,97 @@ TEST(replay_page_is_self_contained_and_holds_the_run)
 	remove_fixture(&fx);
 	CHECK_MSG(ok, "the data block does not describe the run");
 	CHECK_MSG(!problem, "%s", problem);
+}
+
+/* Who the men of a fixture are: two units of a corps each, the first 25 men and the
+ * next 23 (the rest of no unit), led by men 0 and 30; three orders; one dot for 20 men. */
+typedef struct who {
+	rt_replay_unit units[2];
+	int32_t agent_unit[50];
+	rt_replay_order orders[3];
+	const char *sides[2];
+} who;
+
+static void give_who(who *w, rt_replay_def *rd)
+{
+	w->units[0] = (rt_replay_unit){ "left_file", "foot", "hong", "Hong Chengchou 洪承畴", 0 };
+	w->units[1] = (rt_replay_unit){ "right_file", "horse", "wang_pu", "Wang Pu 王朴", 30 };
+	for (int i = 0; i < 50; ++i) w->agent_unit[i] = i < 25 ? 0 : i < 48 ? 1 : -1;
+	w->orders[0] = (rt_replay_order){ 10.0, 0, "march to the gate" };
+	w->orders[1] = (rt_replay_order){ 0.0, 0, "hold" };
+	w->orders[2] = (rt_replay_order){ 5.0, 1, "advance" };
+	w->sides[0] = "Ming 明";
+	w->sides[1] = "Qing 清";
+	rd->men_per_agent = 20.0;
+	rd->side_names = w->sides;
+	rd->side_name_count = 2;
+	rd->units = w->units;
+	rd->unit_count = 2;
+	rd->agent_unit = w->agent_unit;
+	rd->agent_unit_count = 50;
+	rd->orders = w->orders;
+	rd->order_count = 3;
+}
+
+/* A run at one agent for 20 men, with its units, corps, commanders and orders: the page
+ * holds the scale, the sides' names, each man's unit (read back for all 49), the units
+ * and orders as given, and every frame's morale as the trace has it; bad tables are
+ * refused naming the field. */
+TEST(replay_page_knows_who_each_man_is)
+{
+	fixture fx;
+	CHECK(make_run(&fx, 49, 60, 2) == RT_OK);
+	rt_replay_def rd = fixture_def(&fx);
+	who w;
+	give_who(&w, &rd);
+	rt_error err;
+	CHECK_OK(rt_replay_write(fx.trace, fx.page, &rd, &err), err);
+	size_t size = 0;
+	char *html = slurp(fx.page, &size);
+	json_t *data = html ? page_data(html) : NULL;
+	free(html);
+	CHECK(data);
+	size_t bytes = 0;
+	unsigned char *au = base64_decode(json_string_value(json_object_get(data, "agent_unit")), &bytes);
+	int right = 0;
+	for (int i = 0; au && bytes == 2 * 49 && i < 49; ++i) {
+		const int u = au[2 * i] | au[2 * i + 1] << 8;
+		right += u == (w.agent_unit[i] < 0 ? 65535 : w.agent_unit[i]);
+	}
+	free(au);
+	json_t *units = json_object_get(data, "units"), *orders = json_object_get(data, "orders"), *sides = json_object_get(data, "side_names");
+	const bool tables = json_array_size(units) == 2 && json_array_size(orders) == 3 && json_array_size(sides) == 2 &&
+			    strcmp(json_string_value(json_array_get(sides, 0)), "Ming 明") == 0 &&
+			    strcmp(json_string_value(json_object_get(json_array_get(units, 1), "commander")), "Wang Pu 王朴") == 0 &&
+			    json_int(json_array_get(units, 1), "agent") == 30 &&
+			    strcmp(json_string_value(json_object_get(json_array_get(orders, 0), "text")), "march to the gate") == 0 &&
+			    json_int(json_array_get(orders, 2), "unit") == 1;
+	const double per = json_number_value(json_object_get(data, "men_per_agent"));
+	const long morale = json_int(data, "morale");
+	char why[200];
+	const char *problem = compare_with_trace(fx.trace, data, why, sizeof why);
+	json_decref(data);
+	rt_test_note("49 men of 2 units, 3 orders, 31 frames with morale: %zu bytes; %d of 49 men's units read back", size, right);
+	CHECK(right == 49);
+	CHECK_MSG(tables, "the units, orders or side names are not as given");
+	CHECK(per == 20.0 && morale == 1);
+	CHECK_MSG(!problem, "%s", problem);
+
+	/* bad tables */
+	static const char *const fields[] = { "men_per_agent", "agent_unit", "orders", "unit_count" };
+	for (int k = 0; k < 4; ++k) {
+		rd = fixture_def(&fx);
+		give_who(&w, &rd);
+		if (k == 0) rd.men_per_agent = 0.0;
+		if (k == 1) w.agent_unit[7] = 2;
+		if (k == 2) w.orders[1].unit = 5;
+		if (k == 3) rd.units = NULL;
+		CHECK(rt_replay_write(fx.trace, fx.page, &rd, &err) == RT_ERR_INVALID);
+		rt_test_note("%s", err.message);
+		CHECK_MSG(strcmp(err.field, fields[k]) == 0, "field %s, expected %s", err.field, fields[k]);
+	}
+	remove_fixture(&fx);
+	CHECK(rt_test_bytes_held() == 0);
 }
 
 TEST(replay_thins_long_runs_to_the_limits)
@@ -545,6 +641,8 @@ TEST(replay_page_plays_in_chromium)
 	rt_replay_event ev = { 10.0, "test", "ten seconds in" };
 	rd.events = &ev;
 	rd.event_count = 1;
+	who w;
+	give_who(&w, &rd);
 	rt_error err;
 	CHECK_OK(rt_replay_write(fx.trace, fx.page, &rd, &err), err);
 
@@ -575,6 +673,30 @@ TEST(replay_page_plays_in_chromium)
 	bool no_error = d && !strstr(d, "ERROR: ") && !strstr(d, "<title>ERROR");
 	bool at_time = d && strstr(d, "data-time=\"15.000\"") && strstr(d, "<title>rout test: bottleneck</title>");
 	bool selected = d && strstr(d, "<td>id</td><td>3</td>");
+	/* man 3 at 15 s: his side, corps, commander (and how he is), unit, morale, order */
+	bool who_shown = d && strstr(d, "<td>side</td><td>Ming 明</td>") && strstr(d, "<td>corps</td><td>hong</td>") &&
+			 strstr(d, "<td>commander</td><td>Hong Chengchou 洪承畴 (") && strstr(d, "<td>unit</td><td>left_file (foot)</td>") &&
+			 strstr(d, "<td>morale</td><td>") && strstr(d, " of 1</td>") &&
+			 strstr(d, "<td>order</td><td>march to the gate (since 0:10.0)</td>") && strstr(d, "<td>his unit</td><td>");
+	/* the tally counts men, 20 a dot: the side's row adds up to 50 x 20 */
+	long tally_men = -1;
+	const char *tally = d ? strstr(d, "id=\"tally\"") : NULL;
+	const char *row = tally ? strstr(tally, "Ming 明</td>") : NULL;
+	if (row) {
+		tally_men = 0;
+		row += strlen("Ming 明</td>");
+		for (int k = 0; k < 5; ++k) {
+			const char *cell = strstr(row, "<td>");
+			if (!cell) break;
+			cell += 4;
+			long v = 0;
+			for (; *cell && *cell != '<'; ++cell)
+				if (*cell >= '0' && *cell <= '9') v = 10 * v + (*cell - '0');
+			tally_men += v;
+			row = cell;
+		}
+	}
+	bool scaled = tally_men == 1000 && d && strstr(d, "One dot stands for 20 men.");
 	const char *verdict = st ? strstr(st, "data-selftest=\"") : NULL;
 	bool controls = verdict && strncmp(verdict, "data-selftest=\"pass\"", 20) == 0 && !strstr(st, "ERROR: ");
 	if (!controls) rt_test_note("the controls' self-test says: %.300s", verdict ? verdict : "nothing");
@@ -600,5 +722,7 @@ TEST(replay_page_plays_in_chromium)
 	CHECK_MSG(ready, "the page never finished drawing");
 	CHECK_MSG(at_time, "?t=15 did not show the frame at 15 s");
 	CHECK_MSG(selected, "?select=3 did not show man 3");
+	CHECK_MSG(who_shown, "man 3's side, corps, commander, unit, morale or order is not shown");
+	CHECK_MSG(scaled, "the tally counts %ld men for 50 dots of 20 men, or does not say a dot is 20 men", tally_men);
 	CHECK_MSG(controls, "wheel, drag, click, play, keys, slider, layers or events do not work");
 }

@@ -2,6 +2,7 @@
  * the small test scenario and what it writes: conservation in men, determinism at any
  * thread count, --set overrides, outputs that are whole. */
 #include "test.h"
+#include "run_internal.h"
 #include "rout/scenario.h"
 #include "rout/env.h"
 
@@ -612,5 +613,82 @@ TEST(scenario_run_resumes_from_its_checkpoint_bit_for_bit)
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* The key moments of a run (its event-*.png pictures) are the eight a reader looks for
+ * first, not the first eight: among 19 events the first commander to leave, the rout at
+ * its height, the highest water, the first drowning, the first ambush, the first who
+ * followed, the first commander swept away and the first to reach a fort are chosen,
+ * in time order; the early broken unit and the tide's lesser peak are not; a moment in
+ * the same trace frame as a more telling one gives its place to the next. */
+TEST(scenario_key_moments_are_the_most_telling)
+{
+	static const struct {
+		double t;
+		const char *type, *phenomenon;
+	} list[] = {
+		{ 100, "unit_broken", "" },   { 200, "commander_left", "" }, { 200, "first", "M3" },        { 300, "unit_broken", "" },
+		{ 400, "commander_left", "" }, { 500, "first", "C3" },        { 600, "tide_peak", "" },       { 700, "first", "E3" },
+		{ 800, "commander_routing", "" }, { 900, "ambush", "Q1" },    { 1000, "first", "C5" },        { 1100, "commander_left", "" },
+		{ 1200, "first", "Q2" },       { 1300, "rout_peak", "" },     { 1320, "drowning_peak", "" },  { 2000, "high_water", "" },
+		{ 2100, "commander_reached", "Q9" }, { 2200, "unit_broken", "" }, { 2300, "trigger", "" },
+	};
+	const int n = (int)(sizeof list / sizeof list[0]);
+	rt_run_event ev[sizeof list / sizeof list[0]];
+	memset(ev, 0, sizeof ev);
+	/* given out of time order: the choice must not depend on it */
+	for (int i = 0; i < n; ++i) {
+		rt_run_event *e = &ev[(i * 7) % n];
+		e->time_s = list[i].t;
+		snprintf(e->type, sizeof e->type, "%s", list[i].type);
+		snprintf(e->phenomenon, sizeof e->phenomenon, "%s", list[i].phenomenon);
+		snprintf(e->text, sizeof e->text, "%s at %.0f", list[i].type, list[i].t);
+	}
+	rt_allocator a = rt_test_allocator();
+	rt_key_moment m[12];
+	int count = -1;
+	CHECK(rt__key_moments_choose(ev, n, 60.0, &a, m, 12, &count) == RT_OK);
+	const double expected[8] = { 200, 400, 700, 800, 900, 1300, 2000, 2100 };
+	char got[200] = "";
+	for (int i = 0; i < count; ++i) snprintf(got + strlen(got), sizeof got - strlen(got), "%s%.0f", i ? ", " : "", m[i].time_s);
+	rt_test_note("chosen with frames of 60 s: %s", got);
+	CHECK(count == RT_KEY_MOMENTS_MAX);
+	for (int i = 0; i < 8; ++i) CHECK_MSG(m[i].time_s == expected[i], "moment %d at %g s, expected %g", i, m[i].time_s, expected[i]);
+	CHECK(strcmp(m[0].type, "commander_left") == 0 && strcmp(m[0].text, "commander_left at 200") == 0);
+	CHECK(strcmp(m[5].type, "rout_peak") == 0);
+	/* frames of a second: the worst of the drowning has a frame of its own, and takes the
+	 * place of the first to reach a fort */
+	CHECK(rt__key_moments_choose(ev, n, 1.0, &a, m, 12, &count) == RT_OK);
+	CHECK(count == 8 && m[6].time_s == 1320 && m[7].time_s == 2000);
+	/* room for three: the three most telling */
+	CHECK(rt__key_moments_choose(ev, n, 60.0, &a, m, 3, &count) == RT_OK);
+	CHECK(count == 3 && m[0].time_s == 200 && m[1].time_s == 1300 && m[2].time_s == 2000);
+	CHECK(rt_test_bytes_held() == 0);
+
+	/* a real run: at most eight, in time order, the first commander to leave among them */
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc;
+	rt_error err;
+	CHECK_OK(rt_scenario_load(MINI, &def, &sc, &err), err);
+	rt_run_def rd = run_def(5, 1);
+	rd.until_s = 900.0;
+	rt_run *run;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	while (!rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+	CHECK_OK(rt_run_key_moments(run, 60.0, m, 12, &count, &err), err);
+	double first_left = INFINITY;
+	for (int i = 0; i < run->event_count; ++i)
+		if (strcmp(run->events[i].type, "commander_left") == 0) first_left = fmin(first_left, run->events[i].time_s);
+	bool sorted = true, has_first_left = !isfinite(first_left);
+	for (int i = 0; i < count; ++i) {
+		sorted = sorted && (i == 0 || m[i].time_s >= m[i - 1].time_s);
+		has_first_left = has_first_left || (strcmp(m[i].type, "commander_left") == 0 && m[i].time_s == first_left);
+	}
+	rt_test_note("the mini scenario's first 15 minutes: %d events, %d key moments, the first at %.0f s (%s)", run->event_count, count,
+		     count ? m[0].time_s : NAN, count ? m[0].text : "");
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	CHECK(count >= 1 && count <= RT_KEY_MOMENTS_MAX && sorted && has_first_left);
 	CHECK(rt_test_bytes_held() == 0);
 }

@@ -250,8 +250,8 @@ TEST(trace_reads_from_memory_as_from_file)
 	size_t size = 0;
 	unsigned char *data = slurp(path, &size);
 	CHECK(data);
-	rt_test_note("a 40-man trace of 3 frames: %zu bytes (40 of header, 3 x (28 + 10 x 40) of frames)", size);
-	CHECK(size == 40 + 3 * (28 + 10 * 40));
+	rt_test_note("a 40-man trace of 3 frames: %zu bytes (40 of header, 3 x (28 + 11 x 40) of frames)", size);
+	CHECK(size == 40 + 3 * (28 + 11 * 40));
 	rt_allocator a = rt_test_allocator();
 	rt_error err;
 	rt_trace_reader *file = rt_trace_reader_open(path, &a, &err);
@@ -289,6 +289,81 @@ TEST(trace_reads_from_memory_as_from_file)
 	free(data);
 }
 
+/* Version 2 keeps each man's morale in 255ths (what the replay page shows for a clicked
+ * man); a version-1 trace, without it, still reads, with morale NULL. */
+TEST(trace_keeps_morale_and_reads_version_1)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	CHECK(w);
+	const float morale[4] = { 0.0f, 0.5f, 0.999f, 1.0f };
+	for (int i = 0; i < 4; ++i) {
+		rt_agent_def ad = rt_agent_def_default();
+		ad.position = (rt_vec2){ 5.0 + 3.0 * i, 5.0 };
+		ad.morale = morale[i];
+		CHECK_OK(rt_world_add_agent(w, &ad, NULL, &err), err);
+	}
+	rt_allocator a = rt_test_allocator();
+	char path[] = "/tmp/rout-trace-morale-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	rt_trace_writer *t = rt_trace_open(w, path, 1, &err);
+	CHECK(t);
+	CHECK_OK(rt_trace_record(t, w, &err), err);
+	CHECK_OK(rt_trace_close(t, &err), err);
+	rt_world_destroy(w);
+	rt_trace_reader *r = rt_trace_reader_open(path, &a, &err);
+	CHECK(r);
+	rt_trace_frame f;
+	rt_status s = rt_trace_reader_next(r, &f, &err);
+	const bool read = s == RT_OK && f.count == 4 && f.morale;
+	uint8_t got[4] = { 0, 0, 0, 0 };
+	if (read) memcpy(got, f.morale, 4);
+	rt_trace_reader_close(r);
+	remove(path);
+	CHECK_MSG(read, "the version-2 frame did not read back with its morale (%s)", err.message);
+	rt_test_note("morale 0, 0.5, 0.999, 1 kept as %u, %u, %u, %u of 255", got[0], got[1], got[2], got[3]);
+	CHECK(got[0] == 0 && got[1] == 128 && got[2] == 255 && got[3] == 255);
+
+	/* a version-1 trace of one frame of two men, written by hand */
+	unsigned char v1[40 + 28 + 2 * 10];
+	memset(v1, 0, sizeof v1);
+	const uint32_t version = 1, every = 1, magic = 0x314d5246u, count = 2;
+	const double dt = 0.1, time = 0.1;
+	const int64_t step = 1;
+	const float xy[4] = { 1.0f, 2.0f, 3.0f, 4.0f };
+	memcpy(v1, "RTTRACE1", 8);
+	memcpy(v1 + 8, &version, 4);
+	memcpy(v1 + 12, &every, 4);
+	memcpy(v1 + 16, &dt, 8);
+	unsigned char *fr = v1 + 40;
+	memcpy(fr, &magic, 4);
+	memcpy(fr + 4, &step, 8);
+	memcpy(fr + 12, &time, 8);
+	memcpy(fr + 20, &count, 4);
+	memcpy(fr + 24, xy, sizeof xy);
+	fr[40] = RT_STATE_ROUTING;
+	fr[41] = RT_STATE_FORMED;
+	fr[42] = 0;
+	fr[43] = 1;
+	uint32_t h = 2166136261u;
+	for (int i = 0; i < 44; ++i) h = (h ^ fr[i]) * 16777619u;
+	memcpy(fr + 44, &h, 4);
+	r = rt_trace_reader_open_memory(v1, sizeof v1, "v1.trace", &a, &err);
+	CHECK(r);
+	s = rt_trace_reader_next(r, &f, &err);
+	const bool v1_ok = s == RT_OK && f.count == 2 && !f.morale && f.x[1] == 2.0f && f.y[0] == 3.0f &&
+			   f.state[0] == RT_STATE_ROUTING && f.side[1] == 1;
+	s = rt_trace_reader_next(r, &f, &err);
+	rt_trace_reader_close(r);
+	CHECK_MSG(v1_ok, "the version-1 frame did not read back (%s)", err.message);
+	CHECK(s == RT_ERR_STATE);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
 /* Every file in tests/bad/traces must be refused, by the file reader and by the memory
  * reader alike, as RT_ERR_PARSE with a message containing `fragment`, the field
  * `field`, after `frames` good frames, and without holding memory it does not need. */
@@ -301,7 +376,7 @@ static const struct {
 } bad_traces[] = {
 	{ "not_a_trace", 0, "not a rout trace (expected the RTTRACE1 header)", "header" },
 	{ "short_header", 0, "not a rout trace (expected the RTTRACE1 header)", "header" },
-	{ "version", 0, "trace version 2; this build reads version 1", "version" },
+	{ "version", 0, "trace version 3; this build reads versions 1 to 2", "version" },
 	{ "frame_magic", 1, "frame 1: damaged frame header", "frame" },
 	{ "count_over_limit", 0, "frame 0: 4294967295 agents exceeds the limit 268435456", "count" },
 	/* found by the fuzzer: a frame of 2^28 - 1 agents in a 138-byte file made the reader

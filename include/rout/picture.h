@@ -13,7 +13,8 @@
  * The picture is the one rt_world_draw_picture draws (rout.h): the map's ground with the sea
  * at the given level, place names, men by side and state, commanders, scale bar, north
  * arrow, the corner box and the legend. A trace keeps no kinds, so commanders are named
- * in the overlay; nor walls, which the overlay may carry too.
+ * in the overlay; nor walls, which the overlay may carry too; nor fire, which the overlay
+ * carries as the run's fire log (fire.bin).
  *
  * The run folder (docs/run-folder.md) holds trace.bin and run.json:
  *   {"map": "map.geojson", "start": "1641-09-25T18:00", "timezone_h": 8, ...}
@@ -29,6 +30,15 @@
 extern "C" {
 #endif
 
+/* A run's grass fire: the cells it caught, when, and when their flames went out (the run
+ * folder's fire.bin, docs/run-folder.md). The fire of any moment follows from it. */
+typedef struct rt_fire_log rt_fire_log;
+
+/* Reads a fire log. Errors: RT_ERR_IO, RT_ERR_PARSE (not a fire log, a damaged one: the
+ * field and what was expected), RT_ERR_NOMEM. On failure *out is NULL. */
+rt_status rt_fire_log_read(const char *path, const rt_allocator *allocator, rt_fire_log **out, rt_error *err);
+void rt_fire_log_destroy(rt_fire_log *log);
+
 /* What a trace frame does not say about its moment. */
 typedef struct rt_frame_overlay {
 	rt_vec2 origin;            /* world position of the frame's (0, 0) (rt_trace_reader_origin); (0, 0) */
@@ -43,6 +53,10 @@ typedef struct rt_frame_overlay {
 	/* Walls in world coordinates (rt_world_get_wall), drawn over the map. */
 	const rt_vec2 *wall_a, *wall_b;
 	int wall_count;
+	/* The run's grass fire (NULL: none): the burnt ground and the flames of the frame's
+	 * moment are drawn, as on a live world's picture; smoke is not kept, so not drawn. Its
+	 * grid must be the map's. */
+	const rt_fire_log *fire;
 	uint32_t cookie;
 } rt_frame_overlay;
 
@@ -52,8 +66,8 @@ rt_frame_overlay rt_frame_overlay_default(void);
  * unless def->view_min/max say otherwise). The clock in the corner box is
  * overlay->start_jd_ut + frame->time_s in def->utc_offset_h (NaN: the zone of the map
  * origin's longitude, else UTC). Errors: RT_ERR_INVALID (a def or overlay not made by its
- * _default function, a commander id outside the frame, an empty view), RT_ERR_IO,
- * RT_ERR_NOMEM. */
+ * _default function, a commander id outside the frame, an empty view, a fire log on
+ * another grid than the map's or without a map), RT_ERR_IO, RT_ERR_NOMEM. */
 rt_status rt_picture_draw_frame(const rt_map *map, const rt_trace_frame *frame, const rt_frame_overlay *overlay,
 				const rt_picture_def *def, rt_error *err);
 
@@ -90,6 +104,7 @@ typedef struct rt_render_def {
 	rt_image_format format;   /* AUTO: from out_path's extension, PNG without one */
 	const char *out_path;     /* NULL: <run folder>/render-<when>.png (or .svg) */
 	int width_px;             /* of the map; 0: 1600 */
+	const char *title;        /* drawn over the picture; NULL: run.json's title */
 	rt_allocator allocator;
 	uint32_t cookie;
 } rt_render_def;

@@ -11,9 +11,15 @@
  *
  * The data block inside the page is described in docs/replay-format.md. In short:
  * positions are whole decimetres, as base64 of little-endian Uint16 (offset so the
- * smallest is 0) when the men's extent fits in 6553.5 m on both axes, Int32 beyond.
+ * smallest is 0) when the men's extent fits in 6553.5 m on both axes, Int32 beyond;
+ * a man's state and (from a version-2 trace) his morale are a byte each a frame.
  * Long runs are thinned to every k-th frame (the last frame is always kept) so that at
  * most max_frames remain and the page stays under max_bytes.
+ *
+ * A run whose agents stand for several men each says so (men_per_agent): the page then
+ * counts men, not dots. Who each man is - his unit, corps and commander - and the orders
+ * his unit was given come in the definition too (a run's run.json holds them), so a
+ * clicked man shows his side, corps, commander, unit, state, morale and order.
  */
 #ifndef ROUT_REPLAY_H
 #define ROUT_REPLAY_H
@@ -30,6 +36,22 @@ typedef struct rt_replay_event {
 	const char *type; /* a short kind ("rout", "order", "death" ...); NULL = "" */
 	const char *text; /* what happened, one line (UTF-8); NULL = "" */
 } rt_replay_event;
+
+/* A unit as the page names it for a clicked man. */
+typedef struct rt_replay_unit {
+	const char *name;           /* "datong_foot"; NULL = "" */
+	const char *kind;           /* "foot", "horse", "headquarters" ...; NULL = "" */
+	const char *corps;          /* the corps it belongs to, "wang_pu"; NULL = "" */
+	const char *commander;      /* who leads that corps, "Wang Pu 王朴"; NULL = "" */
+	int32_t commander_agent;    /* his agent id (the page shows his state of the moment); -1 none */
+} rt_replay_unit;
+
+/* An order given to a unit: the page shows a man the last his unit had at the moment. */
+typedef struct rt_replay_order {
+	double time_s;              /* simulated seconds, as in the trace */
+	int unit;                   /* index into rt_replay_def.units */
+	const char *text;           /* "march to xingshan"; NULL = "" */
+} rt_replay_order;
 
 typedef struct rt_replay_def {
 	const char *title;        /* page title and heading (UTF-8); NULL = "rout replay" */
@@ -49,6 +71,20 @@ typedef struct rt_replay_def {
 	/* The events list (sorted by time in the page); none yet from the engine. */
 	const rt_replay_event *events;
 	int event_count;
+	/* One agent stands for this many men (a run's scale): the page counts men. 1 */
+	double men_per_agent;
+	/* The sides' names in side order ("Ming 明"); a side beyond them shows its number. */
+	const char *const *side_names;
+	int side_name_count;
+	/* Who each man is: the units (at most 65,535), and each agent's unit by agent id
+	 * (-1 or beyond agent_unit_count: none). */
+	const rt_replay_unit *units;
+	int unit_count;
+	const int32_t *agent_unit;
+	int agent_unit_count;
+	/* The orders given over the run, any order (the page sorts them by time). */
+	const rt_replay_order *orders;
+	int order_count;
 	rt_allocator allocator;   /* for the trace reader and the writer's buffers */
 	uint32_t cookie;          /* set by rt_replay_def_default */
 } rt_replay_def;

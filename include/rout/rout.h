@@ -421,7 +421,7 @@ rt_random4 rt_random_bits(uint64_t seed, uint32_t agent, uint64_t step, uint32_t
 double rt_random_uniform(uint64_t seed, uint32_t agent, uint64_t step, uint32_t stream);
 
 /* ---- trace ---------------------------------------------------------------------------------- */
-/* A compact binary record of positions and states every k steps (docs/trace-format.md).
+/* A compact binary record of positions, states and morale every k steps (docs/trace-format.md).
  * Written to a temporary name and renamed on close, so a file that exists is whole. */
 typedef struct rt_trace_writer rt_trace_writer;
 
@@ -439,6 +439,7 @@ typedef struct rt_trace_frame {
 	const float *x, *y;   /* metres */
 	const uint8_t *state; /* rt_state */
 	const uint8_t *side;
+	const uint8_t *morale; /* morale 0..1 in 255ths (255 = 1.0); NULL in a version-1 trace */
 } rt_trace_frame;
 
 rt_trace_reader *rt_trace_reader_open(const char *path, const rt_allocator *allocator, rt_error *err);

@@ -136,6 +136,32 @@ rt_status rt_run_load_checkpoint(rt_run *run, const char *path, rt_error *err);
  * (NaN where a figure cannot be measured). Returns the count. */
 int rt_run_history_values(const rt_run *run, double *values, int capacity);
 
+/* ---- key moments ------------------------------------------------------------------------ */
+/* The moments of a run worth a picture of their own (the run folder's event-*.png,
+ * docs/run-folder.md "Key moments"). At most RT_KEY_MOMENTS_MAX are chosen, by what a
+ * reader of the battle looks for first: the first commander to leave; the rout at its
+ * height (most men routing at once); the highest water; the first man drowned; the
+ * minute most men drowned; the first ambush sprung; the first man burned; the second
+ * commander to leave (the first who followed); the first commander to fall or be swept
+ * away; the first to reach a fort; the first sight of each other phenomenon; the first
+ * unit to break; later departures; then the rest. A moment that would show the same
+ * trace frame as one already chosen (nearer than half of frame_s) gives its place to the
+ * next. Eight pictures tell a night's story; the replay page has every moment. */
+#define RT_KEY_MOMENTS_MAX 8
+
+typedef struct rt_key_moment {
+	double time_s;            /* simulated seconds after the start */
+	char type[24];            /* the event's type ("commander_left", "first" ...), or
+	                             "rout_peak", "drowning_peak", "high_water" */
+	char text[200];           /* what happened, one line */
+} rt_key_moment;
+
+/* Fills out with at most capacity key moments (capacity beyond RT_KEY_MOMENTS_MAX is not
+ * used), in time order, and sets *count to how many; frame_s is the trace's frame
+ * interval (0: moments are merged only when at the same time). Errors: RT_ERR_INVALID,
+ * RT_ERR_NOMEM. */
+rt_status rt_run_key_moments(const rt_run *run, double frame_s, rt_key_moment *out, int capacity, int *count, rt_error *err);
+
 typedef struct rt_history_figure {
 	const char *figure;      /* what is counted */
 	double recorded_low, recorded_high; /* the record (equal when it is one number) */

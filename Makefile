@@ -58,7 +58,7 @@ sanitize: deps
 
 demo: deps
 	@$(MAKE) --no-print-directory all
-	$(B)/rout run scenarios/songjin-1641 --out out/demo
+	$(B)/rout run scenarios/songjin-1641 --until 1641-09-26T12:00 --out out/demo
 
 bench: deps
 	@$(MAKE) --no-print-directory all

@@ -157,27 +157,67 @@ static double term_men(const rt_run *run, const rt_sc_term *t)
 	return (double)n * run->scale;
 }
 
+/* The figure's measure now, in men; and its groups' initial men, and their free men
+ * (in the field or sheltered) now. */
+static void history_parts(const rt_run *run, const rt_sc_history *h, double *value, double *initial, double *free_men)
+{
+	*value = *initial = *free_men = 0.0;
+	for (int k = 0; k < h->term_count; ++k) {
+		*value += term_men(run, &h->terms[k]);
+		rt_sc_term g = h->terms[k];
+		g.place = -1;
+		g.what = RT_MEASURE_INITIAL;
+		*initial += term_men(run, &g);
+		g.what = RT_MEASURE_IN_FIELD;
+		*free_men += term_men(run, &g);
+		g.what = RT_MEASURE_SHELTERED;
+		*free_men += term_men(run, &g);
+	}
+}
+
+/* The figure as it stands now: its measure (grown since its `since`, if it has one), or
+ * that as a percentage of its groups' initial men (of their free men at `since`). */
 static double history_value(const rt_run *run, const rt_sc_history *h)
 {
-	double v = 0.0, base = 0.0;
-	for (int k = 0; k < h->term_count; ++k) {
-		v += term_men(run, &h->terms[k]);
-		if (h->percent) {
-			rt_sc_term init = h->terms[k];
-			init.what = RT_MEASURE_INITIAL;
-			init.place = -1;
-			base += term_men(run, &init);
-		}
+	double v, initial, free_men;
+	history_parts(run, h, &v, &initial, &free_men);
+	double base = initial;
+	if (!isnan(h->since_s)) {
+		const double *then = run->figure_since + 2 * (h - run->scenario->history);
+		if (isnan(then[0])) return NAN;
+		v -= then[0];
+		base = then[1];
 	}
 	if (h->percent) return base > 0.0 ? 100.0 * v / base : NAN;
 	return v;
+}
+
+void rt__run_take_figures(rt_run *run)
+{
+	const rt_scenario *sc = run->scenario;
+	for (int i = 0; i < sc->history_count; ++i) {
+		const rt_sc_history *h = &sc->history[i];
+		if (!isnan(h->since_s) && isnan(run->figure_since[2 * i]) && run->world->time_s >= h->since_s - 1e-6) {
+			double initial;
+			history_parts(run, h, &run->figure_since[2 * i], &initial, &run->figure_since[2 * i + 1]);
+		}
+		if (!isnan(h->at_s) && isnan(run->figure_value[i]) && run->world->time_s >= h->at_s - 1e-6)
+			run->figure_value[i] = history_value(run, h);
+	}
+}
+
+/* Figure i: as it stood at its time (`at`; NAN if the run stopped before), else now. */
+static double figure_value(const rt_run *run, int i)
+{
+	const rt_sc_history *h = &run->scenario->history[i];
+	return isnan(h->at_s) ? history_value(run, h) : run->figure_value[i];
 }
 
 int rt_run_history_values(const rt_run *run, double *values, int capacity)
 {
 	if (!run) return 0;
 	const rt_scenario *sc = run->scenario;
-	for (int i = 0; i < sc->history_count && i < capacity; ++i) values[i] = history_value(run, &sc->history[i]);
+	for (int i = 0; i < sc->history_count && i < capacity; ++i) values[i] = figure_value(run, i);
 	return sc->history_count;
 }
 
@@ -652,8 +692,9 @@ static rt_status write_summary(rt_run *run, const char *path, const side_tally *
 		json_object_set_new(o, "recorded", h->low == h->high ? json_real(h->low) : json_pack("[f, f]", h->low, h->high));
 		json_object_set_new(o, "grade", json_string(h->grade));
 		json_object_set_new(o, "source", json_string(h->source));
-		const double v = history_value(run, h);
+		const double v = figure_value(run, i);
 		json_object_set_new(o, "simulated", isfinite(v) ? json_real(v) : json_null());
+		if (!isnan(h->at_s)) json_object_set_new(o, "at", iso(sc, h->at_s));
 		json_array_append_new(hist, o);
 	}
 	json_object_set_new(root, "history", hist);
@@ -705,15 +746,19 @@ static rt_status write_report(rt_run *run, const char *path, const side_tally *t
 	put(&x, "A figure is *inside* when the simulated value lies in the record widened by its grade "
 		"(A ±20 %%, B ±35 %%, E ±50 %%; docs/scenario-format.md).\n\n");
 	put(&x, "| figure | recorded | grade | simulated | |\n|---|---|---|---|---|\n");
-	int outside = 0;
+	int outside = 0, unreached_count = 0;
 	for (int i = 0; i < sc->history_count; ++i) {
 		const rt_sc_history *h = &sc->history[i];
-		const double v = history_value(run, h);
+		const double v = figure_value(run, i);
 		double lo, hi;
 		record_band(h, &lo, &hi);
 		const bool inside = isfinite(v) && v >= lo && v <= hi;
-		outside += !inside;
-		put(&x, "| %s | ", h->figure);
+		const bool unreached = !isnan(h->at_s) && isnan(v);
+		outside += !inside && !unreached;
+		unreached_count += unreached;
+		char when[40] = "";
+		if (!isnan(h->at_s)) rt_scenario_format_time(sc, h->at_s, when, sizeof when);
+		put(&x, "| %s%s%s%s | ", h->figure, when[0] ? " (at " : "", when, when[0] ? ")" : "");
 		put_men(&x, h->low);
 		if (h->high != h->low) {
 			put(&x, "–");
@@ -721,11 +766,12 @@ static rt_status write_report(rt_run *run, const char *path, const side_tally *t
 		}
 		put(&x, "%s | %s | ", h->percent ? " %" : "", h->grade);
 		put_men(&x, v);
-		put(&x, "%s | %s |\n", h->percent ? " %" : "", inside ? "inside" : "**outside**");
+		put(&x, "%s | %s |\n", h->percent ? " %" : "", unreached ? "not reached: the run stopped before" : inside ? "inside" : "**outside**");
 	}
 	if (sc->history_count == 0) put(&x, "| (the scenario has no history block) | | | | |\n");
-	put(&x, "\n%d of %d figures fall outside the record. Sources for each figure are in summary.json and the "
-		"scenario file.\n\n", outside, sc->history_count);
+	put(&x, "\n%d of %d figures fall outside the record", outside, sc->history_count - unreached_count);
+	if (unreached_count) put(&x, " (%d more are taken at a time the run did not reach)", unreached_count);
+	put(&x, ". Sources for each figure are in summary.json and the scenario file.\n\n");
 	put(&x, "## Men by side (at the end)\n\n| side | initial | killed | drowned | trampled | burned | captured | kneeling | "
 		"escaped | sheltered | in the field | horses lost | armour thrown away |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (int i = 0; i < sc->side_count; ++i) {

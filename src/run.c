@@ -449,6 +449,8 @@ void rt_run_destroy(rt_run *run)
 	rt__free(&a, run->unit_order, (size_t)(sc->unit_count + 1) * sizeof(rt_sc_order));
 	rt__free(&a, run->unit_routed, (size_t)(sc->unit_count + 1) * sizeof(bool));
 	rt__free(&a, run->trigger_fired_s, (size_t)(sc->trigger_count + 1) * sizeof(double));
+	rt__free(&a, run->figure_value, (size_t)(sc->history_count + 1) * sizeof(double));
+	rt__free(&a, run->figure_since, (size_t)(2 * sc->history_count + 1) * sizeof(double));
 	rt__free(&a, run->initial_armour, (size_t)run->initial_armour_size);
 	rt__free(&a, run->events, (size_t)run->event_capacity * sizeof(rt_run_event));
 	rt__free(&a, run->series, (size_t)run->series_capacity * sizeof(int32_t));
@@ -497,9 +499,12 @@ rt_status rt_run_create(const rt_scenario *sc, const rt_run_def *def, rt_run **o
 	run->unit_order = rt__calloc(a, (size_t)(sc->unit_count + 1), sizeof(rt_sc_order));
 	run->unit_routed = rt__calloc(a, (size_t)(sc->unit_count + 1), sizeof(bool));
 	run->trigger_fired_s = rt__calloc(a, (size_t)(sc->trigger_count + 1), sizeof(double));
+	run->figure_value = rt__calloc(a, (size_t)(sc->history_count + 1), sizeof(double));
+	run->figure_since = rt__calloc(a, (size_t)(2 * sc->history_count + 1), sizeof(double));
 	rt_status s = RT_OK;
 	if (!run->place_goal || !run->commander || !run->commander_state || !run->commander_left || !run->reached_place ||
-	    !run->reached_at_s || !run->unit_order || !run->unit_routed || !run->trigger_fired_s) {
+	    !run->reached_at_s || !run->unit_order || !run->unit_routed || !run->trigger_fired_s ||
+	    !run->figure_value || !run->figure_since) {
 		s = rt__fail(err, RT_ERR_NOMEM, "out of memory building the run");
 		goto error;
 	}
@@ -508,6 +513,8 @@ rt_status rt_run_create(const rt_scenario *sc, const rt_run_def *def, rt_run **o
 		run->reached_at_s[i] = -1.0;
 	}
 	for (int i = 0; i < sc->trigger_count; ++i) run->trigger_fired_s[i] = -1.0;
+	for (int i = 0; i < sc->history_count; ++i) run->figure_value[i] = NAN;
+	for (int i = 0; i < 2 * sc->history_count; ++i) run->figure_since[i] = NAN;
 	if ((s = build(run, def, err)) != RT_OK) goto error;
 	/* who wore armour at the start, to count what was thrown away (C3) */
 	{
@@ -682,6 +689,7 @@ rt_status rt_run_step(rt_run *run, rt_error *err)
 	if (run->trace && (s = rt_trace_record(run->trace, w, err)) != RT_OK) return s;
 	if ((s = rt__run_log_fire(run, err)) != RT_OK) return s;
 	if ((s = rt_history_record(run->history, w, err)) != RT_OK) return s;
+	rt__run_take_figures(run);
 	const int64_t round = (int64_t)floor(w->time_s / CHECK_INTERVAL_S + 1e-9);
 	if (round != run->last_check) {
 		run->last_check = round;

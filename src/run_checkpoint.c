@@ -6,7 +6,9 @@
  *   last_check, last_series, sheltered_at_start (i64), tide samples (i32) and the last
  *   two sea levels (f64), then per corps: commander state (u8), left reported (u8),
  *   reached place (i32), reached at (f64); per unit: order (kind i32, place i32,
- *   radius f64), broken reported (u8); per trigger: fired at (f64); phenomena seen
+ *   radius f64), broken reported (u8); per trigger: fired at (f64); per history figure:
+ *   its value at its time (f64, NAN not yet taken or none), then per figure its measure and
+ *   free men at its `since` (2 f64); phenomena seen
  *   (u8 each); the events (count i32, then each event as its fixed record); the series
  *   (rows i64, then the rows); the history (its own bytes, length first).
  *
@@ -67,6 +69,7 @@ static uint64_t fingerprint(const rt_run *run)
 	h = fnv(h, sc->units, (size_t)sc->unit_count * sizeof(rt_sc_unit));
 	h = fnv(h, sc->triggers, (size_t)sc->trigger_count * sizeof(rt_sc_trigger));
 	h = fnv(h, sc->actions, (size_t)sc->action_count * sizeof(rt_sc_action));
+	h = fnv(h, sc->history, (size_t)sc->history_count * sizeof(rt_sc_history));
 	h = fnv(h, &run->seed, sizeof run->seed);
 	h = fnv(h, &run->scale, sizeof run->scale);
 	h = fnv(h, &run->end_s, sizeof run->end_s);
@@ -102,6 +105,8 @@ static void write_state(const rt_run *run, buffer *b)
 		put(b, &broken, 1);
 	}
 	for (int t = 0; t < sc->trigger_count; ++t) put(b, &run->trigger_fired_s[t], sizeof(double));
+	for (int i = 0; i < sc->history_count; ++i) put(b, &run->figure_value[i], sizeof(double));
+	for (int i = 0; i < 2 * sc->history_count; ++i) put(b, &run->figure_since[i], sizeof(double));
 	for (int p = 0; p < RT_PH_COUNT; ++p) {
 		const uint8_t seen = run->seen[p];
 		put(b, &seen, 1);
@@ -175,10 +180,11 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	rt_sc_order *orders = rt__calloc(&run->allocator, (size_t)U + 1, sizeof(rt_sc_order));
 	uint8_t *broken = rt__calloc(&run->allocator, (size_t)U + 1, 1);
 	double *fired = rt__calloc(&run->allocator, (size_t)T + 1, sizeof(double));
+	double *figures = rt__calloc(&run->allocator, 3 * (size_t)sc->history_count + 1, sizeof(double));
 	rt_run_event *events = NULL;
 	int32_t *series = NULL;
 	size_t events_bytes = 0, series_bytes = 0;
-	if (!cst || !cleft || !cplace || !cat || !orders || !broken || !fired) {
+	if (!cst || !cleft || !cplace || !cat || !orders || !broken || !fired || !figures) {
 		s = rt__fail(err, RT_ERR_NOMEM, "out of memory reading %s", lc->path);
 		goto done;
 	}
@@ -202,6 +208,10 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 		orders[u].place = place;
 	}
 	for (int t = 0; t < T; ++t) get(&r, &fired[t], sizeof(double));
+	for (int i = 0; i < 3 * sc->history_count; ++i) {
+		get(&r, &figures[i], sizeof(double));
+		if (!isnan(figures[i]) && !(fabs(figures[i]) <= 1e12)) r.failed = true;
+	}
 	uint8_t seen[RT_PH_COUNT];
 	get(&r, seen, sizeof seen);
 	int32_t event_count;
@@ -260,6 +270,8 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 		run->unit_routed[u] = broken[u] != 0;
 	}
 	memcpy(run->trigger_fired_s, fired, (size_t)T * sizeof(double));
+	memcpy(run->figure_value, figures, (size_t)sc->history_count * sizeof(double));
+	memcpy(run->figure_since, figures + sc->history_count, 2 * (size_t)sc->history_count * sizeof(double));
 	for (int p = 0; p < RT_PH_COUNT; ++p) run->seen[p] = seen[p] != 0;
 	rt__free(&run->allocator, run->events, (size_t)run->event_capacity * sizeof(rt_run_event));
 	run->events = events;
@@ -279,6 +291,7 @@ done:
 	rt__free(&run->allocator, orders, ((size_t)U + 1) * sizeof(rt_sc_order));
 	rt__free(&run->allocator, broken, (size_t)U + 1);
 	rt__free(&run->allocator, fired, ((size_t)T + 1) * sizeof(double));
+	rt__free(&run->allocator, figures, (3 * (size_t)sc->history_count + 1) * sizeof(double));
 	rt__free(&run->allocator, events, events_bytes);
 	rt__free(&run->allocator, series, series_bytes);
 	return s;

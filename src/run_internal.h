@@ -47,6 +47,8 @@ struct rt_run {
 	rt_sc_order *unit_order;      /* per unit: the order it was last given */
 	bool *unit_routed;            /* per unit: its breaking has been reported */
 	double *trigger_fired_s;      /* per trigger: when it fired, -1 not yet */
+	double *figure_value;         /* per history figure with a time (`at`): its value then, NAN not yet */
+	double *figure_since;         /* per history figure with `since`: its measure and its free men then (2 each), NAN not yet */
 	uint8_t *initial_armour;      /* per agent id: wore armour at the start */
 	size_t initial_armour_size;
 	rt_trace_writer *trace;
@@ -77,6 +79,8 @@ rt_status rt__run_event(rt_run *run, const char *type, const char *who, rt_vec2 
 /* report.c: a row of the series; the watch for events and first occurrences. */
 rt_status rt__run_record(rt_run *run, rt_error *err);
 rt_status rt__run_watch(rt_run *run);
+/* report.c: takes the history figures whose time (`at`) has come. */
+void rt__run_take_figures(rt_run *run);
 struct rt_world *rt__run_world(rt_run *run);
 /* run.c: after a checkpoint is loaded, the order and fire logs begin again at the resumed
  * moment (as the trace does): the orders standing then, the cells caught by then. */

@@ -868,7 +868,7 @@ static rt_status read_history(reader *r, const rt_ynode *root)
 	r->sc->history = table(r, n->count, sizeof(rt_sc_history));
 	if (n->count && !r->sc->history) return nomem(r);
 	r->sc->history_alloc = n->count;
-	static const char *const keys[] = { "figure", "recorded", "grade", "source", "measure", "percent", "note", NULL };
+	static const char *const keys[] = { "figure", "recorded", "grade", "source", "measure", "percent", "at", "since", "note", NULL };
 	for (int i = 0; i < n->count; i++) {
 		char p[PATH_SIZE];
 		join_index(p, "history", i);
@@ -886,6 +886,15 @@ static rt_status read_history(reader *r, const rt_ynode *root)
 			return bad(r, rt__yaml_get(v, "grade"), gp, "expected A, B or E (HISTORY.md), found \"%s\"", h->grade);
 		}
 		if ((s = get_bool(r, v, "percent", p, &h->percent)) != RT_OK) return s;
+		h->at_s = NAN;
+		if ((s = get_run_time(r, v, "at", p, false, &h->at_s)) != RT_OK) return s;
+		h->since_s = NAN;
+		if ((s = get_run_time(r, v, "since", p, false, &h->since_s)) != RT_OK) return s;
+		if (!isnan(h->since_s) && !isnan(h->at_s) && h->since_s >= h->at_s) {
+			char sp[PATH_SIZE];
+			join(sp, p, "since");
+			return bad(r, rt__yaml_get(v, "since"), sp, "since must come before at");
+		}
 		const rt_ynode *rec;
 		if ((s = get_node(r, v, "recorded", p, true, &rec)) != RT_OK) return s;
 		char rp[PATH_SIZE];

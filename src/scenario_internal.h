@@ -141,6 +141,8 @@ typedef struct rt_sc_history {
 	char grade[4];
 	char source[RT_SCENARIO_TEXT_SIZE];
 	bool percent;           /* the figure is a percentage of the first term's initial */
+	double at_s;            /* taken at this time (seconds after the start); NAN: at the end of the run */
+	double since_s;         /* counted from this time (what the measure grew by since); NAN: from the start */
 	int term_count;
 	rt_sc_term terms[RT_SC_MAX_TERMS];
 	int line;

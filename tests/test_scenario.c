@@ -87,6 +87,7 @@ static const struct {
 	{ "shelter-not-fort", 23, 61, "shelter needs the unit to stand at a fort" },
 	{ "syntax-tab", 18, 1, "YAML syntax: found character that cannot start any token" },
 	{ "syntax-unclosed", 11, 7, "did not find expected ',' or '}'" },
+	{ "history-at-outside-run", 40, 9, "history.0.at: 1641-09-26T09:00 lies outside the run" },
 	{ "time-outside-run", 31, 16, "triggers.go.when.at: 1641-09-27T07:10 lies outside the run" },
 	{ "trigger-cycle", 31, 1, "triggers.go: its \"after\" conditions form a cycle" },
 	{ "unit-outside-map", 23, 17, "lat 40.9, lon 121 lies outside the map" },
@@ -691,4 +692,75 @@ TEST(scenario_key_moments_are_the_most_telling)
 	rt_scenario_destroy(sc);
 	CHECK(count >= 1 && count <= RT_KEY_MOMENTS_MAX && sorted && has_first_left);
 	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* A history figure with a time (`at`) is taken then, not at the end: the mini scenario
+ * with its dead counted at 07:20 gives, in a run to 07:40, what a run stopped at 07:20
+ * gives at its end; a run stopped at 07:10 reports it as not reached. */
+static void run_mini_until(const char *text, double until_s, double *at_value, double *end_value, double *since_value,
+			   const char *out_dir)
+{
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK_OK(rt_scenario_load_string(text, strlen(text), "mini-at.yaml", "tests/data/scenarios/mini", &def, &sc, &err), err);
+	if (!sc) return;
+	rt_run_def rd = run_def(3, 1);
+	rd.until_s = until_s;
+	rt_run *run = NULL;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+	double values[6];
+	CHECK(rt_run_history_values(run, values, 6) == 6);
+	*at_value = values[3];
+	*end_value = values[4];
+	*since_value = values[5];
+	if (out_dir) CHECK_OK(rt_run_write_outputs(run, out_dir, &err), err);
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+}
+
+TEST(scenario_history_figure_taken_at_its_time)
+{
+	FILE *f = fopen("tests/data/scenarios/mini/scenario.yaml", "rb");
+	CHECK(f);
+	if (!f) return;
+	static char text[65536];
+	size_t n = fread(text, 1, sizeof text - 1024, f);
+	fclose(f);
+	text[n] = '\0';
+	strcat(text, "  - {figure: Red down at 07:20, recorded: 10, grade: E, source: test, at: 1641-09-26T07:20,\n"
+		     "     measure: [sides.red.dead, sides.red.captured, sides.red.surrendered]}\n"
+		     "  - {figure: Red down, recorded: 10, grade: E, source: test,\n"
+		     "     measure: [sides.red.dead, sides.red.captured, sides.red.surrendered]}\n"
+		     "  - {figure: Red down after 07:20, recorded: 10, grade: E, source: test, since: 1641-09-26T07:20,\n"
+		     "     measure: [sides.red.dead, sides.red.captured, sides.red.surrendered], percent: true}\n");
+	double at_full, end_full, since_full, at_short, end_short, since_short, at_early, end_early, since_early;
+	run_mini_until(text, 0.0, &at_full, &end_full, &since_full, NULL);
+	run_mini_until(text, 1200.0, &at_short, &end_short, &since_short, NULL);
+	char dir[] = "/tmp/rout-test-at-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	run_mini_until(text, 600.0, &at_early, &end_early, &since_early, dir);
+	rt_test_note("red down: %g at 07:20 in the full run (%g at its end); %g at the end of a run stopped at 07:20; "
+		     "a run stopped at 07:10 gives %g for the 07:20 figure; after 07:20 %.1f %% of the free men went down",
+		     at_full, end_full, end_short, at_early, since_full);
+	CHECK(isfinite(at_full) && at_full == end_short && at_short == end_short);
+	CHECK(end_full > at_full); /* the rout went on after 07:20 */
+	CHECK(isnan(at_early) && isnan(since_early));
+	CHECK(since_short == 0.0);
+	/* the men down after 07:20, as a share of those still free then */
+	CHECK(since_full > 0.0 && since_full <= 100.0);
+	char path[256], report[32768] = "";
+	snprintf(path, sizeof path, "%s/report.md", dir);
+	FILE *r = fopen(path, "rb");
+	CHECK(r);
+	if (r) {
+		report[fread(report, 1, sizeof report - 1, r)] = '\0';
+		fclose(r);
+	}
+	CHECK(strstr(report, "| Red down at 07:20 (at 1641-09-26T07:20:00) |") != NULL);
+	CHECK(strstr(report, "not reached: the run stopped before") != NULL);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
 }

@@ -78,15 +78,28 @@ static float eikonal(const float *t, const uint8_t *state, int nx, int ny, int x
 	return 0.5f * (a + b + sqrtf(d));
 }
 
-rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
+static bool in_targets(const rt_field_spec *spec, double x, double y)
 {
-	const rt_goal_def *d = &goal->def;
-	if (d->straight) {
-		goal->built = true;
-		return RT_OK;
-	}
+	for (int i = 0; i < spec->targets; ++i)
+		if (x >= spec->target_min[i].x && x <= spec->target_max[i].x && y >= spec->target_min[i].y && y <= spec->target_max[i].y)
+			return true;
+	return false;
+}
+
+/* The cost factor (1 + P) of the danger grid at (x, y); 1 off the grid. */
+static double danger_factor(const rt_field_spec *spec, double x, double y)
+{
+	const int ix = rt__floor_int((x - spec->danger_ox) * spec->danger_inv_cell);
+	const int iy = rt__floor_int((y - spec->danger_oy) * spec->danger_inv_cell);
+	if (ix < 0 || iy < 0 || ix >= spec->danger_nx || iy >= spec->danger_ny) return 1.0;
+	return 1.0 + (double)spec->danger[(size_t)iy * (size_t)spec->danger_nx + (size_t)ix];
+}
+
+rt_status rt__field_build(rt_world *w, rt_goal *goal, const rt_field_spec *spec, bool *found, rt_error *err)
+{
+	*found = false;
 	const rt_world_def *wd = &w->def;
-	double cell = d->field_cell_m > 0.0 ? d->field_cell_m : 0.25;
+	double cell = spec->cell;
 	double width = wd->bounds_max.x - wd->bounds_min.x, height = wd->bounds_max.y - wd->bounds_min.y;
 	long long nx = (long long)ceil(width / cell), ny = (long long)ceil(height / cell);
 	if (nx * ny > RT_MAX_FIELD_CELLS)
@@ -94,14 +107,15 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 				"flow field of %lld x %lld cells (%.0f MiB) exceeds the limit of %lld cells; use a coarser field_cell_m",
 				nx, ny, (double)(nx * ny) * 17.0 / 1048576.0, RT_MAX_FIELD_CELLS);
 	size_t n = (size_t)(nx * ny);
+	if (goal->dir && ((size_t)goal->nx * (size_t)goal->ny != n || goal->cell != cell)) rt__goal_free(w, goal);
 	goal->nx = (int)nx;
 	goal->ny = (int)ny;
 	goal->origin_x = wd->bounds_min.x;
 	goal->origin_y = wd->bounds_min.y;
 	goal->cell = cell;
 	goal->inv_cell = 1.0 / cell;
-	goal->dir = rt__alloc(&w->allocator, 2 * n * sizeof(float));
-	goal->arrival_time = rt__alloc(&w->allocator, n * sizeof(float));
+	if (!goal->dir) goal->dir = rt__alloc(&w->allocator, 2 * n * sizeof(float));
+	if (!goal->arrival_time) goal->arrival_time = rt__alloc(&w->allocator, n * sizeof(float));
 	float *cost = rt__alloc(&w->allocator, n * sizeof(float));
 	uint8_t *state = rt__calloc(&w->allocator, n, 1); /* 0 far, 1 trial, 2 accepted, 3 blocked */
 	heap h = { rt__alloc(&w->allocator, n * sizeof(int)), rt__alloc(&w->allocator, n * sizeof(float)), 0 };
@@ -150,6 +164,10 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 			const int mc = rt__terrain_cell(w, px, py);
 			if (mc >= 0) {
 				factor = w->map_passable[mc] ? (double)w->map_speed[mc] : 0.0;
+				/* a flight field does not lead through forts that would not take the side */
+				if (spec->fort_blocked && w->map_feature[mc] >= 0 && w->map_feature[mc] < w->feature_count &&
+				    spec->fort_blocked[w->map_feature[mc]])
+					factor = 0.0;
 				/* men plan their way over ground as it lies at mean sea level: water
 				 * over a man's depth is no way, shallower water is waded (section 11) */
 				const double depth = rt__planning_depth(w, mc);
@@ -161,8 +179,9 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 				cost[c] = INFINITY;
 				continue;
 			}
-			cost[c] = (float)(cell / factor);
-			if (rt__goal_reached(goal, px, py)) {
+			/* a flight field's cell costs (1 + P) times more where the known enemy is near */
+			cost[c] = spec->danger ? (float)(cell / factor * danger_factor(spec, px, py)) : (float)(cell / factor);
+			if (in_targets(spec, px, py)) {
 				t[c] = 0.0f;
 				state[c] = 2;
 			}
@@ -181,11 +200,7 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 		}
 	int found_target = 0;
 	for (size_t c = 0; c < n; ++c) found_target |= t[c] == 0.0f;
-	if (!found_target) {
-		status = rt__fail(err, RT_ERR_INVALID, "goal target (%g, %g)-(%g, %g) covers no free cell of the world",
-				  d->target_min.x, d->target_min.y, d->target_max.x, d->target_max.y);
-		goto done;
-	}
+	*found = found_target != 0;
 	while (h.count > 0) {
 		int c = heap_pop(&h);
 		if (state[c] == 2) continue; /* a stale duplicate */
@@ -236,6 +251,29 @@ done:
 	rt__free(&w->allocator, h.cell, n * sizeof(int));
 	rt__free(&w->allocator, h.key, n * sizeof(float));
 	return status;
+}
+
+rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
+{
+	const rt_goal_def *d = &goal->def;
+	if (d->straight) {
+		goal->built = true;
+		return RT_OK;
+	}
+	rt_field_spec spec;
+	memset(&spec, 0, sizeof spec);
+	spec.cell = d->field_cell_m > 0.0 ? d->field_cell_m : 0.25;
+	spec.targets = 1;
+	spec.target_min = &d->target_min;
+	spec.target_max = &d->target_max;
+	bool found = false;
+	rt_status s = rt__field_build(w, goal, &spec, &found, err);
+	if (s == RT_OK && !found) {
+		goal->built = false;
+		return rt__fail(err, RT_ERR_INVALID, "goal target (%g, %g)-(%g, %g) covers no free cell of the world",
+				d->target_min.x, d->target_min.y, d->target_max.x, d->target_max.y);
+	}
+	return s;
 }
 
 void rt__goal_free(rt_world *w, rt_goal *goal)

@@ -214,16 +214,21 @@ bool rt_world_get_refuge(const rt_world *w, int r, rt_refuge_view *o)
 }
 
 /* ---- the known enemy and the danger he makes ------------------------------------------- */
+void rt__known_dims(const rt_world *w, int *nx, int *ny, double *cell_m)
+{
+	const rt_flight_params *p = &w->flight;
+	const double cell = p->enemy_cell_m > 0.0 ? p->enemy_cell_m : 4.0 * (p->field_cell_m > 0.0 ? p->field_cell_m : 0.25);
+	*cell_m = cell;
+	*nx = (int)fmax(1.0, ceil((w->def.bounds_max.x - w->def.bounds_min.x) / cell));
+	*ny = (int)fmax(1.0, ceil((w->def.bounds_max.y - w->def.bounds_min.y) / cell));
+}
+
 static void known_layout(rt_world *w)
 {
 	if (w->known_nx > 0) return;
-	const rt_flight_params *p = &w->flight;
-	const double cell = p->enemy_cell_m > 0.0 ? p->enemy_cell_m : 4.0 * (p->field_cell_m > 0.0 ? p->field_cell_m : 0.25);
-	w->known_cell = cell;
+	rt__known_dims(w, &w->known_nx, &w->known_ny, &w->known_cell);
 	w->known_ox = w->def.bounds_min.x;
 	w->known_oy = w->def.bounds_min.y;
-	w->known_nx = (int)fmax(1.0, ceil((w->def.bounds_max.x - w->def.bounds_min.x) / cell));
-	w->known_ny = (int)fmax(1.0, ceil((w->def.bounds_max.y - w->def.bounds_min.y) / cell));
 }
 
 static int clamp_int(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }

@@ -536,6 +536,8 @@ void rt__refuges_arrive(rt_world *w);
 void rt__boats_board(rt_world *w);
 /* Checkpoints: room for a side's inputs (open flags, known enemy); all or nothing. */
 rt_status rt__flight_reserve(rt_world *w, int side, rt_error *err);
+/* The coarse grid of the known enemy this world lays out (from its flight parameters). */
+void rt__known_dims(const rt_world *w, int *nx, int *ny, double *cell_m);
 void rt__flight_free(rt_world *w);
 
 /* combat.c */

@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A world over (-half_w, -half_h) .. (half_w, half_h), seed given, routing men who never
  * rally (the rally threshold is 1), on the map if one is given. */
@@ -376,5 +377,80 @@ TEST(flight_bad_definitions_are_refused)
 	rd.side = 0;
 	CHECK(rt_world_add_refuge(w, &rd, NULL, &err) == RT_ERR_STATE);
 	rt_world_destroy(w);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* ---- a scenario ------------------------------------------------------------------------- */
+/* tests/data/scenarios/refuge: red's men break before blue foot; those of the corps whose
+ * refuge is the keep run there, the others (and the keep's once it is full) to the way
+ * home at the west edge, round the blue they know of; a detachment ordered to embark is
+ * taken off by two boats of 20. The summary tells the men taken off by sea apart from
+ * the other escapes; every man is accounted for; the run is the same at 1 and 2 threads. */
+#include "rout/scenario.h"
+#include <jansson.h>
+
+static bool run_refuge_scenario(int threads, const char *out, uint64_t *hash, rt_world_stats *st, int64_t *builds)
+{
+	rt_scenario_def def = rt_scenario_def_default();
+	def.allocator = rt_test_allocator();
+	rt_scenario *sc;
+	rt_error err;
+	if (rt_scenario_load("tests/data/scenarios/refuge/scenario.yaml", &def, &sc, &err) != RT_OK) {
+		rt_test_note("%s", err.message);
+		return false;
+	}
+	rt_run_def rd = rt_run_def_default();
+	rd.allocator = rt_test_allocator();
+	rd.threads = threads;
+	rt_run *run;
+	bool ok = rt_run_create(sc, &rd, &run, &err) == RT_OK;
+	while (ok && !rt_run_done(run)) ok = rt_run_step(run, &err) == RT_OK;
+	if (ok) {
+		*hash = rt_world_hash(rt_run_world(run));
+		rt_world_get_stats(rt_run_world(run), st);
+		*builds = rt_world_flight_builds(rt_run_world(run), 0);
+	}
+	if (ok && out) ok = rt_run_write_outputs(run, out, &err) == RT_OK;
+	if (!ok) rt_test_note("%s", err.message);
+	if (ok) rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	return ok;
+}
+
+TEST(flight_scenario_refuges_way_home_and_boats)
+{
+	char out[256];
+	snprintf(out, sizeof out, "/tmp/rout-test-refuge-%ld", (long)getpid());
+	uint64_t one = 0, two = 1;
+	rt_world_stats st, st2;
+	int64_t builds = 0, builds2 = 0;
+	CHECK(run_refuge_scenario(1, out, &one, &st, &builds));
+	CHECK(run_refuge_scenario(2, NULL, &two, &st2, &builds2));
+	char path[300];
+	snprintf(path, sizeof path, "%s/summary.json", out);
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr);
+	CHECK(root);
+	json_t *red = json_object_get(json_object_get(root, "sides"), "red");
+	const double initial = json_number_value(json_object_get(red, "initial"));
+	const double escaped = json_number_value(json_object_get(red, "escaped"));
+	const double by_sea = json_number_value(json_object_get(red, "escaped_by_sea"));
+	const double keep = json_number_value(json_object_get(json_object_get(red, "sheltered"), "keep"));
+	double sum = keep;
+	const char *ends[] = { "killed", "drowned", "trampled", "burned", "captured", "surrendered", "escaped", "in_field" };
+	for (int k = 0; k < 8; ++k) sum += json_number_value(json_object_get(red, ends[k]));
+	const bool e7 = json_is_true(json_object_get(json_object_get(root, "phenomena"), "E7"));
+	json_decref(root);
+	char cmd[400];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", out);
+	CHECK(system(cmd) == 0);
+	rt_test_note("red: %.0f men; %.0f in the keep (its capacity 400), %.0f escaped of whom %.0f by boat; %lld flight-field builds; hashes %016llx %016llx",
+		     initial, keep, escaped, by_sea, (long long)builds, (unsigned long long)one, (unsigned long long)two);
+	CHECK(one == two && builds == builds2);
+	CHECK(fabs(sum - initial) < 1e-6);
+	CHECK(keep == 400.0);
+	CHECK(by_sea == 60.0 && st.boarded * 2 == 60 && e7);
+	CHECK(escaped - by_sea >= 200.0); /* by the way home */
+	CHECK(builds >= 3);
 	CHECK(rt_test_bytes_held() == 0);
 }

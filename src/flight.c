@@ -339,6 +339,7 @@ static rt_status make_field(rt_world *w, int side, rt_error *err)
 	memset(&spec, 0, sizeof spec);
 	spec.cell = p->field_cell_m > 0.0 ? p->field_cell_m : 0.25;
 	spec.fort_blocked = blocked;
+	spec.quad_heap = true;
 	spec.targets = targets;
 	spec.target_min = lo;
 	spec.target_max = hi;
@@ -409,6 +410,21 @@ static bool in_flight(const rt_world *w, int s)
 	return w->agents.state[s] == RT_STATE_ROUTING || rt__marching_off(w, s);
 }
 
+/* Whether the man in slot s would follow his side's flight field now (locomotion.c): in
+ * flight, and his own refuge (a routing man's flee goal, a man marching off his goal) is
+ * none or a fort that does not take him. goal_fort: the fort under each goal's centre. */
+static bool follows_field(const rt_world *w, int s, const int *goal_fort)
+{
+	const rt_agents *a = &w->agents;
+	int32_t own;
+	if (a->state[s] == RT_STATE_ROUTING) own = a->flee_goal[s];
+	else if (rt__marching_off(w, s)) own = a->goal[s];
+	else return false;
+	if (own < 0) return a->state[s] == RT_STATE_ROUTING;
+	const int f = goal_fort[own];
+	return f >= 0 && !fort_takes(w, f, a->side[s]);
+}
+
 rt_status rt__flight_phase(rt_world *w, rt_error *err)
 {
 	if (!w->flights) return RT_OK;
@@ -429,21 +445,47 @@ rt_status rt__flight_phase(rt_world *w, rt_error *err)
 		any_want |= want[side];
 	}
 	if (!any_want) return RT_OK;
-	/* only while the side has men in flight */
-	bool fleeing[RT_MAX_SIDES] = { false };
+	/* only while the side has men who would follow the field */
+	const size_t goal_bytes = ((size_t)w->goal_count + 1) * sizeof(int);
+	int *goal_fort = rt__alloc(&w->allocator, goal_bytes);
+	if (!goal_fort) return rt__fail(err, RT_ERR_NOMEM, "out of memory looking at the refuges");
+	for (int g = 0; g < w->goal_count; ++g) {
+		const rt_goal_def *d = &w->goals[g].def;
+		goal_fort[g] = w->fort_side ? rt__fort_at(w, 0.5 * (d->target_min.x + d->target_max.x), 0.5 * (d->target_min.y + d->target_max.y)) : -1;
+	}
+	bool needed[RT_MAX_SIDES] = { false };
 	const rt_agents *a = &w->agents;
 	for (int s = 0; s < a->count; ++s)
-		if (want[a->side[s]] && !fleeing[a->side[s]] && in_flight(w, s)) fleeing[a->side[s]] = true;
+		if (want[a->side[s]] && !needed[a->side[s]] && follows_field(w, s, goal_fort)) needed[a->side[s]] = true;
+	rt__free(&w->allocator, goal_fort, goal_bytes);
 	for (int side = 0; side < RT_MAX_SIDES; ++side) {
-		if (!want[side] || !fleeing[side]) continue;
+		if (!want[side] || !needed[side]) continue;
 		rt_flight *f = &w->flights[side];
 		rt_status s = rt__flight_reserve(w, side, err);
 		if (s != RT_OK) return s;
-		for (int r = 0; r < w->refuge_count; ++r) f->open[r] = w->refuges[r].def.side == side && refuge_open(w, r);
-		if (f->known && (s = gather_known(w, side, f->known, err)) != RT_OK) return s;
-		if ((s = make_field(w, side, err)) != RT_OK) return s;
+		bool changed = !f->built;
+		for (int r = 0; r < w->refuge_count; ++r) {
+			const uint8_t open = w->refuges[r].def.side == side && refuge_open(w, r);
+			changed |= f->open[r] != open;
+			f->open[r] = open;
+		}
+		if (f->known) {
+			/* the known enemy of now; the field is built again only if he has moved */
+			const size_t cells = (size_t)w->known_nx * (size_t)w->known_ny;
+			float *now = rt__alloc(&w->allocator, cells * sizeof(float));
+			if (!now) return rt__fail(err, RT_ERR_NOMEM, "out of memory counting the known enemy");
+			s = gather_known(w, side, now, err);
+			if (s == RT_OK && memcmp(now, f->known, cells * sizeof(float)) != 0) {
+				memcpy(f->known, now, cells * sizeof(float));
+				changed = true;
+			}
+			rt__free(&w->allocator, now, cells * sizeof(float));
+			if (s != RT_OK) return s;
+		}
 		f->built = true;
-		f->built_at_s = t;
+		f->built_at_s = t; /* looked at now: the next look comes an interval later */
+		if (!changed) continue;
+		if ((s = make_field(w, side, err)) != RT_OK) return s;
 		f->builds++;
 	}
 	return RT_OK;

@@ -64,6 +64,72 @@ static int heap_pop(heap *h)
 	return top;
 }
 
+/* Flight fields are built again and again during a run, so they march with a 4-ary heap
+ * of (key, cell) pairs: a third of the cache misses of the binary heap of two arrays
+ * that goal fields keep (their results, which the scenarios are calibrated on, depend on
+ * the order in which cells of equal time are accepted; a flight field's on nothing but
+ * its own build). */
+typedef struct qentry {
+	float key;
+	int cell;
+} qentry;
+
+typedef struct queue {
+	heap h;     /* goals */
+	qentry *q;  /* flight fields */
+	int count;
+	bool quad;
+} queue;
+
+static inline void queue_push(queue *Q, int c, float k)
+{
+	if (!Q->quad) {
+		heap_push(&Q->h, c, k);
+		Q->count = Q->h.count;
+		return;
+	}
+	qentry *q = Q->q;
+	int i = Q->count++;
+	while (i > 0) {
+		const int p = (i - 1) >> 2;
+		if (q[p].key <= k) break;
+		q[i] = q[p];
+		i = p;
+	}
+	q[i] = (qentry){ k, c };
+}
+
+static inline int queue_pop(queue *Q)
+{
+	if (!Q->quad) {
+		const int c = heap_pop(&Q->h);
+		Q->count = Q->h.count;
+		return c;
+	}
+	qentry *q = Q->q;
+	const int top = q[0].cell;
+	const qentry last = q[--Q->count];
+	const int n = Q->count;
+	int i = 0;
+	for (;;) {
+		const int first = 4 * i + 1;
+		if (first >= n) break;
+		const int end = first + 4 < n ? first + 4 : n;
+		int m = first;
+		float km = q[first].key;
+		for (int j = first + 1; j < end; ++j)
+			if (q[j].key < km) {
+				m = j;
+				km = q[j].key;
+			}
+		if (!(km < last.key)) break;
+		q[i] = q[m];
+		i = m;
+	}
+	if (n > 0) q[i] = last;
+	return top;
+}
+
 /* Solves the eikonal update at cell (x, y) from accepted neighbours. */
 static float eikonal(const float *t, const uint8_t *state, int nx, int ny, int x, int y, float h_cost)
 {
@@ -118,9 +184,13 @@ rt_status rt__field_build(rt_world *w, rt_goal *goal, const rt_field_spec *spec,
 	if (!goal->arrival_time) goal->arrival_time = rt__alloc(&w->allocator, n * sizeof(float));
 	float *cost = rt__alloc(&w->allocator, n * sizeof(float));
 	uint8_t *state = rt__calloc(&w->allocator, n, 1); /* 0 far, 1 trial, 2 accepted, 3 blocked */
-	heap h = { rt__alloc(&w->allocator, n * sizeof(int)), rt__alloc(&w->allocator, n * sizeof(float)), 0 };
+	queue Q;
+	memset(&Q, 0, sizeof Q);
+	Q.quad = spec->quad_heap;
+	if (Q.quad) Q.q = rt__alloc(&w->allocator, n * sizeof(qentry));
+	else Q.h = (heap){ rt__alloc(&w->allocator, n * sizeof(int)), rt__alloc(&w->allocator, n * sizeof(float)), 0 };
 	rt_status status = RT_OK;
-	if (!goal->dir || !goal->arrival_time || !cost || !state || !h.cell || !h.key) {
+	if (!goal->dir || !goal->arrival_time || !cost || !state || (Q.quad ? !Q.q : !Q.h.cell || !Q.h.key)) {
 		status = rt__fail(err, RT_ERR_NOMEM,
 				  "out of memory: a flow field of %zu cells (%.1f m) needs %.0f MB while it is built and %.0f MB after, for each place men go to",
 				  n, cell, (double)n * 21.0 / 1e6, (double)n * 12.0 / 1e6);
@@ -196,13 +266,13 @@ rt_status rt__field_build(rt_world *w, rt_goal *goal, const rt_field_spec *spec,
 			if (!touches) continue;
 			t[c] = eikonal(t, state, (int)nx, (int)ny, (int)x, (int)y, cost[c]);
 			state[c] = 1;
-			heap_push(&h, (int)c, t[c]);
+			queue_push(&Q, (int)c, t[c]);
 		}
 	int found_target = 0;
 	for (size_t c = 0; c < n; ++c) found_target |= t[c] == 0.0f;
 	*found = found_target != 0;
-	while (h.count > 0) {
-		int c = heap_pop(&h);
+	while (Q.count > 0) {
+		int c = queue_pop(&Q);
 		if (state[c] == 2) continue; /* a stale duplicate */
 		state[c] = 2;
 		int x = c % (int)nx, y = c / (int)nx;
@@ -216,8 +286,8 @@ rt_status rt__field_build(rt_world *w, rt_goal *goal, const rt_field_spec *spec,
 			if (tm < t[m]) {
 				t[m] = tm;
 				state[m] = 1;
-				if ((size_t)h.count >= n) { status = rt__fail(err, RT_ERR_CAPACITY, "fast marching heap overflow"); goto done; }
-				heap_push(&h, m, tm);
+				if ((size_t)Q.count >= n) { status = rt__fail(err, RT_ERR_CAPACITY, "fast marching heap overflow"); goto done; }
+				queue_push(&Q, m, tm);
 			}
 		}
 	}
@@ -248,8 +318,9 @@ rt_status rt__field_build(rt_world *w, rt_goal *goal, const rt_field_spec *spec,
 done:
 	rt__free(&w->allocator, cost, n * sizeof(float));
 	rt__free(&w->allocator, state, n);
-	rt__free(&w->allocator, h.cell, n * sizeof(int));
-	rt__free(&w->allocator, h.key, n * sizeof(float));
+	rt__free(&w->allocator, Q.h.cell, n * sizeof(int));
+	rt__free(&w->allocator, Q.h.key, n * sizeof(float));
+	rt__free(&w->allocator, Q.q, n * sizeof(qentry));
 	return status;
 }
 

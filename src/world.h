@@ -360,6 +360,7 @@ typedef struct rt_field_spec {
 	const float *danger;    /* danger_nx x danger_ny cells, or NULL */
 	int danger_nx, danger_ny;
 	double danger_ox, danger_oy, danger_inv_cell;
+	bool quad_heap;         /* march with the faster 4-ary heap (flight fields; goals keep theirs) */
 } rt_field_spec;
 /* Builds (or builds again, in its arrays) the field; *found tells whether any target
  * covered a free cell (without one, every direction is zero). */

@@ -471,9 +471,10 @@ TEST(checkpoint_resume_weather_and_fire)
 /* Flight fields and boats (docs/model.md section 13): a map 400 x 300 m with fort A (for
  * 20) and fort B (for 100) of side "ming", a way home along the south edge and a landing
  * with two boats of 5 in the north-west. 60 routing men of side 0 run for the nearest
- * open refuge past 30 enemy horse holding across the way south; 30 more wait for the
- * boats (back 20 s after they cast off). The field is built at the first step, when A fills and every 10 s for the known
- * enemy, so builds fall on both sides of the stop. */
+ * open refuge past 30 enemy horse walking east across the way south; 30 more wait for the
+ * boats (back 20 s after they cast off). The field is built at the first step, when A
+ * fills and every 10 s as the known enemy moves, so builds fall on both sides of the
+ * stop. */
 static rt_map *refuge_map(void)
 {
 	map_builder b;
@@ -538,6 +539,8 @@ static rt_world *refuges(const void *ctx, int threads, rt_error *err)
 	rt_agent_def horse = rt_agent_def_default();
 	horse.kind = RT_KIND_HORSE;
 	horse.side = 1;
+	horse.heading = (rt_vec2){ 1.0, 0.0 }; /* walking east: the known enemy moves */
+	horse.free_speed_mps = 0.8;
 	for (int i = 0; i < 30 && ok; ++i) {
 		horse.position = (rt_vec2){ -160.0 + 1.2 * i, -60.0 };
 		ok = rt_world_add_agent(w, &horse, NULL, err) == RT_OK;

@@ -1452,8 +1452,10 @@ static rt_status load_flight(reader *r, rt_world *w, plan *p, bool apply, rt_err
 {
 	const unsigned present = get_u8(r);
 	if (r->short_read) return RT_OK;
-	if (present > 1 || present != (w->flights != NULL)) /* the fingerprint has compared the refuges */
-		return bad(err, p, "FLIT", "the flight section %s flight fields, the world %s", present ? "holds" : "has no", w->flights ? "has them" : "none");
+	if (present > 1) return bad(err, p, "FLIT", "flight flag %u (expected 0 or 1)", present);
+	if (present != (w->flights != NULL)) /* the fingerprint has compared the refuges */
+		return bad(err, p, "FLIT", "the flight section %s flight fields, the world %s", present ? "holds" : "has no",
+			   w->flights ? "has them" : "has none");
 	if (!present) return RT_OK;
 	int nx, ny;
 	double cell;

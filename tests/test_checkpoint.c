@@ -578,6 +578,88 @@ TEST(checkpoint_resume_flight_and_boats)
 	CHECK(a_end == 20);
 }
 
+/* A world with other refuges or boats refuses the checkpoint by name; the flight and
+ * boats sections changed byte by byte behind a good checksum are refused or, if they still
+ * make sense, step without reading out of bounds (run this under `make sanitize`). */
+static rt_world *refuges_one_fewer_boat(const void *ctx, int threads, rt_error *err)
+{
+	rt_world *w = refuges(ctx, threads, err);
+	if (!w) return NULL;
+	rt_boats_def bd = rt_boats_def_default(); /* another landing: a different world */
+	bd.target_min = (rt_vec2){ 100, 100 };
+	bd.target_max = (rt_vec2){ 110, 110 };
+	if (rt_world_add_boats(w, &bd, NULL, err) != RT_OK) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+TEST(checkpoint_flight_and_boats_refusals)
+{
+	char good[256], bad[256];
+	temp_name(good, sizeof good, "flight-good");
+	temp_name(bad, sizeof bad, "flight-bad");
+	rt_map *map = refuge_map();
+	CHECK(map);
+	rt_error err;
+	rt_world *w = refuges(map, 0, &err);
+	CHECK(w);
+	CHECK(run(w, 260));
+	CHECK_OK(rt_world_save_checkpoint(w, good, &err), err);
+	rt_world_destroy(w);
+	rt_world *other = refuges_one_fewer_boat(map, 0, &err);
+	CHECK(other);
+	rt_status s = rt_world_load_checkpoint(other, good, &err);
+	rt_test_note("another landing: %s", err.message);
+	CHECK(s == RT_ERR_INVALID && strstr(err.message, "landings 1 in the checkpoint, 2 in this world"));
+	rt_world_destroy(other);
+
+	size_t size = 0;
+	unsigned char *data = slurp(good, &size);
+	CHECK(data && size > 100);
+	size_t at = 0, bytes = 0;
+	for (size_t pos = 24; pos + 12 <= size - 8;) { /* FLIT and BOAT follow each other */
+		uint64_t length = 0;
+		for (int i = 0; i < 8; ++i) length |= (uint64_t)data[pos + 4 + (size_t)i] << (8 * i);
+		if (memcmp(data + pos, "FLIT", 4) == 0) at = pos + 12;
+		if (memcmp(data + pos, "BOAT", 4) == 0) bytes = pos + 12 + (size_t)length - at;
+		pos += 12 + (size_t)length;
+	}
+	CHECK(at > 0 && bytes > 50);
+	rt_world *target = refuges(map, 0, &err);
+	CHECK(target);
+	int fd = open_copy(bad, data, size);
+	CHECK(fd >= 0);
+	int accepted = 0, refusals = 0;
+	for (size_t i = at; i < at + bytes; ++i) {
+		const unsigned char keep = data[i];
+		data[i] ^= 0x5a;
+		seal(data, size);
+		CHECK(put_at(fd, i, &data[i], 1) && put_at(fd, size - 8, data + size - 8, 8));
+		data[i] = keep;
+		s = rt_world_load_checkpoint(target, bad, &err);
+		CHECK(put_at(fd, i, &data[i], 1));
+		if (s == RT_OK) {
+			accepted++;
+			CHECK_MSG(run(target, 3), "after a load with flight byte %zu changed, a step failed", i - at);
+		} else {
+			refusals++;
+			CHECK_MSG(s == RT_ERR_PARSE || s == RT_ERR_INVALID, "flight byte %zu: %s: %s", i - at, rt_status_name(s), err.message);
+			if (refusals == 1 || refusals == 20) rt_test_note("flight byte %zu changed: %s", i - at, err.message);
+		}
+	}
+	close(fd);
+	rt_test_note("%zu bytes of flight fields and boats: %d changed bytes refused, %d accepted (and stepped)", bytes, refusals, accepted);
+	CHECK(refusals > 0);
+	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the good file still loads */
+	free(data);
+	remove(bad);
+	remove(good);
+	rt_world_destroy(target);
+	rt_map_destroy(map);
+}
+
 /* A world with another wind, or another fire set, refuses the checkpoint by name; a
  * fire section changed behind a good checksum is refused or, if it still makes sense,
  * steps without reading out of bounds (run this under `make sanitize`). */

@@ -80,6 +80,20 @@
  *   fire: touch, smoke_next, source, source_box                        NOT STATE (scratch of one
  *                                                                      update: empty between steps)
  *   fire: the lists' capacities                                        NOT STATE
+ *   refuges[refuge_count] (def, fort), flight (parameters)             STATIC (fingerprint)
+ *   refuge_capacity, landing_capacity                                  NOT STATE
+ *   flights[side]: used                                                STATIC (from the refuges)
+ *   flights[side]: built, built_at_s, builds, open[refuge_count],
+ *       known (the known enemy per coarse cell, where not zero)        SAVED (FLIT): the inputs of
+ *                                                                      the side's last build
+ *   flights[side]: field, any_source                                   REBUILT from the saved inputs
+ *                                                                      at the next step (field_stale
+ *                                                                      is set on loading): the field
+ *                                                                      is a pure function of them
+ *   known_nx, known_ny, known_ox, known_oy, known_cell                 REBUILT (laid out from the
+ *                                                                      fingerprinted parameters)
+ *   landings[landing_count]: def                                       STATIC (fingerprint)
+ *   landings: back_s[boats], carried, trips                            SAVED (BOAT)
  *   phase_seconds                                                      NOT STATE (wall-clock time
  *                                                                      of this process)
  *
@@ -103,7 +117,7 @@
 #include <sys/stat.h>
 
 #define CKPT_MAGIC "ROUTCKPT"
-#define CKPT_VERSION 2u /* 2: weather and fire (WTHR, FIRE), their counters and parameters */
+#define CKPT_VERSION 3u /* 2: weather and fire (WTHR, FIRE), their counters and parameters; 3: flight fields (FLIT), boats (BOAT) */
 #define CKPT_HEADER_BYTES 24u         /* magic, version, section count, file bytes */
 #define CKPT_SECTION_HEADER_BYTES 12u /* tag, payload bytes */
 #define CKPT_CHECKSUM_BYTES 8u
@@ -146,6 +160,8 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 #define WEATHER_PARAMS(X) \
 	X(bucket_capacity_mm) X(drying_mm_per_h) X(mud_loss_unpaved) X(mud_loss_road) X(misfire_rain_max) \
 	X(misfire_rain_half_mm_per_h) X(misfire_damp_max) X(fuel_moisture_dry_pct) X(fuel_moisture_wet_pct)
+#define FLIGHT_PARAMS(X) \
+	X(field_cell_m) X(rebuild_min_s) X(enemy_interval_s) X(enemy_cell_m) X(enemy_reach_m) X(enemy_cost_max) X(enemy_half_men)
 /* all but grass, the one that is not a double */
 #define FIRE_PARAMS(X) \
 	X(update_interval_s) X(open_ground_fuel_kg_m2) X(curing_pct) X(threshold_spread) X(flame_residence_s) \
@@ -163,12 +179,13 @@ _Static_assert(offsetof(rt_water_params, cookie) == (0 WATER_PARAMS(ONE)) * size
 _Static_assert(offsetof(rt_light_params, cookie) == (0 LIGHT_PARAMS(ONE)) * sizeof(double), "LIGHT_PARAMS is incomplete");
 _Static_assert(sizeof(rt_weather_params) == (0 WEATHER_PARAMS(ONE)) * sizeof(double), "WEATHER_PARAMS is incomplete");
 _Static_assert(sizeof(rt_fire_params) == (1 FIRE_PARAMS(ONE)) * sizeof(double), "FIRE_PARAMS is incomplete (grass takes the 1)");
+_Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * sizeof(double), "FLIGHT_PARAMS is incomplete");
 
 #if defined(__LP64__) && (defined(__x86_64__) || defined(__aarch64__))
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 3864, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 4000, "struct rt_world changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_world_def) == 1104, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 208, "rt_corps changed: update the checkpoint (checkpoint.c)");
@@ -187,6 +204,11 @@ _Static_assert(sizeof(rt_fire_def) == 144, "rt_fire_def changed: update the chec
 _Static_assert(sizeof(rt_ignition) == 40, "rt_ignition changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_fire) == 360, "rt_fire changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_fire_burning) == 20, "rt_fire_burning changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_refuge_def) == 48, "rt_refuge_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(rt_refuge) == 56, "rt_refuge changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_flight) == 160, "rt_flight changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_boats_def) == 64, "rt_boats_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(rt_landing) == 88, "rt_landing changed: update the checkpoint (checkpoint.c)");
 #endif
 
 /* ---- hashing ---- */
@@ -439,6 +461,28 @@ static void fingerprint(const rt_world *w, fp_list *f)
 #define X(name) FP_R(f, w->water.name, "water." #name);
 	WATER_PARAMS(X)
 #undef X
+
+	/* refuges, flight parameters and boats */
+#define X(name) FP_R(f, w->flight.name, "flight." #name);
+	FLIGHT_PARAMS(X)
+#undef X
+	FP_I(f, w->refuge_count, "refuges");
+	h = FNV64_START;
+	for (int i = 0; i < w->refuge_count; ++i) {
+		const rt_refuge *ref = &w->refuges[i];
+		h = mix_u64(mix_u64(h, ref->def.side), (uint64_t)(int64_t)ref->fort);
+		h = mix_f64(mix_f64(mix_f64(mix_f64(h, ref->def.target_min.x), ref->def.target_min.y), ref->def.target_max.x), ref->def.target_max.y);
+	}
+	FP_H(f, h, "the refuges");
+	FP_I(f, w->landing_count, "landings");
+	h = FNV64_START;
+	for (int i = 0; i < w->landing_count; ++i) {
+		const rt_boats_def *b = &w->landings[i].def;
+		h = mix_u64(mix_u64(mix_u64(h, b->side), (uint64_t)b->boats), (uint64_t)b->capacity);
+		h = mix_u64(mix_f64(h, b->turnaround_s), (uint64_t)(int64_t)b->goal);
+		h = mix_f64(mix_f64(mix_f64(mix_f64(h, b->target_min.x), b->target_min.y), b->target_max.x), b->target_max.y);
+	}
+	FP_H(f, h, "the landings and their boats");
 
 	/* the environment */
 	FP_I(f, w->has_environment, "environment");
@@ -709,6 +753,52 @@ static void save_fire(sink *k, const save_ctx *c)
 		put_array(k, f->smoke + (size_t)y * (size_t)f->snx + (size_t)f->box[0], (size_t)(f->box[2] - f->box[0] + 1), sizeof(float));
 }
 
+static void save_flight(sink *k, const save_ctx *c)
+{
+	const rt_world *w = c->w;
+	put_u8(k, w->flights != NULL);
+	if (!w->flights) return;
+	int nx, ny;
+	double cell;
+	rt__known_dims(w, &nx, &ny, &cell);
+	const size_t cells = (size_t)nx * (size_t)ny;
+	put_i32(k, w->refuge_count);
+	put_i32(k, nx);
+	put_i32(k, ny);
+	for (int side = 0; side < RT_MAX_SIDES; ++side) {
+		const rt_flight *f = &w->flights[side];
+		put_u8(k, f->built);
+		put_i32(k, f->builds);
+		if (!f->built) continue;
+		put_f64(k, f->built_at_s);
+		put_bytes(k, f->open, (size_t)w->refuge_count);
+		put_u8(k, f->known != NULL);
+		if (!f->known) continue;
+		/* the known enemy, where there is any: (cell, strength) in cell order */
+		int32_t count = 0;
+		for (size_t i = 0; i < cells; ++i) count += f->known[i] != 0.0f;
+		put_i32(k, count);
+		for (size_t i = 0; i < cells; ++i) {
+			if (f->known[i] == 0.0f) continue;
+			put_i32(k, (int32_t)i);
+			put_f32(k, f->known[i]);
+		}
+	}
+}
+
+static void save_boats(sink *k, const save_ctx *c)
+{
+	const rt_world *w = c->w;
+	put_i32(k, w->landing_count);
+	for (int i = 0; i < w->landing_count; ++i) {
+		const rt_landing *l = &w->landings[i];
+		put_i64(k, l->carried);
+		put_i64(k, l->trips);
+		put_i32(k, l->def.boats);
+		for (int b = 0; b < l->def.boats; ++b) put_f64(k, l->back_s[b]);
+	}
+}
+
 static void save_extra(sink *k, const save_ctx *c)
 {
 	if (c->extra_size > 0) put_bytes(k, c->extra, c->extra_size);
@@ -809,6 +899,7 @@ typedef struct plan {
 	const uint8_t *extra;
 	size_t extra_size;
 	int32_t fire_burning, fire_front;
+	bool flight_built[RT_MAX_SIDES];
 } plan;
 
 typedef rt_status load_fn(reader *r, rt_world *w, plan *p, bool apply, rt_error *err);
@@ -1358,6 +1449,104 @@ static rt_status load_fire(reader *r, rt_world *w, plan *p, bool apply, rt_error
 	return RT_OK;
 }
 
+static rt_status load_flight(reader *r, rt_world *w, plan *p, bool apply, rt_error *err)
+{
+	const unsigned present = get_u8(r);
+	if (r->short_read) return RT_OK;
+	if (present > 1) return bad(err, p, "FLIT", "flight flag %u (expected 0 or 1)", present);
+	if (present != (w->flights != NULL)) /* the fingerprint has compared the refuges */
+		return bad(err, p, "FLIT", "the flight section %s flight fields, the world %s", present ? "holds" : "has no",
+			   w->flights ? "has them" : "has none");
+	if (!present) return RT_OK;
+	int nx, ny;
+	double cell;
+	rt__known_dims(w, &nx, &ny, &cell);
+	const size_t cells = (size_t)nx * (size_t)ny;
+	const int32_t refuges = get_i32(r), saved_nx = get_i32(r), saved_ny = get_i32(r);
+	if (r->short_read) return RT_OK;
+	if (refuges != w->refuge_count || saved_nx != nx || saved_ny != ny)
+		return bad(err, p, "FLIT", "%d refuges and a known-enemy grid of %d x %d cells; this world has %d and %d x %d", refuges,
+			   saved_nx, saved_ny, w->refuge_count, nx, ny);
+	for (int side = 0; side < RT_MAX_SIDES; ++side) {
+		rt_flight *f = &w->flights[side];
+		const unsigned built = get_u8(r);
+		const int32_t builds = get_i32(r);
+		if (r->short_read) return RT_OK;
+		if (built > 1 || (built && !f->used) || builds < (int32_t)built)
+			return bad(err, p, "flight.built", "side %d: built %u (%d builds), refuges %s", side, built, builds, f->used ? "yes" : "none");
+		p->flight_built[side] = built;
+		double built_at_s = 0.0;
+		const uint8_t *open = NULL, *known = NULL;
+		int32_t count = 0;
+		if (built) {
+			built_at_s = get_f64(r);
+			open = get_array(r, (size_t)refuges, 1);
+			const unsigned has_known = get_u8(r);
+			if (r->short_read) return RT_OK;
+			if (!finite_in(built_at_s, 0.0, 1e15)) return bad(err, p, "flight.built_at_s", "side %d built at %g s", side, built_at_s);
+			for (int i = 0; i < refuges; ++i)
+				if (open[i] > 1 || (open[i] && w->refuges[i].def.side != side))
+					return bad(err, p, "flight.open", "side %d: refuge %d marked %u", side, i, open[i]);
+			if (has_known != (w->flight.enemy_interval_s > 0.0))
+				return bad(err, p, "flight.known", "side %d: the known enemy %s, the world's fields %s costed by him", side,
+					   has_known ? "is saved" : "is not saved", w->flight.enemy_interval_s > 0.0 ? "are" : "are not");
+			if (has_known) {
+				count = get_i32(r);
+				if (r->short_read) return RT_OK;
+				if (count < 0 || (size_t)count > cells) return bad(err, p, "flight.known", "side %d: %d cells of %zu", side, count, cells);
+				known = get_array(r, (size_t)count, 8);
+				if (r->short_read) return RT_OK;
+				for (int32_t i = 0; i < count; ++i) {
+					const int32_t c = i32_at(known + 8 * (size_t)i, 0);
+					const float v = f32_at(known + 8 * (size_t)i + 4, 0);
+					if (c < 0 || (size_t)c >= cells || (i > 0 && c <= i32_at(known + 8 * (size_t)(i - 1), 0)) || !real32_ok(v, 0.0, 1e12) || v == 0.0f)
+						return bad(err, p, "flight.known", "side %d: entry %d is cell %d with %g men", side, i, c, (double)v);
+				}
+			}
+		}
+		if (!apply) continue;
+		f->built = built;
+		f->builds = builds;
+		f->built_at_s = built_at_s;
+		f->field_stale = built;
+		if (!built) {
+			f->any_source = false;
+			continue;
+		}
+		memcpy(f->open, open, (size_t)refuges);
+		if (f->known) {
+			memset(f->known, 0, cells * sizeof(float));
+			for (int32_t i = 0; i < count; ++i) f->known[i32_at(known + 8 * (size_t)i, 0)] = f32_at(known + 8 * (size_t)i + 4, 0);
+		}
+	}
+	return RT_OK;
+}
+
+static rt_status load_boats(reader *r, rt_world *w, plan *p, bool apply, rt_error *err)
+{
+	const int32_t count = get_i32(r);
+	if (r->short_read) return RT_OK;
+	if (count != w->landing_count) return bad(err, p, "BOAT", "the boats section holds %d landings, the fingerprint %d", count, w->landing_count);
+	for (int i = 0; i < count; ++i) {
+		rt_landing *l = &w->landings[i];
+		const int64_t carried = get_i64(r), trips = get_i64(r);
+		const int32_t boats = get_i32(r);
+		if (r->short_read) return RT_OK;
+		if (carried < 0 || trips < 0 || boats != l->def.boats)
+			return bad(err, p, "boats", "landing %d: %lld carried in %lld trips, %d boats (the world has %d)", i, (long long)carried,
+				   (long long)trips, boats, l->def.boats);
+		const uint8_t *back = get_array(r, (size_t)boats, 8);
+		if (r->short_read) return RT_OK;
+		for (int b = 0; b < boats; ++b)
+			if (!finite_in(f64_at(back, (size_t)b), 0.0, 1e15)) return bad(err, p, "boats.back_s", "landing %d: boat %d back at %g s", i, b, f64_at(back, (size_t)b));
+		if (!apply) continue;
+		l->carried = carried;
+		l->trips = trips;
+		decode_array(l->back_s, back, (size_t)boats, sizeof(double));
+	}
+	return RT_OK;
+}
+
 static rt_status load_extra(reader *r, rt_world *w, plan *p, bool apply, rt_error *err)
 {
 	(void)w;
@@ -1388,6 +1577,8 @@ static const struct section {
 	{ "FORT", "forts", save_forts, load_forts },
 	{ "WTHR", "wet ground", save_weather, load_weather },
 	{ "FIRE", "fire and smoke", save_fire, load_fire },
+	{ "FLIT", "flight fields", save_flight, load_flight },
+	{ "BOAT", "boats", save_boats, load_boats },
 	{ "XTRA", "caller's data", save_extra, load_extra },
 };
 #define SECTION_COUNT (sizeof sections / sizeof sections[0])
@@ -1465,6 +1656,8 @@ static rt_status make_room(rt_world *w, const plan *p, rt_error *err)
 		return s;
 	if ((s = rt__grid_set_target(w, p->grid_target, err)) != RT_OK) return s;
 	if ((s = rt__fire_reserve(w, p->fire_burning, p->fire_front, err)) != RT_OK) return s;
+	for (int side = 0; side < RT_MAX_SIDES; ++side)
+		if (p->flight_built[side] && (s = rt__flight_reserve(w, side, err)) != RT_OK) return s;
 	return RT_OK;
 }
 

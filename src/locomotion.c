@@ -92,9 +92,16 @@ static inline int32_t desired_direction(const decide_ctx *c, int s, double xi, d
 	const int32_t enemy = a->enemy[s];
 	const bool routing = a->state[s] == RT_STATE_ROUTING;
 	if (routing) {
-		/* flight: to his refuge if he has one, else straight away from the enemy */
-		if (a->flee_goal[s] >= 0) {
-			if (!rt__goal_direction(&w->goals[a->flee_goal[s]], xi, yi, e0x, e0y)) *e0x = *e0y = 0.0;
+		/* flight: to his refuge while it is open, else along his side's flight field to
+		 * the nearest open refuge (flight.c), else to his refuge all the same, else
+		 * straight away from the enemy */
+		const int32_t flee = a->flee_goal[s];
+		if (flee >= 0 && !rt__goal_closed(w, flee, a->side[s])) {
+			if (!rt__goal_direction(&w->goals[flee], xi, yi, e0x, e0y)) *e0x = *e0y = 0.0;
+		} else if (rt__flight_direction(w, a->side[s], xi, yi, e0x, e0y)) {
+			/* the nearest open refuge */
+		} else if (flee >= 0) {
+			if (!rt__goal_direction(&w->goals[flee], xi, yi, e0x, e0y)) *e0x = *e0y = 0.0;
 		} else if (enemy >= 0) {
 			const int t = (int)w->slot_of_id[enemy];
 			const double ex = wrap_dx(xi - a->x[t], periodic, period, inv_period), ey = yi - a->y[t];
@@ -133,6 +140,11 @@ static inline int32_t desired_direction(const decide_ctx *c, int s, double xi, d
 			*e0y = ey / en;
 		}
 	} else if (goal >= 0) {
+		/* marching off after his commander left, he finds his corps' refuge full: on to
+		 * the nearest open one */
+		if (w->flights && rt__marching_off(w, s) && rt__goal_closed(w, goal, a->side[s]) &&
+		    rt__flight_direction(w, a->side[s], xi, yi, e0x, e0y))
+			return -1;
 		return goal;
 	} else {
 		*e0x = a->heading_x[s];
@@ -542,12 +554,21 @@ void rt__locomotion_move(rt_world *w)
 				break;
 			}
 		}
-		/* a fort not his own, or full, is a wall to him; inside a fort (leaving it on a
-		 * sortie) he walks within its walls to the gate */
+		/* a fort not his own, or full, is a wall to him: he slides along it one axis at a
+		 * time, or stays (a man turned from a full fort's corner goes round it); inside a
+		 * fort (leaving it on a sortie) he walks within its walls to the gate */
 		if (w->fort_side && !rt__fort_admits(w, nx, ny, a->side[s]) && rt__fort_at(w, x, y) != rt__fort_at(w, nx, ny)) {
-			nx = x;
-			ny = y;
-			vx = vy = 0.0;
+			if (rt__fort_admits(w, nx, y, a->side[s])) {
+				ny = y;
+				vy = 0.0;
+			} else if (rt__fort_admits(w, x, ny, a->side[s])) {
+				nx = x;
+				vx = 0.0;
+			} else {
+				nx = x;
+				ny = y;
+				vx = vy = 0.0;
+			}
 		}
 		/* impassable ground (a river away from its fords, a deep trench, the sea's
 		 * impassable features): slide along it one axis at a time, or stay */

@@ -64,6 +64,72 @@ static int heap_pop(heap *h)
 	return top;
 }
 
+/* Flight fields are built again and again during a run, so they march with a 4-ary heap
+ * of (key, cell) pairs: a third of the cache misses of the binary heap of two arrays
+ * that goal fields keep (their results, which the scenarios are calibrated on, depend on
+ * the order in which cells of equal time are accepted; a flight field's on nothing but
+ * its own build). */
+typedef struct qentry {
+	float key;
+	int cell;
+} qentry;
+
+typedef struct queue {
+	heap h;     /* goals */
+	qentry *q;  /* flight fields */
+	int count;
+	bool quad;
+} queue;
+
+static inline void queue_push(queue *Q, int c, float k)
+{
+	if (!Q->quad) {
+		heap_push(&Q->h, c, k);
+		Q->count = Q->h.count;
+		return;
+	}
+	qentry *q = Q->q;
+	int i = Q->count++;
+	while (i > 0) {
+		const int p = (i - 1) >> 2;
+		if (q[p].key <= k) break;
+		q[i] = q[p];
+		i = p;
+	}
+	q[i] = (qentry){ k, c };
+}
+
+static inline int queue_pop(queue *Q)
+{
+	if (!Q->quad) {
+		const int c = heap_pop(&Q->h);
+		Q->count = Q->h.count;
+		return c;
+	}
+	qentry *q = Q->q;
+	const int top = q[0].cell;
+	const qentry last = q[--Q->count];
+	const int n = Q->count;
+	int i = 0;
+	for (;;) {
+		const int first = 4 * i + 1;
+		if (first >= n) break;
+		const int end = first + 4 < n ? first + 4 : n;
+		int m = first;
+		float km = q[first].key;
+		for (int j = first + 1; j < end; ++j)
+			if (q[j].key < km) {
+				m = j;
+				km = q[j].key;
+			}
+		if (!(km < last.key)) break;
+		q[i] = q[m];
+		i = m;
+	}
+	if (n > 0) q[i] = last;
+	return top;
+}
+
 /* Solves the eikonal update at cell (x, y) from accepted neighbours. */
 static float eikonal(const float *t, const uint8_t *state, int nx, int ny, int x, int y, float h_cost)
 {
@@ -78,15 +144,28 @@ static float eikonal(const float *t, const uint8_t *state, int nx, int ny, int x
 	return 0.5f * (a + b + sqrtf(d));
 }
 
-rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
+static bool in_targets(const rt_field_spec *spec, double x, double y)
 {
-	const rt_goal_def *d = &goal->def;
-	if (d->straight) {
-		goal->built = true;
-		return RT_OK;
-	}
+	for (int i = 0; i < spec->targets; ++i)
+		if (x >= spec->target_min[i].x && x <= spec->target_max[i].x && y >= spec->target_min[i].y && y <= spec->target_max[i].y)
+			return true;
+	return false;
+}
+
+/* The cost factor (1 + P) of the danger grid at (x, y); 1 off the grid. */
+static double danger_factor(const rt_field_spec *spec, double x, double y)
+{
+	const int ix = rt__floor_int((x - spec->danger_ox) * spec->danger_inv_cell);
+	const int iy = rt__floor_int((y - spec->danger_oy) * spec->danger_inv_cell);
+	if (ix < 0 || iy < 0 || ix >= spec->danger_nx || iy >= spec->danger_ny) return 1.0;
+	return 1.0 + (double)spec->danger[(size_t)iy * (size_t)spec->danger_nx + (size_t)ix];
+}
+
+rt_status rt__field_build(rt_world *w, rt_goal *goal, const rt_field_spec *spec, bool *found, rt_error *err)
+{
+	*found = false;
 	const rt_world_def *wd = &w->def;
-	double cell = d->field_cell_m > 0.0 ? d->field_cell_m : 0.25;
+	double cell = spec->cell;
 	double width = wd->bounds_max.x - wd->bounds_min.x, height = wd->bounds_max.y - wd->bounds_min.y;
 	long long nx = (long long)ceil(width / cell), ny = (long long)ceil(height / cell);
 	if (nx * ny > RT_MAX_FIELD_CELLS)
@@ -94,19 +173,24 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 				"flow field of %lld x %lld cells (%.0f MiB) exceeds the limit of %lld cells; use a coarser field_cell_m",
 				nx, ny, (double)(nx * ny) * 17.0 / 1048576.0, RT_MAX_FIELD_CELLS);
 	size_t n = (size_t)(nx * ny);
+	if (goal->dir && ((size_t)goal->nx * (size_t)goal->ny != n || goal->cell != cell)) rt__goal_free(w, goal);
 	goal->nx = (int)nx;
 	goal->ny = (int)ny;
 	goal->origin_x = wd->bounds_min.x;
 	goal->origin_y = wd->bounds_min.y;
 	goal->cell = cell;
 	goal->inv_cell = 1.0 / cell;
-	goal->dir = rt__alloc(&w->allocator, 2 * n * sizeof(float));
-	goal->arrival_time = rt__alloc(&w->allocator, n * sizeof(float));
+	if (!goal->dir) goal->dir = rt__alloc(&w->allocator, 2 * n * sizeof(float));
+	if (!goal->arrival_time) goal->arrival_time = rt__alloc(&w->allocator, n * sizeof(float));
 	float *cost = rt__alloc(&w->allocator, n * sizeof(float));
 	uint8_t *state = rt__calloc(&w->allocator, n, 1); /* 0 far, 1 trial, 2 accepted, 3 blocked */
-	heap h = { rt__alloc(&w->allocator, n * sizeof(int)), rt__alloc(&w->allocator, n * sizeof(float)), 0 };
+	queue Q;
+	memset(&Q, 0, sizeof Q);
+	Q.quad = spec->quad_heap;
+	if (Q.quad) Q.q = rt__alloc(&w->allocator, n * sizeof(qentry));
+	else Q.h = (heap){ rt__alloc(&w->allocator, n * sizeof(int)), rt__alloc(&w->allocator, n * sizeof(float)), 0 };
 	rt_status status = RT_OK;
-	if (!goal->dir || !goal->arrival_time || !cost || !state || !h.cell || !h.key) {
+	if (!goal->dir || !goal->arrival_time || !cost || !state || (Q.quad ? !Q.q : !Q.h.cell || !Q.h.key)) {
 		status = rt__fail(err, RT_ERR_NOMEM,
 				  "out of memory: a flow field of %zu cells (%.1f m) needs %.0f MB while it is built and %.0f MB after, for each place men go to",
 				  n, cell, (double)n * 21.0 / 1e6, (double)n * 12.0 / 1e6);
@@ -150,6 +234,10 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 			const int mc = rt__terrain_cell(w, px, py);
 			if (mc >= 0) {
 				factor = w->map_passable[mc] ? (double)w->map_speed[mc] : 0.0;
+				/* a flight field does not lead through forts that would not take the side */
+				if (spec->fort_blocked && w->map_feature[mc] >= 0 && w->map_feature[mc] < w->feature_count &&
+				    spec->fort_blocked[w->map_feature[mc]])
+					factor = 0.0;
 				/* men plan their way over ground as it lies at mean sea level: water
 				 * over a man's depth is no way, shallower water is waded (section 11) */
 				const double depth = rt__planning_depth(w, mc);
@@ -161,8 +249,9 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 				cost[c] = INFINITY;
 				continue;
 			}
-			cost[c] = (float)(cell / factor);
-			if (rt__goal_reached(goal, px, py)) {
+			/* a flight field's cell costs (1 + P) times more where the known enemy is near */
+			cost[c] = spec->danger ? (float)(cell / factor * danger_factor(spec, px, py)) : (float)(cell / factor);
+			if (in_targets(spec, px, py)) {
 				t[c] = 0.0f;
 				state[c] = 2;
 			}
@@ -177,17 +266,13 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 			if (!touches) continue;
 			t[c] = eikonal(t, state, (int)nx, (int)ny, (int)x, (int)y, cost[c]);
 			state[c] = 1;
-			heap_push(&h, (int)c, t[c]);
+			queue_push(&Q, (int)c, t[c]);
 		}
 	int found_target = 0;
 	for (size_t c = 0; c < n; ++c) found_target |= t[c] == 0.0f;
-	if (!found_target) {
-		status = rt__fail(err, RT_ERR_INVALID, "goal target (%g, %g)-(%g, %g) covers no free cell of the world",
-				  d->target_min.x, d->target_min.y, d->target_max.x, d->target_max.y);
-		goto done;
-	}
-	while (h.count > 0) {
-		int c = heap_pop(&h);
+	*found = found_target != 0;
+	while (Q.count > 0) {
+		int c = queue_pop(&Q);
 		if (state[c] == 2) continue; /* a stale duplicate */
 		state[c] = 2;
 		int x = c % (int)nx, y = c / (int)nx;
@@ -201,8 +286,8 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 			if (tm < t[m]) {
 				t[m] = tm;
 				state[m] = 1;
-				if ((size_t)h.count >= n) { status = rt__fail(err, RT_ERR_CAPACITY, "fast marching heap overflow"); goto done; }
-				heap_push(&h, m, tm);
+				if ((size_t)Q.count >= n) { status = rt__fail(err, RT_ERR_CAPACITY, "fast marching heap overflow"); goto done; }
+				queue_push(&Q, m, tm);
 			}
 		}
 	}
@@ -233,9 +318,33 @@ rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
 done:
 	rt__free(&w->allocator, cost, n * sizeof(float));
 	rt__free(&w->allocator, state, n);
-	rt__free(&w->allocator, h.cell, n * sizeof(int));
-	rt__free(&w->allocator, h.key, n * sizeof(float));
+	rt__free(&w->allocator, Q.h.cell, n * sizeof(int));
+	rt__free(&w->allocator, Q.h.key, n * sizeof(float));
+	rt__free(&w->allocator, Q.q, n * sizeof(qentry));
 	return status;
+}
+
+rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err)
+{
+	const rt_goal_def *d = &goal->def;
+	if (d->straight) {
+		goal->built = true;
+		return RT_OK;
+	}
+	rt_field_spec spec;
+	memset(&spec, 0, sizeof spec);
+	spec.cell = d->field_cell_m > 0.0 ? d->field_cell_m : 0.25;
+	spec.targets = 1;
+	spec.target_min = &d->target_min;
+	spec.target_max = &d->target_max;
+	bool found = false;
+	rt_status s = rt__field_build(w, goal, &spec, &found, err);
+	if (s == RT_OK && !found) {
+		goal->built = false;
+		return rt__fail(err, RT_ERR_INVALID, "goal target (%g, %g)-(%g, %g) covers no free cell of the world",
+				d->target_min.x, d->target_min.y, d->target_max.x, d->target_max.y);
+	}
+	return s;
 }
 
 void rt__goal_free(rt_world *w, rt_goal *goal)

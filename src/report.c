@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const phenomenon_id[RT_PH_COUNT] = { "C2", "C3", "C5", "E1", "E3", "E4", "M2", "M3", "M7", "Q2", "Q9" };
+static const char *const phenomenon_id[RT_PH_COUNT] = { "C2", "C3", "C5", "E1", "E3", "E4", "E7", "M2", "M3", "M7", "Q2", "Q9" };
 static const char *const phenomenon_text[RT_PH_COUNT] = {
 	"men trampled in the crush",
 	"fleeing men throw away armour and weapons",
@@ -22,6 +22,7 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 	"night: men see little and cannot tell friend from foe",
 	"men drown in the sea or a river",
 	"men burn in a grass fire the wind drives",
+	"men escape by boat",
 	"a commander leaves after another has (blame shared)",
 	"a commander cut off from headquarters leaves",
 	"cornered men turn desperate and fight on",
@@ -147,9 +148,22 @@ static bool counts(const rt_run *run, const rt_sc_term *t, int s)
 	}
 }
 
+/* Men of a side the boats took off. */
+static double by_sea(const rt_run *run, int side)
+{
+	const rt_world *w = run->world;
+	int64_t n = 0;
+	for (int i = 0; i < rt_world_boats_count(w); ++i) {
+		rt_boats_view v;
+		if (rt_world_get_boats(w, i, &v) && v.side == side) n += v.carried;
+	}
+	return (double)n * run->scale;
+}
+
 /* A term in men. */
 static double term_men(const rt_run *run, const rt_sc_term *t)
 {
+	if (t->what == RT_MEASURE_ESCAPED_BY_SEA) return by_sea(run, t->side); /* sides only (scenario.c) */
 	const rt_agents *a = &run->world->agents;
 	int64_t n = 0;
 	for (int s = 0; s < a->count; ++s)
@@ -342,6 +356,15 @@ rt_status rt__run_watch(rt_run *run)
 	if (s == RT_OK && st.drowned > 0) s = seen(run, RT_PH_E3, first_in_state(run, RT_STATE_DEAD_DROWNED), "");
 	if (s == RT_OK && st.burned > 0) s = seen(run, RT_PH_E4, first_in_state(run, RT_STATE_DEAD_BURNED), "");
 	if (s == RT_OK && st.desperate > 0) s = seen(run, RT_PH_M7, first_in_state(run, RT_STATE_DESPERATE), "");
+	if (s == RT_OK && st.boarded > 0 && !run->seen[RT_PH_E7]) {
+		rt_vec2 where = { NAN, NAN };
+		for (int p = 0, k = 0; p < sc->place_count && !isfinite(where.x); ++p) { /* landings are added in place order (run.c) */
+			if (!sc->places[p].boats) continue;
+			rt_boats_view bv;
+			if (rt_world_get_boats(w, k++, &bv) && bv.carried > 0) where = sc->places[p].centre;
+		}
+		s = seen(run, RT_PH_E7, where, "");
+	}
 	if (s == RT_OK && st.by_state[RT_STATE_SHELTERED] > run->sheltered_at_start && run->sheltered_at_start >= 0)
 		s = seen(run, RT_PH_Q9, (rt_vec2){ NAN, NAN }, "");
 	if (s == RT_OK && !run->seen[RT_PH_Q2])
@@ -588,7 +611,7 @@ static rt_status write_json(const char *path, json_t *root, rt_error *err)
 
 typedef struct side_tally {
 	double initial, killed, drowned, trampled, burned, captured, surrendered, escaped, in_field, sheltered, horses_lost,
-		armour_dropped;
+		armour_dropped, escaped_by_sea;
 } side_tally;
 
 static void tally_sides(const rt_run *run, side_tally *t, double *sheltered_by_place)
@@ -618,6 +641,7 @@ static void tally_sides(const rt_run *run, side_tally *t, double *sheltered_by_p
 		x->horses_lost += is_rider(a->kind[s]) && is_lost(st) ? k : 0.0;
 		x->armour_dropped += run->initial_armour[a->id[s]] && !(a->equipment[s] & RT_EQUIP_ARMOUR) ? k : 0.0;
 	}
+	for (int i = 0; i < sc->side_count; ++i) t[i].escaped_by_sea = by_sea(run, i);
 }
 
 static const char *fate_word(uint8_t st)
@@ -657,6 +681,7 @@ static rt_status write_summary(rt_run *run, const char *path, const side_tally *
 		json_object_set_new(o, "captured", json_real(x->captured));
 		json_object_set_new(o, "surrendered", json_real(x->surrendered));
 		json_object_set_new(o, "escaped", json_real(x->escaped));
+		json_object_set_new(o, "escaped_by_sea", json_real(x->escaped_by_sea));
 		json_object_set_new(o, "in_field", json_real(x->in_field));
 		json_t *sh = json_object();
 		for (int p = 0; p <= sc->place_count; ++p) {
@@ -773,13 +798,13 @@ static rt_status write_report(rt_run *run, const char *path, const side_tally *t
 	if (unreached_count) put(&x, " (%d more are taken at a time the run did not reach)", unreached_count);
 	put(&x, ". Sources for each figure are in summary.json and the scenario file.\n\n");
 	put(&x, "## Men by side (at the end)\n\n| side | initial | killed | drowned | trampled | burned | captured | kneeling | "
-		"escaped | sheltered | in the field | horses lost | armour thrown away |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+		"escaped | of them by boat | sheltered | in the field | horses lost | armour thrown away |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (int i = 0; i < sc->side_count; ++i) {
 		const side_tally *s = &t[i];
 		put(&x, "| %s | ", sc->sides[i].name);
-		const double v[12] = { s->initial, s->killed, s->drowned, s->trampled, s->burned, s->captured, s->surrendered,
-				       s->escaped, s->sheltered, s->in_field, s->horses_lost, s->armour_dropped };
-		for (int k = 0; k < 12; ++k) {
+		const double v[13] = { s->initial, s->killed, s->drowned, s->trampled, s->burned, s->captured, s->surrendered,
+				       s->escaped, s->escaped_by_sea, s->sheltered, s->in_field, s->horses_lost, s->armour_dropped };
+		for (int k = 0; k < 13; ++k) {
 			put_men(&x, v[k]);
 			put(&x, " | ");
 		}

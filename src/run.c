@@ -118,6 +118,7 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o)
 			a->goal[s] = RT_NO_GOAL;
 			break;
 		case RT_ORDER_MARCH:
+		case RT_ORDER_EMBARK: /* to the landing, where the boats take them (flight.c) */
 			a->stance[s] = RT_STANCE_HOLD;
 			a->goal[s] = place_goal(run, o->place);
 			a->state[s] = RT_STATE_MARCHING;
@@ -321,6 +322,50 @@ static rt_status add_commander(rt_run *run, int corps, rt_error *err)
 	return RT_OK;
 }
 
+/* The sides' refuges, the flight fields' parameters (the run's field cell; the half
+ * strength in agents) and the landings' boats, whose capacities are in men: a boat of k
+ * men or more takes round(capacity / k) agents; smaller boats are pooled into boats of
+ * one agent, round(count x capacity / k) of them (at least one), so a landing takes the
+ * scenario's men per turnaround as nearly as agents allow (docs/scenario-format.md). */
+static rt_status add_refuges_and_boats(rt_run *run, rt_error *err)
+{
+	const rt_scenario *sc = run->scenario;
+	rt_world *w = run->world;
+	rt_flight_params fp = sc->flight;
+	fp.field_cell_m = run->field_cell_m;
+	fp.enemy_half_men = sc->flight.enemy_half_men / run->scale;
+	rt_status s = rt_world_set_flight(w, &fp, err);
+	if (s != RT_OK) return s;
+	for (int i = 0; i < sc->refuge_count; ++i) {
+		const rt_sc_place *pl = &sc->places[sc->refuges[i].place];
+		rt_refuge_def rd = rt_refuge_def_default();
+		rd.side = (uint8_t)sc->refuges[i].side;
+		rd.target_min = pl->min;
+		rd.target_max = pl->max;
+		if ((s = rt_world_add_refuge(w, &rd, NULL, err)) != RT_OK) return s;
+	}
+	for (int p = 0; p < sc->place_count; ++p) {
+		const rt_sc_place *pl = &sc->places[p];
+		if (!pl->boats) continue;
+		if ((s = add_goal(run, p, err)) != RT_OK) return s;
+		rt_boats_def bd = rt_boats_def_default();
+		bd.side = (uint8_t)pl->boats_side;
+		bd.target_min = pl->min;
+		bd.target_max = pl->max;
+		if (pl->boat_capacity >= run->scale) {
+			bd.boats = pl->boat_count;
+			bd.capacity = (int)floor(pl->boat_capacity / run->scale + 0.5);
+		} else {
+			bd.boats = (int)fmin(10000.0, fmax(1.0, floor((double)pl->boat_count * pl->boat_capacity / run->scale + 0.5)));
+			bd.capacity = 1;
+		}
+		bd.turnaround_s = pl->turnaround_s;
+		bd.goal = place_goal(run, p);
+		if ((s = rt_world_add_boats(w, &bd, NULL, err)) != RT_OK) return s;
+	}
+	return RT_OK;
+}
+
 static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 {
 	const rt_scenario *sc = run->scenario;
@@ -397,13 +442,15 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 	for (int c = 0; c < sc->corps_count; ++c)
 		if ((s = add_goal(run, sc->corps[c].refuge, err)) != RT_OK) return s;
 	for (int u = 0; u < sc->unit_count; ++u)
-		if (sc->units[u].order.kind == RT_ORDER_MARCH || sc->units[u].order.kind == RT_ORDER_ATTACK)
+		if (sc->units[u].order.kind == RT_ORDER_MARCH || sc->units[u].order.kind == RT_ORDER_ATTACK ||
+		    sc->units[u].order.kind == RT_ORDER_EMBARK)
 			if ((s = add_goal(run, sc->units[u].order.place, err)) != RT_OK) return s;
 	for (int k = 0; k < sc->action_count; ++k) {
 		const rt_sc_order *o = &sc->actions[k].order;
-		if (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK)
+		if (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK || o->kind == RT_ORDER_EMBARK)
 			if ((s = add_goal(run, o->place, err)) != RT_OK) return s;
 	}
+	if ((s = add_refuges_and_boats(run, err)) != RT_OK) return s;
 	/* corps, then men unit by unit, then commanders and guards */
 	for (int c = 0; c < sc->corps_count; ++c) {
 		const rt_sc_corps *k = &sc->corps[c];

@@ -361,6 +361,25 @@ static rt_status read_sides(reader *r, const rt_ynode *root)
 
 static bool inside_map(const rt_map *map, double lat, double lon);
 
+/* places.<id>.boats: {side, count, capacity, turnaround_s} (E7). */
+static rt_status read_boats(reader *r, const rt_ynode *v, const char *p, rt_sc_place *pl)
+{
+	const rt_ynode *b = rt__yaml_get(v, "boats");
+	if (!b) return RT_OK;
+	char bp[PATH_SIZE];
+	join(bp, p, "boats");
+	static const char *const keys[] = { "side", "count", "capacity", "turnaround_s", "note", "source", NULL };
+	rt_status s;
+	if ((s = need_map(r, b, bp)) != RT_OK || (s = check_keys(r, b, bp, keys)) != RT_OK) return s;
+	if (pl->fort) return bad(r, b, bp, "a fort is no landing: men in it are sheltered; put the boats at a place on open ground by the water");
+	if ((s = get_ref(r, b, "side", bp, true, find_side, "side", &pl->boats_side)) != RT_OK) return s;
+	if ((s = get_int(r, b, "count", bp, true, 1, 10000, &pl->boat_count)) != RT_OK) return s;
+	if ((s = get_int(r, b, "capacity", bp, true, 1, 100000, &pl->boat_capacity)) != RT_OK) return s;
+	if ((s = get_number(r, b, "turnaround_s", bp, true, 1.0, 30.0 * 86400.0, &pl->turnaround_s)) != RT_OK) return s;
+	pl->boats = true;
+	return RT_OK;
+}
+
 static rt_status read_places(reader *r, const rt_ynode *root)
 {
 	const rt_ynode *n;
@@ -371,7 +390,7 @@ static rt_status read_places(reader *r, const rt_ynode *root)
 	r->sc->places = table(r, n->count, sizeof(rt_sc_place));
 	if (n->count && !r->sc->places) return nomem(r);
 	r->sc->places_alloc = n->count;
-	static const char *const keys[] = { "feature", "lat", "lon", "radius_m", "note", "source", NULL };
+	static const char *const keys[] = { "feature", "lat", "lon", "radius_m", "boats", "note", "source", NULL };
 	for (int i = 0; i < n->count; i++) {
 		if ((s = check_id(r, n, i, "places")) != RT_OK) return s;
 		char p[PATH_SIZE];
@@ -427,6 +446,7 @@ static rt_status read_places(reader *r, const rt_ynode *root)
 			pl->centre.x = 0.5 * (pl->min.x + pl->max.x);
 			pl->centre.y = 0.5 * (pl->min.y + pl->max.y);
 		}
+		if ((s = read_boats(r, v, p, pl)) != RT_OK) return s;
 	}
 	return RT_OK;
 }
@@ -442,7 +462,81 @@ static bool inside_map(const rt_map *map, double lat, double lon)
 	return c.x >= o.x && c.y >= o.y && c.x <= o.x + nx * cell && c.y <= o.y + ny * cell;
 }
 
-static const char *const order_words[RT_ORDER_KIND_COUNT] = { "hold", "advance", "contain", "march", "attack", "ambush", "shelter" };
+/* refuges: {<side>: [<place>, ...]}: where each side's fleeing men may run (docs/model.md
+ * section 13). A fort of the map must be the side's own (or have no side); a landing is
+ * not a refuge (its men wait for the boats). */
+static rt_status read_refuges(reader *r, const rt_ynode *root)
+{
+	rt_scenario *sc = r->sc;
+	const rt_ynode *n = rt__yaml_get(root, "refuges");
+	if (!n) return RT_OK;
+	rt_status s;
+	if ((s = need_map(r, n, "refuges")) != RT_OK) return s;
+	int total = 0;
+	for (int i = 0; i < n->count; i++)
+		if (n->items[i]->type == RT_YNODE_SEQ) total += n->items[i]->count;
+	if (total > RT_SCENARIO_MAX_PLACES) return bad(r, n, "refuges", "%d refuges; the limit is %d", total, RT_SCENARIO_MAX_PLACES);
+	sc->refuges = table(r, total, sizeof(rt_sc_refuge));
+	if (total && !sc->refuges) return nomem(r);
+	sc->refuges_alloc = total;
+	for (int i = 0; i < n->count; i++) {
+		char p[PATH_SIZE];
+		join(p, "refuges", n->keys[i]);
+		const int side = find_side(sc, n->keys[i]);
+		if (side < 0)
+			return rt__fail_at(r->err, RT_ERR_INVALID, r->file, n->key_lines[i], n->key_columns[i], p,
+					   "%s: no side has the id \"%s\"; refuges are listed by side", p, n->keys[i]);
+		const rt_ynode *list = n->items[i];
+		if ((s = need_seq(r, list, p)) != RT_OK) return s;
+		if (list->count == 0) return bad(r, list, p, "expected at least one place");
+		for (int k = 0; k < list->count; k++) {
+			const rt_ynode *it = list->items[k];
+			char ip[PATH_SIZE];
+			join_index(ip, p, k);
+			const int place = it->type == RT_YNODE_SCALAR ? find_place(sc, it->text) : -1;
+			if (place < 0) return bad(r, it, ip, "no place has the id \"%s\"", it->type == RT_YNODE_SCALAR ? it->text : "(not a word)");
+			const rt_sc_place *pl = &sc->places[place];
+			for (int j = 0; j < sc->refuge_count; j++)
+				if (sc->refuges[j].side == side && sc->refuges[j].place == place)
+					return bad(r, it, ip, "the place \"%s\" is listed twice for %s", pl->id, n->keys[i]);
+			if (pl->boats)
+				return bad(r, it, ip, "the place \"%s\" is a landing: men wait there for the boats; make it a corps' refuge or order them to embark", pl->id);
+			if (pl->fort && sc->map && pl->feature >= 0) {
+				rt_map_feature_view fv;
+				rt_map_feature_info(sc->map, pl->feature, &fv);
+				if (fv.side && fv.side[0] && strcmp(fv.side, sc->sides[side].map_side) != 0)
+					return bad(r, it, ip, "the fort \"%s\" is of side \"%s\" on the map; the men of %s cannot shelter there", pl->id, fv.side,
+						   n->keys[i]);
+			}
+			sc->refuges[sc->refuge_count++] = (rt_sc_refuge){ side, place, it->line, it->column };
+		}
+	}
+	return RT_OK;
+}
+
+/* flight: how the flight fields are kept (rt_flight_params; the field cell is the run's). */
+static rt_status read_flight(reader *r, const rt_ynode *root)
+{
+	rt_scenario *sc = r->sc;
+	sc->flight = rt_flight_params_default();
+	const rt_ynode *n = rt__yaml_get(root, "flight");
+	if (!n) return RT_OK;
+	static const char *const keys[] = { "rebuild_min_s", "enemy_interval_s", "enemy_cell_m", "enemy_reach_m", "enemy_cost_max",
+					    "enemy_half_men", "note", "source", NULL };
+	rt_status s;
+	if ((s = need_map(r, n, "flight")) != RT_OK || (s = check_keys(r, n, "flight", keys)) != RT_OK) return s;
+	rt_flight_params *f = &sc->flight;
+	if ((s = get_number(r, n, "rebuild_min_s", "flight", false, 0.0, 86400.0, &f->rebuild_min_s)) != RT_OK) return s;
+	if ((s = get_number(r, n, "enemy_interval_s", "flight", false, 0.0, 86400.0, &f->enemy_interval_s)) != RT_OK) return s;
+	if ((s = get_number(r, n, "enemy_cell_m", "flight", false, 0.0, 10000.0, &f->enemy_cell_m)) != RT_OK) return s;
+	if ((s = get_number(r, n, "enemy_reach_m", "flight", false, 0.0, 20000.0, &f->enemy_reach_m)) != RT_OK) return s;
+	if ((s = get_number(r, n, "enemy_cost_max", "flight", false, 0.0, 1000.0, &f->enemy_cost_max)) != RT_OK) return s;
+	if ((s = get_number(r, n, "enemy_half_men", "flight", false, 1.0, 1e8, &f->enemy_half_men)) != RT_OK) return s;
+	if (f->enemy_cell_m > 0.0 && f->enemy_cell_m < 1.0) return bad(r, rt__yaml_get(n, "enemy_cell_m"), "flight.enemy_cell_m", "expected 0 (four field cells) or 1..10000 m, found %g", f->enemy_cell_m);
+	return RT_OK;
+}
+
+static const char *const order_words[RT_ORDER_KIND_COUNT] = { "hold", "advance", "contain", "march", "attack", "ambush", "shelter", "embark" };
 
 const char *rt__order_name(rt_sc_order_kind kind)
 {
@@ -471,17 +565,23 @@ static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_s
 	int k = -1;
 	for (int i = 0; i < RT_ORDER_KIND_COUNT; i++)
 		if (strcmp(word, order_words[i]) == 0) k = i;
-	if (k < 0) return bad(r, kn, kp, "unknown order \"%s\"; expected hold, advance, contain, march, attack, ambush or shelter", word);
+	if (k < 0) return bad(r, kn, kp, "unknown order \"%s\"; expected hold, advance, contain, march, attack, ambush, shelter or embark", word);
 	o->kind = (rt_sc_order_kind)k;
-	bool needs_place = o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK || o->kind == RT_ORDER_AMBUSH;
+	bool needs_place = o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK || o->kind == RT_ORDER_AMBUSH || o->kind == RT_ORDER_EMBARK;
 	if (needs_place && n->type != RT_YNODE_MAP)
 		return bad(r, n, path, "the order %s needs a place: write {kind: %s, %s: <place>}", word, word,
 			   o->kind == RT_ORDER_AMBUSH ? "zone" : "to");
 	if (n->type == RT_YNODE_MAP) {
-		if (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK) {
+		if (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK || o->kind == RT_ORDER_EMBARK) {
 			if ((s = get_ref(r, n, "to", path, true, find_place, "place", &o->place)) != RT_OK) return s;
 			if (rt__yaml_get(n, "zone") || rt__yaml_get(n, "radius_m"))
 				return bad(r, n, path, "zone and radius_m belong to ambush orders only");
+			if (o->kind == RT_ORDER_EMBARK && !r->sc->places[o->place].boats) {
+				char tp[PATH_SIZE];
+				join(tp, path, "to");
+				return bad(r, rt__yaml_get(n, "to"), tp, "the place \"%s\" has no boats; embark needs a landing (places.%s.boats)",
+					   r->sc->places[o->place].id, r->sc->places[o->place].id);
+			}
 		} else if (o->kind == RT_ORDER_AMBUSH) {
 			if ((s = get_ref(r, n, "zone", path, true, find_place, "place", &o->place)) != RT_OK) return s;
 			o->radius_m = 1000.0;
@@ -827,7 +927,7 @@ static rt_status read_term(reader *r, const rt_ynode *n, const char *path, rt_sc
 {
 	static const char *const whats[RT_MEASURE_COUNT] = { "initial", "killed", "drowned", "trampled", "captured",
 							     "surrendered", "escaped", "in_field", "sheltered", "horses_lost",
-							     "armour_dropped", "dead", "routing", "desperate", "burned" };
+							     "armour_dropped", "dead", "routing", "desperate", "burned", "escaped_by_sea" };
 	if (n->type != RT_YNODE_SCALAR) return bad(r, n, path, "expected a measure like sides.ming.killed, found %s", type_word(n));
 	char buf[RT_SCENARIO_TEXT_SIZE];
 	snprintf(buf, sizeof buf, "%s", n->text);
@@ -847,8 +947,10 @@ static rt_status read_term(reader *r, const rt_ynode *n, const char *path, rt_sc
 	for (int i = 0; i < RT_MEASURE_COUNT; i++)
 		if (strcmp(parts[2], whats[i]) == 0) w = i;
 	if (w < 0)
-		return bad(r, n, path, "unknown measure \"%s\"; expected initial, killed, drowned, trampled, burned, captured, surrendered, escaped, in_field, sheltered, horses_lost, armour_dropped, dead, routing or desperate", parts[2]);
+		return bad(r, n, path, "unknown measure \"%s\"; expected initial, killed, drowned, trampled, burned, captured, surrendered, escaped, escaped_by_sea, in_field, sheltered, horses_lost, armour_dropped, dead, routing or desperate", parts[2]);
 	t->what = (rt_sc_measure_what)w;
+	if (t->what == RT_MEASURE_ESCAPED_BY_SEA && t->side < 0)
+		return bad(r, n, path, "escaped_by_sea is counted per side only (the boats of a side's landings): write sides.<side>.escaped_by_sea");
 	if (np == 4) {
 		if (t->what != RT_MEASURE_SHELTERED) return bad(r, n, path, "only sheltered takes a place (sheltered.<place>)");
 		t->place = find_place(r->sc, parts[3]);
@@ -1237,8 +1339,8 @@ static rt_status read_head(reader *r, const rt_ynode *root, const char *base_dir
 {
 	rt_scenario *sc = r->sc;
 	static const char *const keys[] = { "rout", "name", "title", "map", "start", "end", "utc_offset_h", "place", "scale",
-					    "dt_s", "trace_every_s", "environment", "sides", "places", "corps", "triggers",
-					    "parameters", "history", "sources", "note", NULL };
+					    "dt_s", "trace_every_s", "environment", "sides", "places", "refuges", "flight", "corps",
+					    "triggers", "parameters", "history", "sources", "note", NULL };
 	rt_status s;
 	if ((s = need_map(r, root, "")) != RT_OK) return s;
 	if ((s = check_keys(r, root, "", keys)) != RT_OK) return s;
@@ -1326,6 +1428,7 @@ void rt_scenario_destroy(rt_scenario *sc)
 	rt__free(a, sc->wind_speed_mps, (size_t)sc->wind_count * sizeof(double));
 	rt__free(a, sc->wind_from_deg, (size_t)sc->wind_count * sizeof(double));
 	rt__free(a, sc->fires, (size_t)sc->fires_alloc * sizeof(rt_sc_fire));
+	rt__free(a, sc->refuges, (size_t)sc->refuges_alloc * sizeof(rt_sc_refuge));
 	rt__free(a, sc, sizeof *sc);
 }
 
@@ -1351,6 +1454,8 @@ rt_status rt_scenario_load_string(const char *text, size_t length, const char *n
 	if ((s = read_environment(&r, root)) != RT_OK) goto error;
 	if ((s = read_sides(&r, root)) != RT_OK) goto error;
 	if ((s = read_places(&r, root)) != RT_OK) goto error;
+	if ((s = read_refuges(&r, root)) != RT_OK) goto error;
+	if ((s = read_flight(&r, root)) != RT_OK) goto error;
 	if ((s = read_fires(&r, root)) != RT_OK) goto error;
 	if ((s = read_corps(&r, root)) != RT_OK) goto error;
 	if ((s = read_triggers(&r, root)) != RT_OK) goto error;

@@ -37,7 +37,17 @@ typedef struct rt_sc_place {
 	rt_vec2 min, max;       /* target rectangle, metres */
 	rt_vec2 centre;
 	bool fort;
+	/* boats (E7): a landing where men of boats_side are taken off */
+	bool boats;
+	int boats_side, boat_count, boat_capacity; /* boats, and men each takes */
+	double turnaround_s;
 } rt_sc_place;
+
+/* A place a side's fleeing men run to when their own refuge is full (refuges:). */
+typedef struct rt_sc_refuge {
+	int side, place;
+	int line, column;
+} rt_sc_refuge;
 
 typedef enum rt_sc_order_kind {
 	RT_ORDER_HOLD = 0,   /* keep the place; fight whoever comes in reach */
@@ -47,6 +57,7 @@ typedef enum rt_sc_order_kind {
 	RT_ORDER_ATTACK,     /* go to a place and fight whatever is met on the way (breakout, raid) */
 	RT_ORDER_AMBUSH,     /* hold, hidden, until an enemy enters the zone; then advance (Q1) */
 	RT_ORDER_SHELTER,    /* inside a fort from the start (garrison) */
+	RT_ORDER_EMBARK,     /* go to a landing and take the boats there (E7) */
 	RT_ORDER_KIND_COUNT
 } rt_sc_order_kind;
 
@@ -121,7 +132,7 @@ typedef enum rt_sc_measure_what {
 	RT_MEASURE_INITIAL = 0, RT_MEASURE_KILLED, RT_MEASURE_DROWNED, RT_MEASURE_TRAMPLED,
 	RT_MEASURE_CAPTURED, RT_MEASURE_SURRENDERED, RT_MEASURE_ESCAPED, RT_MEASURE_IN_FIELD,
 	RT_MEASURE_SHELTERED, RT_MEASURE_HORSES_LOST, RT_MEASURE_ARMOUR_DROPPED, RT_MEASURE_DEAD,
-	RT_MEASURE_ROUTING, RT_MEASURE_DESPERATE, RT_MEASURE_BURNED, RT_MEASURE_COUNT
+	RT_MEASURE_ROUTING, RT_MEASURE_DESPERATE, RT_MEASURE_BURNED, RT_MEASURE_ESCAPED_BY_SEA, RT_MEASURE_COUNT
 } rt_sc_measure_what;
 
 typedef struct rt_sc_term {
@@ -192,6 +203,9 @@ struct rt_scenario {
 	rt_sc_trigger *triggers;
 	int action_count;
 	rt_sc_action *actions;
+	int refuge_count;
+	rt_sc_refuge *refuges;  /* refuges: per side, the places its fleeing men may run to */
+	rt_flight_params flight; /* flight: how the sides' flight fields are kept */
 	int history_count;
 	rt_sc_history *history;
 	int parameter_count;
@@ -199,7 +213,7 @@ struct rt_scenario {
 	int64_t men;
 	/* entries allocated in each table (freed with these sizes) */
 	int places_alloc, corps_alloc, units_alloc, triggers_alloc, actions_alloc, history_alloc, parameters_alloc,
-	    surge_alloc, fires_alloc;
+	    surge_alloc, fires_alloc, refuges_alloc;
 
 	rt_map *map;            /* owned; NULL without load_map */
 };

@@ -37,8 +37,8 @@ rt_status rt_world_set_map(rt_world *w, const rt_map *map, rt_error *err)
 {
 	rt__error_clear(err);
 	if (!w || !map) return rt__fail(err, RT_ERR_INVALID, "no world or no map");
-	if (w->step > 0 || w->goal_count > 0)
-		return rt__fail(err, RT_ERR_STATE, "the map must be set before the first step and before any goal is added");
+	if (w->step > 0 || w->goal_count > 0 || w->refuge_count > 0)
+		return rt__fail(err, RT_ERR_STATE, "the map must be set before the first step and before any goal or refuge is added");
 	if (w->fire)
 		return rt__fail(err, RT_ERR_STATE, "the environment already sets fires on the map laid before; set the map first");
 	int nx, ny;

@@ -356,6 +356,7 @@ rt_world *rt_world_create(const rt_world_def *def, rt_error *err)
 	w->max_speed = 1.34;
 	w->sense_idle_count = -1;
 	w->water = rt_water_params_default();
+	w->flight = rt_flight_params_default();
 #ifdef _OPENMP
 	w->threads = def->threads > 0 ? def->threads : omp_get_num_procs();
 #else
@@ -381,6 +382,7 @@ void rt_world_destroy(rt_world *w)
 	rt__sense_free(w);
 	rt__env_free(w);
 	rt__terrain_free(w);
+	rt__flight_free(w);
 	rt__geometry_free(w);
 	for (int i = 0; i < w->goal_count; ++i) rt__goal_free(w, &w->goals[i]);
 	rt__free(&a, w->goals, (size_t)w->goal_capacity * sizeof(rt_goal));
@@ -587,7 +589,9 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	rt__morale(w);
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_MORALE] += t1 - t0; t0 = t1;
 
-	/* 6 decide: desired direction and speed (collision-free speed model) */
+	/* 6 decide: desired direction and speed (collision-free speed model), after the
+	 * flight fields that are due are built */
+	if ((s = rt__flight_phase(w, err)) != RT_OK) return s;
 	rt__locomotion_decide(w);
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_DECIDE] += t1 - t0; t0 = t1;
 
@@ -595,6 +599,8 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	if ((s = rt__forts_prepare(w, err)) != RT_OK) return s;
 	rt__locomotion_move(w);
 	rt__forts_admit(w);
+	rt__refuges_arrive(w); /* a way home reached */
+	rt__boats_board(w);    /* E7 */
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_MOVE] += t1 - t0; t0 = t1;
 
 	/* 8 fight: each man chooses his blow or shot, written in his own slot */
@@ -698,6 +704,7 @@ void rt_world_get_stats(const rt_world *w, rt_world_stats *o)
 	o->burned = w->burned;
 	o->misfires = w->misfires;
 	o->desperate = w->desperate;
+	for (int i = 0; i < w->landing_count; ++i) o->boarded += w->landings[i].carried;
 	memcpy(o->phase_seconds, w->phase_seconds, sizeof o->phase_seconds);
 	o->threads = w->threads;
 }

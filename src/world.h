@@ -160,6 +160,35 @@ typedef struct rt_goal {
 	bool built;
 } rt_goal;
 
+/* ---- refuges, flight fields and boats (flight.c) ----
+ * Each side with refuges keeps one flight field (an rt_goal's arrays, from a fast march
+ * out of all its open refuges), the inputs it was last built from (which refuges were
+ * open, the known enemy per coarse cell) and when. The field itself is a pure function
+ * of those inputs and the static ground, so a checkpoint keeps the inputs and the field
+ * is built again from them. */
+typedef struct rt_refuge {
+	rt_refuge_def def;
+	int fort;               /* the map's fort (feature index) under the area's centre, -1: a way home */
+} rt_refuge;
+
+typedef struct rt_flight {
+	bool used;              /* the side has refuges */
+	bool built;             /* the inputs below are a build's */
+	bool field_stale;       /* the field must be built again from the inputs (after a load) */
+	bool any_source;        /* the build found an open refuge to run to */
+	double built_at_s;
+	int builds;
+	uint8_t *open;          /* refuge_count: open at the build (only this side's count) */
+	float *known;           /* known enemy strength per coarse cell at the build; NULL without enemy costs */
+	rt_goal field;
+} rt_flight;
+
+typedef struct rt_landing {
+	rt_boats_def def;
+	double *back_s;         /* per boat: when it lies at the landing again (<= now: it is there) */
+	int64_t carried, trips;
+} rt_landing;
+
 /* ---- fire and smoke (fire.c) ----
  * Per map cell: a state and the time the front reached its centre. Only the cells that
  * matter are visited: the front (caught cells that still have unburnt neighbours) and
@@ -253,6 +282,16 @@ struct rt_world {
 	int ignition_count;
 	rt_fire *fire;          /* NULL without fires */
 
+	/* refuges, flight fields and boats (flight.c); none until a refuge or boats are added */
+	rt_refuge *refuges;
+	int refuge_count, refuge_capacity;
+	rt_flight_params flight;
+	rt_flight *flights;     /* RT_MAX_SIDES entries, with the first refuge */
+	int known_nx, known_ny; /* the coarse grid of the known enemy, laid out at the first build */
+	double known_ox, known_oy, known_cell;
+	rt_landing *landings;
+	int landing_count, landing_capacity;
+
 	int64_t step;
 	double time_s;
 	int threads;
@@ -311,6 +350,21 @@ static inline const int *rt__geometry_near(const rt_geometry *g, double x, doubl
 }
 
 /* nav.c */
+/* What a flow field is built toward and over: target rectangles (travel time 0) and,
+ * for flight fields, a danger grid: each cell's cost is multiplied by 1 + danger there. */
+typedef struct rt_field_spec {
+	double cell;
+	int targets;
+	const rt_vec2 *target_min, *target_max;
+	const uint8_t *fort_blocked; /* per map feature: 1 blocks its cells (a fort not the side's, or full); or NULL */
+	const float *danger;    /* danger_nx x danger_ny cells, or NULL */
+	int danger_nx, danger_ny;
+	double danger_ox, danger_oy, danger_inv_cell;
+	bool quad_heap;         /* march with the faster 4-ary heap (flight fields; goals keep theirs) */
+} rt_field_spec;
+/* Builds (or builds again, in its arrays) the field; *found tells whether any target
+ * covered a free cell (without one, every direction is zero). */
+rt_status rt__field_build(rt_world *w, rt_goal *field, const rt_field_spec *spec, bool *found, rt_error *err);
 rt_status rt__goal_build(rt_world *w, rt_goal *goal, rt_error *err);
 void rt__goal_free(rt_world *w, rt_goal *goal);
 static inline bool rt__goal_reached(const rt_goal *goal, double x, double y)
@@ -319,13 +373,11 @@ static inline bool rt__goal_reached(const rt_goal *goal, double x, double y)
 	return x >= d->target_min.x && x <= d->target_max.x && y >= d->target_min.y && y <= d->target_max.y;
 }
 
-/* Desired unit direction toward the goal at (x, y); false when inside the target.
- * Inline: it runs once per agent decision. */
-static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, double *dx, double *dy)
+/* The field's unit direction at (x, y), blended from the four cells around it; false
+ * where the blend vanishes (in a target, blocked, cut off). */
+static inline bool rt__field_direction(const rt_goal *goal, double x, double y, double *dx, double *dy)
 {
-	const rt_goal_def *d = &goal->def;
-	if (rt__goal_reached(goal, x, y)) return false;
-	if (!d->straight) {
+	{
 		/* bilinear blend of the four cell directions around (x, y); cells beyond the
 		 * field's edge count as blocked (zero) */
 		double fx = (x - goal->origin_x) * goal->inv_cell - 0.5, fy = (y - goal->origin_y) * goal->inv_cell - 0.5;
@@ -370,6 +422,16 @@ static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, d
 			return true;
 		}
 	}
+	return false;
+}
+
+/* Desired unit direction toward the goal at (x, y); false when inside the target.
+ * Inline: it runs once per agent decision. */
+static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, double *dx, double *dy)
+{
+	const rt_goal_def *d = &goal->def;
+	if (rt__goal_reached(goal, x, y)) return false;
+	if (!d->straight && rt__field_direction(goal, x, y, dx, dy)) return true;
 	/* straight goals, and the rare point where the field cancels: head for the nearest
 	 * point of the target */
 	double ex = rt__clamp(x, d->target_min.x, d->target_max.x) - x;
@@ -470,6 +532,23 @@ double rt__smoke_detection_m(const rt_world *w, double x, double y);
 static inline bool rt__smoke_anywhere(const rt_world *w) { return w->fire && w->fire->smoke_max > 0.0f; }
 /* Resolve: men in hot cells burn. */
 void rt__fire_burn(rt_world *w);
+
+/* flight.c: refuges, flight fields and boats */
+/* Builds the flight fields that are due (serial; before the decide phase). */
+rt_status rt__flight_phase(rt_world *w, rt_error *err);
+/* The side's flight field's direction at (x, y); false without one. */
+bool rt__flight_direction(const rt_world *w, int side, double x, double y, double *dx, double *dy);
+/* Whether the goal's target lies in a fort that does not take men of `side` now (full,
+ * or not theirs); false in worlds without refuges. */
+bool rt__goal_closed(const rt_world *w, int32_t goal, int side);
+/* After the move: men in flight who reach a way home leave; boats take whom they can. */
+void rt__refuges_arrive(rt_world *w);
+void rt__boats_board(rt_world *w);
+/* Checkpoints: room for a side's inputs (open flags, known enemy); all or nothing. */
+rt_status rt__flight_reserve(rt_world *w, int side, rt_error *err);
+/* The coarse grid of the known enemy this world lays out (from its flight parameters). */
+void rt__known_dims(const rt_world *w, int *nx, int *ny, double *cell_m);
+void rt__flight_free(rt_world *w);
 
 /* combat.c */
 rt_status rt__sense(rt_world *w, rt_error *err);

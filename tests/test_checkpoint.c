@@ -468,6 +468,198 @@ TEST(checkpoint_resume_weather_and_fire)
 	CHECK(st.burned > 0);
 }
 
+/* Flight fields and boats (docs/model.md section 13): a map 400 x 300 m with fort A (for
+ * 20) and fort B (for 100) of side "ming", a way home along the south edge and a landing
+ * with two boats of 5 in the north-west. 60 routing men of side 0 run for the nearest
+ * open refuge past 30 enemy horse walking east across the way south; 30 more wait for the
+ * boats (back 20 s after they cast off). The field is built at the first step, when A
+ * fills and every 10 s as the known enemy moves, so builds fall on both sides of the
+ * stop. */
+static rt_map *refuge_map(void)
+{
+	map_builder b;
+	if (!map_begin(&b, 400, 300, 5)) return NULL;
+	char fort[512];
+	rt_lonlat gate = rt_map_xy_to_lonlat(b.blank, (rt_vec2){ -60, 0 });
+	snprintf(fort, sizeof fort, "{\"kind\":\"fort\",\"side\":\"ming\",\"capacity\":20,\"gates\":[[%.8f,%.8f]]}", gate.lon_deg,
+		 gate.lat_deg);
+	map_rect(&b, fort, -60, -15, -30, 15);
+	gate = rt_map_xy_to_lonlat(b.blank, (rt_vec2){ 120, 0 });
+	snprintf(fort, sizeof fort, "{\"kind\":\"fort\",\"side\":\"ming\",\"capacity\":100,\"gates\":[[%.8f,%.8f]]}", gate.lon_deg,
+		 gate.lat_deg);
+	map_rect(&b, fort, 120, -15, 150, 15);
+	return map_finish(&b);
+}
+
+static rt_world *refuges(const void *ctx, int threads, rt_error *err)
+{
+	const rt_map *map = ctx;
+	rt_world *w = world_on_map(map, 195, 145, threads);
+	if (!w) return NULL;
+	rt_flight_params fp = rt_flight_params_default();
+	fp.field_cell_m = 2.0;
+	fp.rebuild_min_s = 5.0;
+	fp.enemy_interval_s = 10.0;
+	fp.enemy_cell_m = 10.0;
+	fp.enemy_reach_m = 20.0;
+	bool ok = rt_world_bind_side_name(w, "ming", 0, err) == RT_OK && rt_world_set_flight(w, &fp, err) == RT_OK;
+	const rt_vec2 area[3][2] = { { { -60, -15 }, { -30, 15 } }, { { 120, -15 }, { 150, 15 } }, { { -195, -145 }, { 195, -135 } } };
+	for (int i = 0; i < 3 && ok; ++i) {
+		rt_refuge_def rd = rt_refuge_def_default();
+		rd.target_min = area[i][0];
+		rd.target_max = area[i][1];
+		ok = rt_world_add_refuge(w, &rd, NULL, err) == RT_OK;
+	}
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ -190, 110 };
+	gd.target_max = (rt_vec2){ -160, 140 };
+	gd.field_cell_m = 2.0;
+	rt_goal_id landing = 0;
+	ok = ok && rt_world_add_goal(w, &gd, &landing, err) == RT_OK;
+	rt_boats_def bd = rt_boats_def_default();
+	bd.target_min = gd.target_min;
+	bd.target_max = gd.target_max;
+	bd.boats = 2;
+	bd.capacity = 5;
+	bd.turnaround_s = 20.0;
+	bd.goal = landing;
+	ok = ok && rt_world_add_boats(w, &bd, NULL, err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_ROUTING;
+	man.morale = 0.0f;
+	for (int i = 0; i < 60 && ok; ++i) {
+		man.position = (rt_vec2){ -150.0 + 2.0 * (i % 10), -10.0 + 2.0 * (i / 10) };
+		ok = rt_world_add_agent(w, &man, NULL, err) == RT_OK;
+	}
+	man.flee_goal = landing;
+	for (int i = 0; i < 30 && ok; ++i) {
+		man.position = (rt_vec2){ -185.0 + 2.0 * (i % 10), 100.0 + 2.0 * (i / 10) };
+		ok = rt_world_add_agent(w, &man, NULL, err) == RT_OK;
+	}
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.heading = (rt_vec2){ 1.0, 0.0 }; /* walking east: the known enemy moves */
+	horse.free_speed_mps = 0.8;
+	for (int i = 0; i < 30 && ok; ++i) {
+		horse.position = (rt_vec2){ -160.0 + 1.2 * i, -60.0 };
+		ok = rt_world_add_agent(w, &horse, NULL, err) == RT_OK;
+	}
+	if (!ok) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+TEST(checkpoint_resume_flight_and_boats)
+{
+	rt_map *map = refuge_map();
+	CHECK(map);
+	rt_world_stats st;
+	check_resume("flight fields and boats", refuges, map, 500, 3, &st);
+	rt_error err;
+	rt_world *w = refuges(map, 0, &err);
+	CHECK(w);
+	CHECK(run(w, 250));
+	const int builds_mid = rt_world_flight_builds(w, 0), a_mid = rt_world_fort_sheltered(w, 0);
+	rt_boats_view b_mid, b_end;
+	CHECK(rt_world_get_boats(w, 0, &b_mid));
+	CHECK(run(w, 250));
+	CHECK(rt_world_get_boats(w, 0, &b_end));
+	const int builds_end = rt_world_flight_builds(w, 0), a_end = rt_world_fort_sheltered(w, 0), b_fort = rt_world_fort_sheltered(w, 1);
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	rt_test_note("flight: %d builds by the stop, %d at the end; fort A %d then %d, fort B %d; boats %lld then %lld taken off; %d escaped",
+		     builds_mid, builds_end, a_mid, a_end, b_fort, (long long)b_mid.carried, (long long)b_end.carried,
+		     st.by_state[RT_STATE_ESCAPED]);
+	CHECK(builds_mid >= 2 && builds_end > builds_mid);
+	CHECK(b_mid.carried > 0 && b_end.carried > b_mid.carried);
+	CHECK(a_end == 20);
+}
+
+/* A world with other refuges or boats refuses the checkpoint by name; the flight and
+ * boats sections changed byte by byte behind a good checksum are refused or, if they still
+ * make sense, step without reading out of bounds (run this under `make sanitize`). */
+static rt_world *refuges_one_fewer_boat(const void *ctx, int threads, rt_error *err)
+{
+	rt_world *w = refuges(ctx, threads, err);
+	if (!w) return NULL;
+	rt_boats_def bd = rt_boats_def_default(); /* another landing: a different world */
+	bd.target_min = (rt_vec2){ 100, 100 };
+	bd.target_max = (rt_vec2){ 110, 110 };
+	if (rt_world_add_boats(w, &bd, NULL, err) != RT_OK) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+TEST(checkpoint_flight_and_boats_refusals)
+{
+	char good[256], bad[256];
+	temp_name(good, sizeof good, "flight-good");
+	temp_name(bad, sizeof bad, "flight-bad");
+	rt_map *map = refuge_map();
+	CHECK(map);
+	rt_error err;
+	rt_world *w = refuges(map, 0, &err);
+	CHECK(w);
+	CHECK(run(w, 260));
+	CHECK_OK(rt_world_save_checkpoint(w, good, &err), err);
+	rt_world_destroy(w);
+	rt_world *other = refuges_one_fewer_boat(map, 0, &err);
+	CHECK(other);
+	rt_status s = rt_world_load_checkpoint(other, good, &err);
+	rt_test_note("another landing: %s", err.message);
+	CHECK(s == RT_ERR_INVALID && strstr(err.message, "landings 1 in the checkpoint, 2 in this world"));
+	rt_world_destroy(other);
+
+	size_t size = 0;
+	unsigned char *data = slurp(good, &size);
+	CHECK(data && size > 100);
+	size_t at = 0, bytes = 0;
+	for (size_t pos = 24; pos + 12 <= size - 8;) { /* FLIT and BOAT follow each other */
+		uint64_t length = 0;
+		for (int i = 0; i < 8; ++i) length |= (uint64_t)data[pos + 4 + (size_t)i] << (8 * i);
+		if (memcmp(data + pos, "FLIT", 4) == 0) at = pos + 12;
+		if (memcmp(data + pos, "BOAT", 4) == 0) bytes = pos + 12 + (size_t)length - at;
+		pos += 12 + (size_t)length;
+	}
+	CHECK(at > 0 && bytes > 50);
+	rt_world *target = refuges(map, 0, &err);
+	CHECK(target);
+	int fd = open_copy(bad, data, size);
+	CHECK(fd >= 0);
+	int accepted = 0, refusals = 0;
+	for (size_t i = at; i < at + bytes; ++i) {
+		const unsigned char keep = data[i];
+		data[i] ^= 0x5a;
+		seal(data, size);
+		CHECK(put_at(fd, i, &data[i], 1) && put_at(fd, size - 8, data + size - 8, 8));
+		data[i] = keep;
+		s = rt_world_load_checkpoint(target, bad, &err);
+		CHECK(put_at(fd, i, &data[i], 1));
+		if (s == RT_OK) {
+			accepted++;
+			CHECK_MSG(run(target, 3), "after a load with flight byte %zu changed, a step failed", i - at);
+		} else {
+			refusals++;
+			CHECK_MSG(s == RT_ERR_PARSE || s == RT_ERR_INVALID, "flight byte %zu: %s: %s", i - at, rt_status_name(s), err.message);
+			if (refusals == 1 || refusals == 20) rt_test_note("flight byte %zu changed: %s", i - at, err.message);
+		}
+	}
+	close(fd);
+	rt_test_note("%zu bytes of flight fields and boats: %d changed bytes refused, %d accepted (and stepped)", bytes, refusals, accepted);
+	CHECK(refusals > 0);
+	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the good file still loads */
+	free(data);
+	remove(bad);
+	remove(good);
+	rt_world_destroy(target);
+	rt_map_destroy(map);
+}
+
 /* A world with another wind, or another fire set, refuses the checkpoint by name; a
  * fire section changed behind a good checksum is refused or, if it still makes sense,
  * steps without reading out of bounds (run this under `make sanitize`). */

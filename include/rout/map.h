@@ -204,6 +204,93 @@ int rt_world_fort_sheltered(const rt_world *world, int feature);
 /* Water depth (m) at a point of the world now: rivers plus the sea above the ground. */
 double rt_world_water_depth_m(const rt_world *world, rt_vec2 p);
 
+/* ---- refuges and flight fields (docs/model.md section 13) ----------------------------
+ * A refuge is where a side's fleeing men run: an area (a rectangle) whose centre lies in
+ * a fort of the map is that fort, open while it takes men of the side and has room; any
+ * other area is a way home (a road out, a map edge), always open, and a fleeing man of
+ * the side who steps into it leaves the field (state escaped). Once a side has refuges,
+ * it has a flight field: travel time to the nearest open refuge, from a fast march out of
+ * every open refuge at once over the ground's costs and, if enemy costs are on, the
+ * known enemy's. A routing man runs to his own refuge (his flee goal) while it is open,
+ * and along his side's flight field when it is full or he has none; a man marching off
+ * after his commander left does the same when his corps' refuge is full. Worlds without
+ * refuges are unchanged. Add refuges after rt_world_set_map and before the first step. */
+typedef struct rt_refuge_def {
+	uint8_t side;
+	rt_vec2 target_min, target_max; /* the area, metres */
+	uint32_t cookie;
+} rt_refuge_def;
+
+rt_refuge_def rt_refuge_def_default(void);
+/* *out (may be NULL) receives the refuge's index, 0, 1, 2 ... */
+rt_status rt_world_add_refuge(rt_world *world, const rt_refuge_def *def, int *out, rt_error *err);
+
+typedef struct rt_refuge_view {
+	uint8_t side;
+	rt_vec2 target_min, target_max;
+	int fort;                  /* the map feature of the fort it is, -1 for a way home */
+	bool open;                 /* takes men now */
+} rt_refuge_view;
+
+int rt_world_refuge_count(const rt_world *world);
+bool rt_world_get_refuge(const rt_world *world, int refuge, rt_refuge_view *out);
+
+/* How flight fields are built and kept (docs/model.md section 13 gives the cost
+ * equation, the units and the sources). */
+typedef struct rt_flight_params {
+	double field_cell_m;       /* cell of the flight fields; 0 = 0.25 m, as goals */
+	double rebuild_min_s;      /* when a refuge closes, its side's field is rebuilt at most this often */
+	double enemy_interval_s;   /* the known enemy is looked at again this often (0: fields are not costed by the enemy) */
+	double enemy_cell_m;       /* cell of the grid the known enemy is counted on; 0 = 4 x the field cell */
+	double enemy_reach_m;      /* ground within this distance of known enemies is dangerous */
+	double enemy_cost_max;     /* P_max: the most the danger multiplies a cell's cost by, less one */
+	double enemy_half_men;     /* D_half: known enemy men (riders weighted) within reach for half of P_max */
+	uint32_t cookie;
+} rt_flight_params;
+
+rt_flight_params rt_flight_params_default(void);
+/* Before the first step. */
+rt_status rt_world_set_flight(rt_world *world, const rt_flight_params *params, rt_error *err);
+
+/* A side's flight field now: the unit direction a man at p runs along and the travel
+ * time (m at speed factor 1, costs included) from p to the nearest open refuge. False
+ * when the side has no field (no refuges, none open, nobody has fled yet) or p is in a
+ * refuge, blocked or cut off from every refuge. */
+bool rt_world_flight_direction(const rt_world *world, uint8_t side, rt_vec2 p, rt_vec2 *direction, double *travel_m);
+/* Times the side's flight field has been built so far (0: never). */
+int rt_world_flight_builds(const rt_world *world, uint8_t side);
+
+/* ---- boats (E7) ----------------------------------------------------------------------
+ * A landing with `boats` boats of `capacity` men each. Every step, after the move, men of
+ * the side standing on the landing who are fleeing (routing, or marching off after their
+ * commander left) or were sent there (their goal is `goal`) board, in slot order, while
+ * a boat lies there with room; they leave the field (state escaped). A boat that took
+ * anyone casts off at the end of the step and is back after turnaround_s, so a landing
+ * takes at most boats x capacity men per turnaround; the rest wait. Before the first step. */
+typedef struct rt_boats_def {
+	uint8_t side;
+	rt_vec2 target_min, target_max; /* the landing, metres */
+	int boats;                 /* 1..10,000 */
+	int capacity;              /* men a boat takes, 1..100,000 */
+	double turnaround_s;       /* from casting off to lying at the landing again, > 0 */
+	rt_goal_id goal;           /* men sent to this goal board there too (RT_NO_GOAL: the fleeing only) */
+	uint32_t cookie;
+} rt_boats_def;
+
+rt_boats_def rt_boats_def_default(void);
+rt_status rt_world_add_boats(rt_world *world, const rt_boats_def *def, int *out, rt_error *err);
+
+typedef struct rt_boats_view {
+	uint8_t side;
+	int boats, capacity;
+	int at_landing;            /* boats lying at the landing now */
+	int64_t carried;           /* men taken off so far */
+	int64_t trips;             /* times a boat cast off */
+} rt_boats_view;
+
+int rt_world_boats_count(const rt_world *world);
+bool rt_world_get_boats(const rt_world *world, int landing, rt_boats_view *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -388,6 +388,7 @@ typedef struct rt_world_stats {
 	int64_t burned;                /* men killed by fire */
 	int64_t misfires;              /* matchlock shots that failed in rain or damp */
 	int64_t desperate;             /* men who broke with no way out and fought on */
+	int64_t boarded;               /* men taken off by boat (E7; rout/map.h) */
 	int64_t wall_clamps;           /* moves cut short by the hard wall constraint */
 	double phase_seconds[RT_PHASE_COUNT];
 	int threads;

@@ -1,0 +1,602 @@
+/* Refuges, flight fields and boats (docs/model.md section 13; PHENOMENA.md E6, E7, Q9).
+ *
+ * A refuge is a side's: a fort of the map (open while it takes the side's men and has
+ * room) or a way home (always open; a fleeing man who reaches it leaves the field). A
+ * side with refuges has one flight field: the travel time to the nearest open refuge,
+ * from a fast march (nav.c) out of every open refuge at once, each cell costed by the
+ * ground and, with enemy costs on, by the danger of the enemy the side knows of:
+ *
+ *   cost(cell) = h / F × (1 + P),   P = P_max · D / (D + D_half)
+ *
+ * h the field cell (m), F the ground's speed factor, D the known enemy strength (men,
+ * riders counted horse_threat_weight times) on the coarse cells within enemy_reach_m of
+ * the cell. An enemy man is known to a side when one of its men stands within sight of
+ * him (min(sense range, detection range); torches farther at night, as for pursuit), on
+ * the coarse grid. The field is built when the side first has a man in flight, again
+ * when a refuge has closed (at most every rebuild_min_s) and, with enemy costs, every
+ * enemy_interval_s, and only while the side has men in flight. Everything here is
+ * serial and in a fixed order; the field is a pure function of its inputs (which refuges
+ * were open, the known enemy per coarse cell), which the checkpoint keeps.
+ *
+ * Boats: a landing's boats take the side's fleeing (or sent) men standing on it, in slot
+ * order, each boat up to its capacity; a boat that took anyone casts off at the end of
+ * the step and is back after its turnaround. */
+#include "world.h"
+
+#include <math.h>
+
+#define RT_MAX_REFUGES 1024
+#define RT_MAX_LANDINGS 1024
+#define RT_MAX_KNOWN_CELLS (16ll << 20)
+
+/* ---- definitions --------------------------------------------------------------------- */
+rt_refuge_def rt_refuge_def_default(void)
+{
+	rt_refuge_def d;
+	memset(&d, 0, sizeof d);
+	d.cookie = RT_COOKIE;
+	return d;
+}
+
+rt_flight_params rt_flight_params_default(void)
+{
+	rt_flight_params p;
+	memset(&p, 0, sizeof p);
+	p.field_cell_m = 0.0;          /* as goals: 0.25 m */
+	p.rebuild_min_s = 30.0;        /* word of a full fort spreads within half a minute: estimate (E) */
+	p.enemy_interval_s = 300.0;    /* scouts' reports by the few minutes (Q7): estimate (E) */
+	p.enemy_cell_m = 0.0;          /* 4 x the field cell */
+	p.enemy_reach_m = 200.0;       /* beyond a bow shot (section 8: 60-120 m) with room to spare: estimate (E) */
+	p.enemy_cost_max = 20.0;       /* a man runs up to 21 times as far round a strong enemy as through him: estimate (E) */
+	p.enemy_half_men = 20.0;       /* a band of 20 men within reach is half that fearsome: estimate (E) */
+	p.cookie = RT_COOKIE;
+	return p;
+}
+
+rt_boats_def rt_boats_def_default(void)
+{
+	rt_boats_def d;
+	memset(&d, 0, sizeof d);
+	d.boats = 1;
+	d.capacity = 10;
+	d.turnaround_s = 3600.0;
+	d.goal = RT_NO_GOAL;
+	d.cookie = RT_COOKIE;
+	return d;
+}
+
+static bool finite_rect(rt_vec2 lo, rt_vec2 hi)
+{
+	return isfinite(lo.x) && isfinite(lo.y) && isfinite(hi.x) && isfinite(hi.y) && hi.x > lo.x && hi.y > lo.y;
+}
+
+rt_status rt_world_set_flight(rt_world *w, const rt_flight_params *p, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!w || !p || p->cookie != RT_COOKIE) return rt__fail(err, RT_ERR_INVALID, "flight parameters were not made by rt_flight_params_default()");
+	if (w->step > 0) return rt__fail(err, RT_ERR_STATE, "set the flight parameters before the first step");
+	if (!(p->field_cell_m >= 0.0 && p->field_cell_m <= 50.0))
+		return rt__fail(err, RT_ERR_INVALID, "flight field_cell_m is %g; expected 0 (0.25 m) to 50 m", p->field_cell_m);
+	if (!(p->rebuild_min_s >= 0.0 && p->rebuild_min_s <= 86400.0 && p->enemy_interval_s >= 0.0 && p->enemy_interval_s <= 86400.0))
+		return rt__fail(err, RT_ERR_INVALID, "flight rebuild_min_s and enemy_interval_s must be 0..86400 s");
+	if (!(p->enemy_cell_m >= 0.0 && p->enemy_cell_m <= 10000.0 && p->enemy_reach_m >= 0.0 && p->enemy_reach_m <= 20000.0))
+		return rt__fail(err, RT_ERR_INVALID, "flight enemy_cell_m must be 0..10000 m and enemy_reach_m 0..20000 m");
+	if (!(p->enemy_cost_max >= 0.0 && p->enemy_cost_max <= 1000.0 && p->enemy_half_men > 0.0 && p->enemy_half_men <= 1e8))
+		return rt__fail(err, RT_ERR_INVALID, "flight enemy_cost_max must be 0..1000 and enemy_half_men above 0 (at most 1e8)");
+	const double cell = p->enemy_cell_m > 0.0 ? p->enemy_cell_m : 4.0 * (p->field_cell_m > 0.0 ? p->field_cell_m : 0.25);
+	const double nx = ceil((w->def.bounds_max.x - w->def.bounds_min.x) / cell), ny = ceil((w->def.bounds_max.y - w->def.bounds_min.y) / cell);
+	if (nx * ny > (double)RT_MAX_KNOWN_CELLS)
+		return rt__fail(err, RT_ERR_CAPACITY, "the grid of the known enemy would have %.0f x %.0f cells of %g m, more than %lld; give a coarser enemy_cell_m",
+				nx, ny, cell, RT_MAX_KNOWN_CELLS);
+	w->flight = *p;
+	return RT_OK;
+}
+
+static rt_status ensure_flights(rt_world *w, rt_error *err)
+{
+	if (w->flights) return RT_OK;
+	w->flights = rt__calloc(&w->allocator, RT_MAX_SIDES, sizeof(rt_flight));
+	if (!w->flights) return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the flight fields");
+	return RT_OK;
+}
+
+rt_status rt_world_add_refuge(rt_world *w, const rt_refuge_def *d, int *out, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!w || !d || d->cookie != RT_COOKIE) return rt__fail(err, RT_ERR_INVALID, "refuge definition was not made by rt_refuge_def_default()");
+	if (w->step > 0) return rt__fail(err, RT_ERR_STATE, "add refuges before the first step");
+	if (d->side >= RT_MAX_SIDES) return rt__fail(err, RT_ERR_INVALID, "refuge side %d; sides are 0..%d", d->side, RT_MAX_SIDES - 1);
+	if (!finite_rect(d->target_min, d->target_max)) return rt__fail(err, RT_ERR_INVALID, "refuge area must be a finite rectangle with max > min");
+	if (w->refuge_count >= RT_MAX_REFUGES) return rt__fail(err, RT_ERR_CAPACITY, "more than %d refuges", RT_MAX_REFUGES);
+	rt_status s = ensure_flights(w, err);
+	if (s != RT_OK) return s;
+	if (w->refuge_count == w->refuge_capacity) {
+		const int cap = w->refuge_capacity ? 2 * w->refuge_capacity : 8;
+		rt_refuge *r = rt__realloc(&w->allocator, w->refuges, (size_t)w->refuge_capacity * sizeof(rt_refuge), (size_t)cap * sizeof(rt_refuge));
+		if (!r) return rt__fail(err, RT_ERR_NOMEM, "cannot grow the refuge table");
+		w->refuges = r;
+		w->refuge_capacity = cap;
+	}
+	rt_refuge *r = &w->refuges[w->refuge_count];
+	r->def = *d;
+	r->fort = rt__fort_at(w, 0.5 * (d->target_min.x + d->target_max.x), 0.5 * (d->target_min.y + d->target_max.y));
+	w->flights[d->side].used = true;
+	if (out) *out = w->refuge_count;
+	w->refuge_count++;
+	return RT_OK;
+}
+
+rt_status rt_world_add_boats(rt_world *w, const rt_boats_def *d, int *out, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!w || !d || d->cookie != RT_COOKIE) return rt__fail(err, RT_ERR_INVALID, "boats definition was not made by rt_boats_def_default()");
+	if (w->step > 0) return rt__fail(err, RT_ERR_STATE, "add boats before the first step");
+	if (d->side >= RT_MAX_SIDES) return rt__fail(err, RT_ERR_INVALID, "boats side %d; sides are 0..%d", d->side, RT_MAX_SIDES - 1);
+	if (!finite_rect(d->target_min, d->target_max)) return rt__fail(err, RT_ERR_INVALID, "the landing must be a finite rectangle with max > min");
+	if (d->boats < 1 || d->boats > 10000 || d->capacity < 1 || d->capacity > 100000)
+		return rt__fail(err, RT_ERR_INVALID, "boats: %d boats of %d men; expected 1..10000 boats of 1..100000 men", d->boats, d->capacity);
+	if (!(d->turnaround_s > 0.0 && d->turnaround_s <= 30.0 * 86400.0))
+		return rt__fail(err, RT_ERR_INVALID, "boats turnaround_s is %g; expected above 0, at most 30 days", d->turnaround_s);
+	if (d->goal != RT_NO_GOAL && (d->goal < 0 || d->goal >= w->goal_count))
+		return rt__fail(err, RT_ERR_INVALID, "boats goal %d does not exist", (int)d->goal);
+	if (w->landing_count >= RT_MAX_LANDINGS) return rt__fail(err, RT_ERR_CAPACITY, "more than %d landings", RT_MAX_LANDINGS);
+	if (w->landing_count == w->landing_capacity) {
+		const int cap = w->landing_capacity ? 2 * w->landing_capacity : 4;
+		rt_landing *l = rt__realloc(&w->allocator, w->landings, (size_t)w->landing_capacity * sizeof(rt_landing), (size_t)cap * sizeof(rt_landing));
+		if (!l) return rt__fail(err, RT_ERR_NOMEM, "cannot grow the landing table");
+		w->landings = l;
+		w->landing_capacity = cap;
+	}
+	rt_landing *l = &w->landings[w->landing_count];
+	memset(l, 0, sizeof *l);
+	l->def = *d;
+	l->back_s = rt__calloc(&w->allocator, (size_t)d->boats, sizeof(double)); /* all at the landing */
+	if (!l->back_s) return rt__fail(err, RT_ERR_NOMEM, "cannot allocate %d boats", d->boats);
+	if (out) *out = w->landing_count;
+	w->landing_count++;
+	return RT_OK;
+}
+
+void rt__flight_free(rt_world *w)
+{
+	const rt_allocator *a = &w->allocator;
+	if (w->flights) {
+		for (int s = 0; s < RT_MAX_SIDES; ++s) {
+			rt_flight *f = &w->flights[s];
+			rt__free(a, f->open, (size_t)w->refuge_count);
+			rt__free(a, f->known, (size_t)w->known_nx * (size_t)w->known_ny * sizeof(float));
+			rt__goal_free(w, &f->field);
+		}
+		rt__free(a, w->flights, RT_MAX_SIDES * sizeof(rt_flight));
+	}
+	rt__free(a, w->refuges, (size_t)w->refuge_capacity * sizeof(rt_refuge));
+	for (int i = 0; i < w->landing_count; ++i) rt__free(a, w->landings[i].back_s, (size_t)w->landings[i].def.boats * sizeof(double));
+	rt__free(a, w->landings, (size_t)w->landing_capacity * sizeof(rt_landing));
+	w->flights = NULL;
+	w->refuges = NULL;
+	w->landings = NULL;
+	w->refuge_count = w->refuge_capacity = w->landing_count = w->landing_capacity = 0;
+}
+
+/* ---- open and closed ----------------------------------------------------------------- */
+static bool fort_takes(const rt_world *w, int fort, int side)
+{
+	const int own = w->fort_side[fort];
+	return (own == -1 || own == side) && w->fort_sheltered[fort] < w->fort_capacity[fort];
+}
+
+static bool refuge_open(const rt_world *w, int r)
+{
+	const rt_refuge *g = &w->refuges[r];
+	return g->fort < 0 || !w->fort_side || fort_takes(w, g->fort, g->def.side);
+}
+
+bool rt__goal_closed(const rt_world *w, int32_t goal, int side)
+{
+	if (!w->flights || !w->fort_side) return false;
+	const rt_goal_def *d = &w->goals[goal].def;
+	const int f = rt__fort_at(w, 0.5 * (d->target_min.x + d->target_max.x), 0.5 * (d->target_min.y + d->target_max.y));
+	return f >= 0 && !fort_takes(w, f, side);
+}
+
+int rt_world_refuge_count(const rt_world *w) { return w ? w->refuge_count : 0; }
+
+bool rt_world_get_refuge(const rt_world *w, int r, rt_refuge_view *o)
+{
+	if (!w || r < 0 || r >= w->refuge_count) return false;
+	const rt_refuge *g = &w->refuges[r];
+	o->side = g->def.side;
+	o->target_min = g->def.target_min;
+	o->target_max = g->def.target_max;
+	o->fort = g->fort;
+	o->open = refuge_open(w, r);
+	return true;
+}
+
+/* ---- the known enemy and the danger he makes ------------------------------------------- */
+void rt__known_dims(const rt_world *w, int *nx, int *ny, double *cell_m)
+{
+	const rt_flight_params *p = &w->flight;
+	const double cell = p->enemy_cell_m > 0.0 ? p->enemy_cell_m : 4.0 * (p->field_cell_m > 0.0 ? p->field_cell_m : 0.25);
+	*cell_m = cell;
+	*nx = (int)fmax(1.0, ceil((w->def.bounds_max.x - w->def.bounds_min.x) / cell));
+	*ny = (int)fmax(1.0, ceil((w->def.bounds_max.y - w->def.bounds_min.y) / cell));
+}
+
+static void known_layout(rt_world *w)
+{
+	if (w->known_nx > 0) return;
+	rt__known_dims(w, &w->known_nx, &w->known_ny, &w->known_cell);
+	w->known_ox = w->def.bounds_min.x;
+	w->known_oy = w->def.bounds_min.y;
+}
+
+static int clamp_int(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+static int known_cell_of(const rt_world *w, double x, double y)
+{
+	const int ix = clamp_int(rt__floor_int((x - w->known_ox) / w->known_cell), 0, w->known_nx - 1);
+	const int iy = clamp_int(rt__floor_int((y - w->known_oy) / w->known_cell), 0, w->known_ny - 1);
+	return iy * w->known_nx + ix;
+}
+
+/* Summed-area table of v (nx x ny) into s ((nx + 1) x (ny + 1)), serial. */
+static void summed_area(const float *v, const int *iv, int nx, int ny, double *s)
+{
+	const size_t sx = (size_t)nx + 1;
+	for (int x = 0; x <= nx; ++x) s[x] = 0.0;
+	for (int y = 0; y < ny; ++y) {
+		double row = 0.0;
+		s[(size_t)(y + 1) * sx] = 0.0;
+		for (int x = 0; x < nx; ++x) {
+			const size_t c = (size_t)y * (size_t)nx + (size_t)x;
+			row += v ? (double)v[c] : (double)iv[c];
+			s[(size_t)(y + 1) * sx + (size_t)x + 1] = s[(size_t)y * sx + (size_t)x + 1] + row;
+		}
+	}
+}
+
+/* The sum over the cells within r of (cx, cy) (a square, clipped to the grid). */
+static double box_sum(const double *s, int nx, int ny, int cx, int cy, int r)
+{
+	const size_t sx = (size_t)nx + 1;
+	const int x0 = clamp_int(cx - r, 0, nx), x1 = clamp_int(cx + r + 1, 0, nx);
+	const int y0 = clamp_int(cy - r, 0, ny), y1 = clamp_int(cy + r + 1, 0, ny);
+	return s[(size_t)y1 * sx + (size_t)x1] - s[(size_t)y0 * sx + (size_t)x1] - s[(size_t)y1 * sx + (size_t)x0] + s[(size_t)y0 * sx + (size_t)x0];
+}
+
+static int cells_within(double range_m, double cell)
+{
+	if (!(range_m > 0.0)) return 0;
+	return (int)fmin(1e6, ceil(range_m / cell));
+}
+
+/* The enemy of `side` its men can see now, per coarse cell: men who can fight (not
+ * routing, kneeling or marching off), riders weighted as in the threat (section 9). */
+static rt_status gather_known(rt_world *w, int side, float *known, rt_error *err)
+{
+	const rt_agents *a = &w->agents;
+	const int nx = w->known_nx, ny = w->known_ny;
+	const size_t cells = (size_t)nx * (size_t)ny;
+	int *ours = rt__calloc(&w->allocator, cells, sizeof(int));
+	double *sat = rt__alloc(&w->allocator, ((size_t)nx + 1) * ((size_t)ny + 1) * sizeof(double));
+	if (!ours || !sat) {
+		rt__free(&w->allocator, ours, cells * sizeof(int));
+		rt__free(&w->allocator, sat, ((size_t)nx + 1) * ((size_t)ny + 1) * sizeof(double));
+		return rt__fail(err, RT_ERR_NOMEM, "out of memory counting the known enemy on %d x %d cells", nx, ny);
+	}
+	for (int s = 0; s < a->count; ++s)
+		if (a->side[s] == side && rt__active(a->state[s])) ours[known_cell_of(w, a->x[s], a->y[s])]++;
+	summed_area(NULL, ours, nx, ny, sat);
+	const double sight = fmin(w->def.combat.sense_range_m, w->env.detection_range_m);
+	const double torch_sight = fmax(sight, fmin(w->def.combat.sense_range_m, w->env.torch_detection_range_m));
+	const int r_sight = cells_within(sight, w->known_cell), r_torch = cells_within(torch_sight, w->known_cell);
+	const double rider = w->def.morale.horse_threat_weight;
+	memset(known, 0, cells * sizeof(float));
+	for (int s = 0; s < a->count; ++s) {
+		const uint8_t st = a->state[s];
+		if (a->side[s] == side || !(st == RT_STATE_FORMED || st == RT_STATE_MARCHING || st == RT_STATE_ENGAGED || st == RT_STATE_DESPERATE) ||
+		    rt__marching_off(w, s))
+			continue;
+		const int c = known_cell_of(w, a->x[s], a->y[s]);
+		const int r = (a->equipment[s] & RT_EQUIP_TORCH) ? r_torch : r_sight;
+		if (box_sum(sat, nx, ny, c % nx, c / nx, r) <= 0.0) continue;
+		const bool horse = a->kind[s] == RT_KIND_HORSE || a->kind[s] == RT_KIND_HORSE_ARCHER;
+		known[c] += (float)(horse ? rider : 1.0);
+	}
+	rt__free(&w->allocator, ours, cells * sizeof(int));
+	rt__free(&w->allocator, sat, ((size_t)nx + 1) * ((size_t)ny + 1) * sizeof(double));
+	return RT_OK;
+}
+
+/* The field of `side` from its saved inputs: its open refuges as targets, the danger of
+ * the known enemy as costs. */
+static rt_status make_field(rt_world *w, int side, rt_error *err)
+{
+	rt_flight *f = &w->flights[side];
+	const rt_flight_params *p = &w->flight;
+	rt_vec2 *lo = rt__alloc(&w->allocator, 2 * (size_t)w->refuge_count * sizeof(rt_vec2));
+	if (!lo) return rt__fail(err, RT_ERR_NOMEM, "out of memory building a flight field");
+	rt_vec2 *hi = lo + w->refuge_count;
+	int targets = 0;
+	for (int r = 0; r < w->refuge_count; ++r)
+		if (w->refuges[r].def.side == side && f->open[r]) {
+			lo[targets] = w->refuges[r].def.target_min;
+			hi[targets] = w->refuges[r].def.target_max;
+			targets++;
+		}
+	/* forts the side may not enter: the other sides' (their sides are fixed before the
+	 * first step) and its refuges that were closed at the build */
+	uint8_t *blocked = w->feature_count > 0 ? rt__calloc(&w->allocator, (size_t)w->feature_count, 1) : NULL;
+	if (w->feature_count > 0 && !blocked) {
+		rt__free(&w->allocator, lo, 2 * (size_t)w->refuge_count * sizeof(rt_vec2));
+		return rt__fail(err, RT_ERR_NOMEM, "out of memory building a flight field");
+	}
+	for (int k = 0; k < w->feature_count; ++k) blocked[k] = w->fort_side[k] != -3 && w->fort_side[k] != -1 && w->fort_side[k] != side;
+	for (int r = 0; r < w->refuge_count; ++r)
+		if (w->refuges[r].def.side == side && !f->open[r] && w->refuges[r].fort >= 0 && blocked) blocked[w->refuges[r].fort] = 1;
+	rt_field_spec spec;
+	memset(&spec, 0, sizeof spec);
+	spec.cell = p->field_cell_m > 0.0 ? p->field_cell_m : 0.25;
+	spec.fort_blocked = blocked;
+	spec.quad_heap = true;
+	spec.targets = targets;
+	spec.target_min = lo;
+	spec.target_max = hi;
+	const int nx = w->known_nx, ny = w->known_ny;
+	const size_t cells = (size_t)nx * (size_t)ny;
+	float *danger = NULL;
+	double *sat = NULL;
+	rt_status s = RT_OK;
+	if (f->known) {
+		/* P = P_max D / (D + D_half), D the known strength within reach of the cell */
+		danger = rt__alloc(&w->allocator, cells * sizeof(float));
+		sat = rt__alloc(&w->allocator, ((size_t)nx + 1) * ((size_t)ny + 1) * sizeof(double));
+		if (!danger || !sat) {
+			s = rt__fail(err, RT_ERR_NOMEM, "out of memory costing a flight field by the known enemy");
+			goto done;
+		}
+		summed_area(f->known, NULL, nx, ny, sat);
+		const int reach = cells_within(p->enemy_reach_m, w->known_cell);
+		for (int y = 0; y < ny; ++y)
+			for (int x = 0; x < nx; ++x) {
+				const double d = box_sum(sat, nx, ny, x, y, reach);
+				danger[(size_t)y * (size_t)nx + (size_t)x] = d > 0.0 ? (float)(p->enemy_cost_max * d / (d + p->enemy_half_men)) : 0.0f;
+			}
+		spec.danger = danger;
+		spec.danger_nx = nx;
+		spec.danger_ny = ny;
+		spec.danger_ox = w->known_ox;
+		spec.danger_oy = w->known_oy;
+		spec.danger_inv_cell = 1.0 / w->known_cell;
+	}
+	f->field.def = rt_goal_def_default();
+	f->field.def.field_cell_m = spec.cell;
+	bool found = false;
+	s = rt__field_build(w, &f->field, &spec, &found, err);
+	if (s == RT_OK) {
+		f->any_source = found;
+		f->field_stale = false;
+	}
+done:
+	rt__free(&w->allocator, blocked, (size_t)w->feature_count);
+	rt__free(&w->allocator, lo, 2 * (size_t)w->refuge_count * sizeof(rt_vec2));
+	rt__free(&w->allocator, danger, cells * sizeof(float));
+	rt__free(&w->allocator, sat, ((size_t)nx + 1) * ((size_t)ny + 1) * sizeof(double));
+	return s;
+}
+
+/* Room for a side's inputs (the open flags; the known enemy when fields are costed by
+ * him); all or nothing. */
+rt_status rt__flight_reserve(rt_world *w, int side, rt_error *err)
+{
+	rt_flight *f = &w->flights[side];
+	known_layout(w);
+	const size_t cells = (size_t)w->known_nx * (size_t)w->known_ny;
+	uint8_t *open = f->open ? NULL : rt__calloc(&w->allocator, (size_t)w->refuge_count, 1);
+	float *known = f->known || !(w->flight.enemy_interval_s > 0.0) ? NULL : rt__calloc(&w->allocator, cells, sizeof(float));
+	if ((!f->open && !open) || (!f->known && w->flight.enemy_interval_s > 0.0 && !known)) {
+		rt__free(&w->allocator, open, (size_t)w->refuge_count);
+		rt__free(&w->allocator, known, cells * sizeof(float));
+		return rt__fail(err, RT_ERR_NOMEM, "out of memory keeping a flight field's inputs");
+	}
+	if (open) f->open = open;
+	if (known) f->known = known;
+	return RT_OK;
+}
+
+static bool in_flight(const rt_world *w, int s)
+{
+	return w->agents.state[s] == RT_STATE_ROUTING || rt__marching_off(w, s);
+}
+
+/* Whether the man in slot s would follow his side's flight field now (locomotion.c): in
+ * flight, and his own refuge (a routing man's flee goal, a man marching off his goal) is
+ * none or a fort that does not take him. goal_fort: the fort under each goal's centre. */
+static bool follows_field(const rt_world *w, int s, const int *goal_fort)
+{
+	const rt_agents *a = &w->agents;
+	int32_t own;
+	if (a->state[s] == RT_STATE_ROUTING) own = a->flee_goal[s];
+	else if (rt__marching_off(w, s)) own = a->goal[s];
+	else return false;
+	if (own < 0) return a->state[s] == RT_STATE_ROUTING;
+	const int f = goal_fort[own];
+	return f >= 0 && !fort_takes(w, f, a->side[s]);
+}
+
+rt_status rt__flight_phase(rt_world *w, rt_error *err)
+{
+	if (!w->flights) return RT_OK;
+	const double t = w->time_s;
+	const rt_flight_params *p = &w->flight;
+	bool want[RT_MAX_SIDES] = { false }, any_want = false;
+	for (int side = 0; side < RT_MAX_SIDES; ++side) {
+		rt_flight *f = &w->flights[side];
+		if (!f->used) continue;
+		rt_status s;
+		if (f->field_stale && (s = make_field(w, side, err)) != RT_OK) return s; /* after a load */
+		bool changed = !f->built;
+		for (int r = 0; r < w->refuge_count && !changed; ++r)
+			if (w->refuges[r].def.side == side && (f->open[r] != 0) != refuge_open(w, r)) changed = true;
+		const bool due = f->built && p->enemy_interval_s > 0.0 && t >= f->built_at_s + p->enemy_interval_s;
+		const bool may = !f->built || t >= f->built_at_s + p->rebuild_min_s;
+		want[side] = (changed || due) && may;
+		any_want |= want[side];
+	}
+	if (!any_want) return RT_OK;
+	/* only while the side has men who would follow the field */
+	const size_t goal_bytes = ((size_t)w->goal_count + 1) * sizeof(int);
+	int *goal_fort = rt__alloc(&w->allocator, goal_bytes);
+	if (!goal_fort) return rt__fail(err, RT_ERR_NOMEM, "out of memory looking at the refuges");
+	for (int g = 0; g < w->goal_count; ++g) {
+		const rt_goal_def *d = &w->goals[g].def;
+		goal_fort[g] = w->fort_side ? rt__fort_at(w, 0.5 * (d->target_min.x + d->target_max.x), 0.5 * (d->target_min.y + d->target_max.y)) : -1;
+	}
+	bool needed[RT_MAX_SIDES] = { false };
+	const rt_agents *a = &w->agents;
+	for (int s = 0; s < a->count; ++s)
+		if (want[a->side[s]] && !needed[a->side[s]] && follows_field(w, s, goal_fort)) needed[a->side[s]] = true;
+	rt__free(&w->allocator, goal_fort, goal_bytes);
+	for (int side = 0; side < RT_MAX_SIDES; ++side) {
+		if (!want[side] || !needed[side]) continue;
+		rt_flight *f = &w->flights[side];
+		rt_status s = rt__flight_reserve(w, side, err);
+		if (s != RT_OK) return s;
+		bool changed = !f->built;
+		for (int r = 0; r < w->refuge_count; ++r) {
+			const uint8_t open = w->refuges[r].def.side == side && refuge_open(w, r);
+			changed |= f->open[r] != open;
+			f->open[r] = open;
+		}
+		if (f->known) {
+			/* the known enemy of now; the field is built again only if he has moved */
+			const size_t cells = (size_t)w->known_nx * (size_t)w->known_ny;
+			float *now = rt__alloc(&w->allocator, cells * sizeof(float));
+			if (!now) return rt__fail(err, RT_ERR_NOMEM, "out of memory counting the known enemy");
+			s = gather_known(w, side, now, err);
+			if (s == RT_OK && memcmp(now, f->known, cells * sizeof(float)) != 0) {
+				memcpy(f->known, now, cells * sizeof(float));
+				changed = true;
+			}
+			rt__free(&w->allocator, now, cells * sizeof(float));
+			if (s != RT_OK) return s;
+		}
+		f->built = true;
+		f->built_at_s = t; /* looked at now: the next look comes an interval later */
+		if (!changed) continue;
+		if ((s = make_field(w, side, err)) != RT_OK) return s;
+		f->builds++;
+	}
+	return RT_OK;
+}
+
+bool rt__flight_direction(const rt_world *w, int side, double x, double y, double *dx, double *dy)
+{
+	if (!w->flights) return false;
+	const rt_flight *f = &w->flights[side];
+	if (!f->built || !f->any_source || f->field_stale) return false;
+	return rt__field_direction(&f->field, x, y, dx, dy);
+}
+
+bool rt_world_flight_direction(const rt_world *w, uint8_t side, rt_vec2 p, rt_vec2 *direction, double *travel_m)
+{
+	if (!w || side >= RT_MAX_SIDES) return false;
+	double dx, dy;
+	if (!rt__flight_direction(w, side, p.x, p.y, &dx, &dy)) return false;
+	if (direction) *direction = (rt_vec2){ dx, dy };
+	if (travel_m) {
+		const rt_goal *g = &w->flights[side].field;
+		const int ix = rt__floor_int((p.x - g->origin_x) * g->inv_cell), iy = rt__floor_int((p.y - g->origin_y) * g->inv_cell);
+		*travel_m = ix >= 0 && iy >= 0 && ix < g->nx && iy < g->ny ? (double)g->arrival_time[(size_t)iy * (size_t)g->nx + (size_t)ix]
+									    : INFINITY;
+	}
+	return true;
+}
+
+int rt_world_flight_builds(const rt_world *w, uint8_t side)
+{
+	return w && w->flights && side < RT_MAX_SIDES ? w->flights[side].builds : 0;
+}
+
+/* ---- arriving ------------------------------------------------------------------------ */
+static bool inside(rt_vec2 lo, rt_vec2 hi, double x, double y) { return x >= lo.x && x <= hi.x && y >= lo.y && y <= hi.y; }
+
+/* A man in flight who stands in a way home of his side leaves the field. */
+void rt__refuges_arrive(rt_world *w)
+{
+	if (!w->flights) return;
+	bool any = false;
+	for (int r = 0; r < w->refuge_count; ++r) any |= w->refuges[r].fort < 0;
+	if (!any) return;
+	rt_agents *a = &w->agents;
+	const int n = a->count;
+#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
+	for (int s = 0; s < n; ++s) {
+		if (!in_flight(w, s)) continue;
+		for (int r = 0; r < w->refuge_count; ++r) {
+			const rt_refuge *g = &w->refuges[r];
+			if (g->fort >= 0 || g->def.side != a->side[s] || !inside(g->def.target_min, g->def.target_max, a->x[s], a->y[s])) continue;
+			a->state[s] = RT_STATE_ESCAPED;
+			a->vx[s] = a->vy[s] = 0.0;
+			break;
+		}
+	}
+}
+
+/* ---- boats --------------------------------------------------------------------------- */
+static bool boards(const rt_world *w, const rt_landing *l, int s)
+{
+	const rt_agents *a = &w->agents;
+	if (a->side[s] != l->def.side || !inside(l->def.target_min, l->def.target_max, a->x[s], a->y[s])) return false;
+	const uint8_t st = a->state[s];
+	if (st == RT_STATE_ROUTING || rt__marching_off(w, s)) return true;
+	return l->def.goal >= 0 && a->goal[s] == l->def.goal &&
+	       (st == RT_STATE_FORMED || st == RT_STATE_MARCHING || st == RT_STATE_ENGAGED);
+}
+
+/* Serial, landing by landing, men in slot order. */
+void rt__boats_board(rt_world *w)
+{
+	if (w->landing_count == 0) return;
+	rt_agents *a = &w->agents;
+	const double t = w->time_s;
+	for (int i = 0; i < w->landing_count; ++i) {
+		rt_landing *l = &w->landings[i];
+		int boat = 0, aboard = 0; /* the boat filling now, and the men in it */
+		while (boat < l->def.boats && l->back_s[boat] > t) boat++;
+		if (boat == l->def.boats) continue; /* all away */
+		for (int s = 0; s < a->count && boat < l->def.boats; ++s) {
+			if (!boards(w, l, s)) continue;
+			a->state[s] = RT_STATE_ESCAPED;
+			a->vx[s] = a->vy[s] = 0.0;
+			l->carried++;
+			if (++aboard == l->def.capacity) { /* full: she casts off; the next boat lying here fills */
+				l->back_s[boat] = t + l->def.turnaround_s;
+				l->trips++;
+				aboard = 0;
+				while (boat < l->def.boats && l->back_s[boat] > t) boat++;
+			}
+		}
+		if (aboard > 0) { /* nobody else waits: she casts off with whom she has */
+			l->back_s[boat] = t + l->def.turnaround_s;
+			l->trips++;
+		}
+	}
+}
+
+int rt_world_boats_count(const rt_world *w) { return w ? w->landing_count : 0; }
+
+bool rt_world_get_boats(const rt_world *w, int i, rt_boats_view *o)
+{
+	if (!w || i < 0 || i >= w->landing_count) return false;
+	const rt_landing *l = &w->landings[i];
+	o->side = l->def.side;
+	o->boats = l->def.boats;
+	o->capacity = l->def.capacity;
+	o->at_landing = 0;
+	for (int b = 0; b < l->def.boats; ++b) o->at_landing += l->back_s[b] <= w->time_s;
+	o->carried = l->carried;
+	o->trips = l->trips;
+	return true;
+}

@@ -1,0 +1,456 @@
+/* Flight to the nearest open refuge, fields re-costed where the enemy is known, and
+ * boats (issue 3; docs/model.md section 13): two forts, the nearer filling and the rest
+ * running on to the other; fleeing men going round a known block of enemy horse through
+ * the gap beside it, and straight into it when the field is not costed by the enemy;
+ * boats that take at most boats x capacity men a turnaround while the rest wait. Every
+ * scene counts its men at the end: none is lost or made. */
+#include "builders.h"
+#include "rout/map.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A world over (-half_w, -half_h) .. (half_w, half_h), seed given, routing men who never
+ * rally (the rally threshold is 1), on the map if one is given. */
+static rt_world *flight_world(const rt_map *map, double half_w, double half_h, uint64_t seed, int threads)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.threads = threads;
+	d.seed = seed;
+	d.bounds_min = (rt_vec2){ -half_w, -half_h };
+	d.bounds_max = (rt_vec2){ half_w, half_h };
+	d.agent_capacity = 1024;
+	d.morale.rally_threshold = 1.0;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) {
+		rt_test_note("world: %s", err.message);
+		return NULL;
+	}
+	if (map && rt_world_set_map(w, map, &err) != RT_OK) {
+		rt_test_note("map: %s", err.message);
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* Men of each side in each state; checks that they add up to the men added. */
+static bool conserved(const rt_world *w, int side, int men, int *by_state)
+{
+	memset(by_state, 0, RT_STATE_COUNT * sizeof(int));
+	int all = 0;
+	for (int id = 0; id < rt_world_agent_count(w); ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		if (v.side != side) continue;
+		by_state[v.state]++;
+		all++;
+	}
+	return all == men;
+}
+
+/* ---- two forts ---------------------------------------------------------------------- */
+/* A map 600 x 400 m of 5-m cells: fort A (40 m square, for 50 men) 160 m east of 150
+ * routing men, fort B (for 200) 280 m beyond it, each with one gate in its west wall,
+ * both of side "ming" (side 0). */
+static rt_map *two_forts_map(void)
+{
+	map_builder b;
+	if (!map_begin(&b, 600, 400, 5)) return NULL;
+	char fort[512];
+	rt_lonlat gate = rt_map_xy_to_lonlat(b.blank, (rt_vec2){ -120, 0 });
+	snprintf(fort, sizeof fort, "{\"kind\":\"fort\",\"id\":\"a\",\"side\":\"ming\",\"capacity\":50,\"gates\":[[%.8f,%.8f]]}",
+		 gate.lon_deg, gate.lat_deg);
+	map_rect(&b, fort, -120, -20, -80, 20);
+	gate = rt_map_xy_to_lonlat(b.blank, (rt_vec2){ 160, 0 });
+	snprintf(fort, sizeof fort, "{\"kind\":\"fort\",\"id\":\"b\",\"side\":\"ming\",\"capacity\":200,\"gates\":[[%.8f,%.8f]]}",
+		 gate.lon_deg, gate.lat_deg);
+	map_rect(&b, fort, 160, -20, 200, 20);
+	return map_finish(&b);
+}
+
+typedef struct forts_result {
+	int in_a, in_b;          /* sheltered */
+	int at_a_gate;           /* active men within 20 m of A's gate at the end */
+	int by_state[RT_STATE_COUNT];
+	int builds;
+	bool conserved, fort_counts_agree;
+} forts_result;
+
+/* refuges: the forts are refuges of side 0 (the flight field); else every man's flee
+ * goal is fort A, as before flight fields (he crowds its gate once it is full). */
+static bool run_forts(const rt_map *map, uint64_t seed, bool refuges, forts_result *out)
+{
+	memset(out, 0, sizeof *out);
+	rt_world *w = flight_world(map, 300, 200, seed, 1);
+	if (!w) return false;
+	rt_error err;
+	bool ok = rt_world_bind_side_name(w, "ming", 0, &err) == RT_OK;
+	rt_flight_params fp = rt_flight_params_default();
+	fp.field_cell_m = 1.0;
+	fp.rebuild_min_s = 10.0;
+	fp.enemy_interval_s = 0.0;
+	ok = ok && rt_world_set_flight(w, &fp, &err) == RT_OK;
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ -120, -20 };
+	gd.target_max = (rt_vec2){ -80, 20 };
+	gd.field_cell_m = 1.0;
+	rt_goal_id fort_a = RT_NO_GOAL;
+	if (!refuges) ok = ok && rt_world_add_goal(w, &gd, &fort_a, &err) == RT_OK;
+	if (refuges) {
+		rt_refuge_def rd = rt_refuge_def_default();
+		rd.target_min = gd.target_min;
+		rd.target_max = gd.target_max;
+		ok = ok && rt_world_add_refuge(w, &rd, NULL, &err) == RT_OK;
+		rd.target_min = (rt_vec2){ 160, -20 };
+		rd.target_max = (rt_vec2){ 200, 20 };
+		ok = ok && rt_world_add_refuge(w, &rd, NULL, &err) == RT_OK;
+	}
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_ROUTING;
+	man.morale = 0.0f;
+	man.flee_goal = fort_a;
+	for (int i = 0; i < 150 && ok; ++i) {
+		man.position = (rt_vec2){ -285.0 + 1.5 * (i % 10), -11.0 + 1.5 * (i / 10) };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	for (int step = 0; ok && step < 3600; ++step) ok = rt_world_step(w, &err) == RT_OK; /* 6 minutes */
+	if (!ok) rt_test_note("forts: %s", err.message);
+	for (int id = 0; ok && id < 150; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		if (v.state == RT_STATE_SHELTERED) *(v.position.x < 0.0 ? &out->in_a : &out->in_b) += 1;
+		else if (rt_state_is_active(v.state)) out->at_a_gate += hypot(v.position.x + 120.0, v.position.y) < 20.0;
+	}
+	out->conserved = conserved(w, 0, 150, out->by_state);
+	out->builds = rt_world_flight_builds(w, 0);
+	out->fort_counts_agree = rt_world_fort_sheltered(w, 0) == out->in_a && rt_world_fort_sheltered(w, 1) == out->in_b;
+	rt_world_destroy(w);
+	return ok;
+}
+
+/* (a) Fort A fills to its capacity; the men after them run on to fort B instead of
+ * crowding A's gate. With A as their only refuge they crowd it. Three seeds. */
+TEST(flight_full_fort_sends_the_rest_to_the_next)
+{
+	rt_map *map = two_forts_map();
+	CHECK(map);
+	for (uint64_t seed = 1; seed <= 3; ++seed) {
+		forts_result field, fixed;
+		CHECK(run_forts(map, seed, true, &field));
+		CHECK(run_forts(map, seed, false, &fixed));
+		rt_test_note("seed %llu: flight field: %d in A, %d in B, %d at A's gate, %d builds; A their only refuge: %d in A, %d in B, %d at A's gate",
+			     (unsigned long long)seed, field.in_a, field.in_b, field.at_a_gate, field.builds, fixed.in_a, fixed.in_b,
+			     fixed.at_a_gate);
+		CHECK(field.conserved && fixed.conserved && field.fort_counts_agree && fixed.fort_counts_agree);
+		CHECK(field.in_a == 50 && field.in_b == 100);
+		CHECK(field.at_a_gate == 0);
+		CHECK(field.builds == 2); /* at the first flight, and once A was full */
+		CHECK(fixed.in_a == 50 && fixed.in_b == 0 && fixed.at_a_gate >= 90);
+	}
+	rt_map_destroy(map);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* ---- a known block of enemy horse ------------------------------------------------------ */
+/* 100 routing men of side 0 north of a line of 250 enemy horse (side 1, holding) across
+ * x -200..100 at y = 0; the gap east of it, x 100..200, is open. Their way home is the
+ * south edge. */
+#define BLOCK_MEN 100
+
+typedef struct block_result {
+	int escaped, through_gap, crossed, knelt_or_taken;
+	int by_state[RT_STATE_COUNT];
+	bool conserved;
+} block_result;
+
+static bool run_block(uint64_t seed, bool costed, block_result *out)
+{
+	memset(out, 0, sizeof *out);
+	rt_world *w = flight_world(NULL, 200, 200, seed, 1);
+	if (!w) return false;
+	rt_error err;
+	rt_flight_params fp = rt_flight_params_default();
+	fp.field_cell_m = 2.0;
+	fp.enemy_cell_m = 10.0;
+	fp.enemy_reach_m = 30.0;
+	fp.enemy_interval_s = costed ? 60.0 : 0.0;
+	bool ok = rt_world_set_flight(w, &fp, &err) == RT_OK;
+	rt_refuge_def home = rt_refuge_def_default();
+	home.target_min = (rt_vec2){ -200, -200 };
+	home.target_max = (rt_vec2){ 200, -185 };
+	ok = ok && rt_world_add_refuge(w, &home, NULL, &err) == RT_OK;
+	const int men = BLOCK_MEN;
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_ROUTING;
+	man.morale = 0.0f;
+	for (int i = 0; i < men && ok; ++i) {
+		man.position = (rt_vec2){ -60.0 + 2.0 * (i % 25), 110.0 + 2.0 * (i / 25) };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	for (int i = 0; i < 250 && ok; ++i) {
+		horse.position = (rt_vec2){ -199.0 + 1.2 * i, 0.0 };
+		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+	}
+	double *last_y = malloc((size_t)men * sizeof(double));
+	ok = ok && last_y;
+	for (int i = 0; ok && i < men; ++i) last_y[i] = 110.0;
+	int in_flight = men;
+	for (int step = 0; ok && step < 3000 && in_flight > 0; ++step) { /* 5 minutes, or until nobody runs */
+		ok = rt_world_step(w, &err) == RT_OK;
+		in_flight = 0;
+		for (int i = 0; i < men; ++i) {
+			rt_agent_view v;
+			rt_world_get_agent(w, (rt_agent_id)i, &v);
+			in_flight += v.state == RT_STATE_ROUTING && (costed || step < 1500); /* the caught are caught by 150 s */
+			if (last_y[i] >= 0.0 && v.position.y < 0.0) {
+				out->crossed++;
+				out->through_gap += v.position.x > 100.0;
+			}
+			last_y[i] = v.position.y;
+		}
+	}
+	if (!ok) rt_test_note("block: %s", err.message);
+	free(last_y);
+	out->conserved = conserved(w, 0, men, out->by_state);
+	out->escaped = out->by_state[RT_STATE_ESCAPED];
+	out->knelt_or_taken = out->by_state[RT_STATE_SURRENDERED] + out->by_state[RT_STATE_CAPTURED];
+	int horse_by_state[RT_STATE_COUNT];
+	out->conserved = out->conserved && conserved(w, 1, 250, horse_by_state);
+	rt_world_destroy(w);
+	return ok;
+}
+
+/* (b) With the field costed by the known enemy the men run round the block, through the
+ * gap, and get home; with a field costed by the ground alone they run straight at the
+ * horse and are caught against them. Four seeds. */
+TEST(flight_runs_round_a_known_enemy_through_the_gap)
+{
+	int costed_home = 0, plain_home = 0, costed_gap = 0, costed_crossed = 0, plain_gap = 0, plain_crossed = 0, plain_caught = 0;
+	const int seeds = 4;
+	for (uint64_t seed = 1; seed <= (uint64_t)seeds; ++seed) {
+		block_result c, p;
+		CHECK(run_block(seed, true, &c));
+		CHECK(run_block(seed, false, &p));
+		CHECK(c.conserved && p.conserved);
+		costed_home += c.escaped;
+		plain_home += p.escaped;
+		costed_gap += c.through_gap;
+		costed_crossed += c.crossed;
+		plain_gap += p.through_gap;
+		plain_crossed += p.crossed;
+		plain_caught += p.knelt_or_taken;
+		rt_test_note("seed %llu: costed %d home (%d of %d across through the gap); plain %d home (%d of %d through the gap), %d kneeling or taken",
+			     (unsigned long long)seed, c.escaped, c.through_gap, c.crossed, p.escaped, p.through_gap, p.crossed,
+			     p.knelt_or_taken);
+	}
+	const double n = (double)BLOCK_MEN * seeds;
+	rt_test_note("costed: %.1f %% home, %.1f %% of crossings through the gap; plain: %.1f %% home, %.1f %% through the gap, %.1f %% caught",
+		     100.0 * costed_home / n, costed_crossed ? 100.0 * costed_gap / costed_crossed : 0.0, 100.0 * plain_home / n,
+		     plain_crossed ? 100.0 * plain_gap / plain_crossed : 0.0, 100.0 * plain_caught / n);
+	CHECK(costed_home >= 0.95 * n);
+	CHECK(costed_gap == costed_crossed);
+	CHECK(plain_home <= 0.5 * n);
+	CHECK(plain_caught >= 0.3 * n);
+}
+
+/* ---- boats ---------------------------------------------------------------------------- */
+/* A landing 30 x 30 m at the south edge with 3 boats of 20, back 120 s after they cast
+ * off. On it from the start: 150 routing men of side 0 (it is their refuge) and, in its
+ * far corner, 20 routing men of side 1 (not theirs to take); 340 m inland, 50 men of side
+ * 0 sent to the landing (their goal is its goal), who come when the first are gone. */
+TEST(flight_boats_take_their_fill_each_turnaround_and_the_rest_wait)
+{
+	rt_world *w = flight_world(NULL, 200, 200, 5, 1);
+	CHECK(w);
+	rt_error err;
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ -15, -185 };
+	gd.target_max = (rt_vec2){ 15, -155 };
+	gd.field_cell_m = 1.0;
+	rt_goal_id landing_goal;
+	CHECK_OK(rt_world_add_goal(w, &gd, &landing_goal, &err), err);
+	rt_boats_def bd = rt_boats_def_default();
+	bd.target_min = gd.target_min;
+	bd.target_max = gd.target_max;
+	bd.boats = 3;
+	bd.capacity = 20;
+	bd.turnaround_s = 120.0;
+	bd.goal = landing_goal;
+	CHECK_OK(rt_world_add_boats(w, &bd, NULL, &err), err);
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_ROUTING;
+	man.morale = 0.0f;
+	man.flee_goal = landing_goal;
+	for (int i = 0; i < 150; ++i) {
+		man.position = (rt_vec2){ -14.0 + 1.5 * (i % 13), -184.0 + 1.5 * (i / 13) };
+		CHECK_OK(rt_world_add_agent(w, &man, NULL, &err), err);
+	}
+	man.side = 1;
+	for (int i = 0; i < 20; ++i) {
+		man.position = (rt_vec2){ 10.0 + 1.0 * (i % 5), -184.0 + 1.0 * (i / 5) };
+		CHECK_OK(rt_world_add_agent(w, &man, NULL, &err), err);
+	}
+	rt_agent_def sent = rt_agent_def_default();
+	sent.state = RT_STATE_MARCHING;
+	sent.goal = landing_goal;
+	for (int i = 0; i < 50; ++i) {
+		sent.position = (rt_vec2){ -10.0 + 2.0 * (i % 10), 180.0 + 2.0 * (i / 10) };
+		CHECK_OK(rt_world_add_agent(w, &sent, NULL, &err), err);
+	}
+	/* boarded per window of one turnaround, and the side-0 men waiting on the landing */
+	const int steps = 7000; /* 700 s */
+	int64_t carried_at[7001];
+	int waiting_at_100 = -1, most_in_a_window = 0, sent_boarded = 0;
+	carried_at[0] = 0;
+	for (int step = 1; step <= steps; ++step) {
+		CHECK_OK(rt_world_step(w, &err), err);
+		rt_boats_view bv;
+		CHECK(rt_world_get_boats(w, 0, &bv));
+		carried_at[step] = bv.carried;
+		if (step >= 1200) most_in_a_window = (int)fmax(most_in_a_window, (double)(carried_at[step] - carried_at[step - 1200]));
+		else most_in_a_window = (int)fmax(most_in_a_window, (double)carried_at[step]);
+		if (step == 1000) {
+			waiting_at_100 = 0;
+			for (int id = 0; id < 150; ++id) {
+				rt_agent_view v;
+				rt_world_get_agent(w, (rt_agent_id)id, &v);
+				waiting_at_100 += v.state == RT_STATE_ROUTING;
+			}
+		}
+	}
+	rt_boats_view bv;
+	CHECK(rt_world_get_boats(w, 0, &bv));
+	for (int id = 170; id < 220; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		sent_boarded += v.state == RT_STATE_ESCAPED;
+	}
+	int side0[RT_STATE_COUNT], side1[RT_STATE_COUNT];
+	const bool ok0 = conserved(w, 0, 200, side0), ok1 = conserved(w, 1, 20, side1);
+	rt_world_stats st;
+	rt_world_get_stats(w, &st);
+	rt_test_note("after 100 s: %lld taken off, %d of the 150 waiting; most in any 120 s: %d (boats x capacity = 60); after 700 s: %lld taken off in %lld trips (%d of the 50 sent), %d of side 1 taken",
+		     (long long)carried_at[1000], waiting_at_100, most_in_a_window, (long long)bv.carried, (long long)bv.trips, sent_boarded,
+		     side1[RT_STATE_ESCAPED]);
+	CHECK(ok0 && ok1);
+	CHECK(carried_at[1000] == 60 && waiting_at_100 == 90);
+	CHECK(most_in_a_window <= 60);
+	CHECK(bv.carried == 200 && sent_boarded == 50);
+	CHECK(side0[RT_STATE_ESCAPED] == 200 && side1[RT_STATE_ESCAPED] == 0 && side1[RT_STATE_ROUTING] == 20);
+	CHECK(st.boarded == 200);
+	rt_world_destroy(w);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* Definitions out of range are refused, naming what was wrong. */
+TEST(flight_bad_definitions_are_refused)
+{
+	rt_world *w = flight_world(NULL, 100, 100, 1, 1);
+	CHECK(w);
+	rt_error err;
+	rt_refuge_def rd = rt_refuge_def_default();
+	CHECK(rt_world_add_refuge(w, &rd, NULL, &err) == RT_ERR_INVALID && strstr(err.message, "finite rectangle"));
+	rd.target_max = (rt_vec2){ 1, 1 };
+	rd.side = 9;
+	CHECK(rt_world_add_refuge(w, &rd, NULL, &err) == RT_ERR_INVALID && strstr(err.message, "sides are 0..7"));
+	rt_boats_def bd = rt_boats_def_default();
+	bd.target_max = (rt_vec2){ 1, 1 };
+	bd.capacity = 0;
+	CHECK(rt_world_add_boats(w, &bd, NULL, &err) == RT_ERR_INVALID && strstr(err.message, "1..100000 men"));
+	bd.capacity = 5;
+	bd.turnaround_s = 0.0;
+	CHECK(rt_world_add_boats(w, &bd, NULL, &err) == RT_ERR_INVALID && strstr(err.message, "turnaround_s"));
+	rt_flight_params fp = rt_flight_params_default();
+	fp.enemy_half_men = 0.0;
+	CHECK(rt_world_set_flight(w, &fp, &err) == RT_ERR_INVALID && strstr(err.message, "enemy_half_men"));
+	fp = rt_flight_params_default();
+	fp.enemy_cell_m = 0.001;
+	CHECK(rt_world_set_flight(w, &fp, &err) == RT_ERR_CAPACITY && strstr(err.message, "coarser enemy_cell_m"));
+	CHECK_OK(rt_world_step(w, &err), err);
+	rd.side = 0;
+	CHECK(rt_world_add_refuge(w, &rd, NULL, &err) == RT_ERR_STATE);
+	rt_world_destroy(w);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* ---- a scenario ------------------------------------------------------------------------- */
+/* tests/data/scenarios/refuge: red's men break before blue foot; those of the corps whose
+ * refuge is the keep run there, the others (and the keep's once it is full) to the way
+ * home at the west edge, round the blue they know of; a detachment ordered to embark is
+ * taken off by two boats of 20. The summary tells the men taken off by sea apart from
+ * the other escapes; every man is accounted for; the run is the same at 1 and 2 threads. */
+#include "rout/scenario.h"
+#include <jansson.h>
+
+static bool run_refuge_scenario(int threads, const char *out, uint64_t *hash, rt_world_stats *st, int64_t *builds)
+{
+	rt_scenario_def def = rt_scenario_def_default();
+	def.allocator = rt_test_allocator();
+	rt_scenario *sc;
+	rt_error err;
+	if (rt_scenario_load("tests/data/scenarios/refuge/scenario.yaml", &def, &sc, &err) != RT_OK) {
+		rt_test_note("%s", err.message);
+		return false;
+	}
+	rt_run_def rd = rt_run_def_default();
+	rd.allocator = rt_test_allocator();
+	rd.threads = threads;
+	rt_run *run;
+	bool ok = rt_run_create(sc, &rd, &run, &err) == RT_OK;
+	while (ok && !rt_run_done(run)) ok = rt_run_step(run, &err) == RT_OK;
+	if (ok) {
+		*hash = rt_world_hash(rt_run_world(run));
+		rt_world_get_stats(rt_run_world(run), st);
+		*builds = rt_world_flight_builds(rt_run_world(run), 0);
+	}
+	if (ok && out) ok = rt_run_write_outputs(run, out, &err) == RT_OK;
+	if (!ok) rt_test_note("%s", err.message);
+	if (ok) rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	return ok;
+}
+
+TEST(flight_scenario_refuges_way_home_and_boats)
+{
+	char out[256];
+	snprintf(out, sizeof out, "/tmp/rout-test-refuge-%ld", (long)getpid());
+	uint64_t one = 0, two = 1;
+	rt_world_stats st, st2;
+	int64_t builds = 0, builds2 = 0;
+	CHECK(run_refuge_scenario(1, out, &one, &st, &builds));
+	CHECK(run_refuge_scenario(2, NULL, &two, &st2, &builds2));
+	char path[300];
+	snprintf(path, sizeof path, "%s/summary.json", out);
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr);
+	CHECK(root);
+	json_t *red = json_object_get(json_object_get(root, "sides"), "red");
+	const double initial = json_number_value(json_object_get(red, "initial"));
+	const double escaped = json_number_value(json_object_get(red, "escaped"));
+	const double by_sea = json_number_value(json_object_get(red, "escaped_by_sea"));
+	const double keep = json_number_value(json_object_get(json_object_get(red, "sheltered"), "keep"));
+	double sum = keep;
+	const char *ends[] = { "killed", "drowned", "trampled", "burned", "captured", "surrendered", "escaped", "in_field" };
+	for (int k = 0; k < 8; ++k) sum += json_number_value(json_object_get(red, ends[k]));
+	const bool e7 = json_is_true(json_object_get(json_object_get(root, "phenomena"), "E7"));
+	json_decref(root);
+	char cmd[400];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", out);
+	CHECK(system(cmd) == 0);
+	rt_test_note("red: %.0f men; %.0f in the keep (its capacity 400), %.0f escaped of whom %.0f by boat; %lld flight-field builds; hashes %016llx %016llx",
+		     initial, keep, escaped, by_sea, (long long)builds, (unsigned long long)one, (unsigned long long)two);
+	CHECK(one == two && builds == builds2);
+	CHECK(fabs(sum - initial) < 1e-6);
+	CHECK(keep == 400.0);
+	CHECK(by_sea == 60.0 && st.boarded * 2 == 60 && e7);
+	CHECK(escaped - by_sea >= 200.0); /* by the way home */
+	CHECK(builds >= 3);
+	CHECK(rt_test_bytes_held() == 0);
+}

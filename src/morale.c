@@ -33,6 +33,9 @@ void rt__morale(rt_world *w)
 		darkness = rt__clamp(log(lp->daylight_lux / lux) / log(lp->daylight_lux / lp->dark_lux), 0.0, 1.0);
 	}
 	const double dark_gain = 1.0 + m->darkness_loss_factor * darkness;
+	/* C5 in the dark: a caught man cannot see whether the rider on him would take his
+	 * surrender, and seldom kneels (E1) */
+	const double kneel_rate = m->kneel_rate_per_s * (1.0 - darkness * (1.0 - m->dark_kneel_factor));
 #pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : routed, rallied, armour, weapons, knelt, desperate) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		const uint8_t state = a->state[s];
@@ -74,7 +77,7 @@ void rt__morale(rt_world *w)
 				weapons++;
 			}
 		} else if (state == RT_STATE_ROUTING && a->enemy_dist[s] <= m->kneel_distance_m &&
-			   rt_random_uniform(seed, a->id[s], step, RT_STREAM_MORALE + 16) < m->kneel_rate_per_s * dt) {
+			   rt_random_uniform(seed, a->id[s], step, RT_STREAM_MORALE + 16) < kneel_rate * dt) {
 			/* C5: caught, he throws down his weapon and kneels */
 			a->state[s] = RT_STATE_SURRENDERED;
 			a->level[s] = 0;

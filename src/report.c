@@ -778,7 +778,8 @@ static rt_status write_report(rt_run *run, const char *path, const side_tally *t
 		double lo, hi;
 		record_band(h, &lo, &hi);
 		const bool inside = isfinite(v) && v >= lo && v <= hi;
-		const bool unreached = !isnan(h->at_s) && isnan(v);
+		const bool unreached = isnan(v) && ((!isnan(h->at_s) && w->time_s < h->at_s - 1e-6) ||
+						   (!isnan(h->since_s) && w->time_s < h->since_s - 1e-6));
 		outside += !inside && !unreached;
 		unreached_count += unreached;
 		char when[40] = "";

@@ -145,6 +145,7 @@ rt_morale_params rt_morale_params_default(void)
 	m.hunger_baseline_loss = 0.25;
 	m.darkness_loss_factor = 1.0;
 	m.rear_threat_factor = 1.0;
+	m.dark_kneel_factor = 0.1;
 	return m;
 }
 
@@ -260,7 +261,8 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      m->kneel_distance_m <= 100.0 && m->kneel_rate_per_s >= 0.0 && m->kneel_rate_per_s <= 100.0 &&
 	      m->capture_distance_m >= 0.0 && m->capture_distance_m <= 100.0 && m->hunger_baseline_loss >= 0.0 &&
 	      m->hunger_baseline_loss <= 1.0 && m->darkness_loss_factor >= 0.0 && m->darkness_loss_factor <= 10.0 &&
-	      m->rear_threat_factor >= 0.0 && m->rear_threat_factor <= 10.0))
+	      m->rear_threat_factor >= 0.0 && m->rear_threat_factor <= 10.0 && m->dark_kneel_factor >= 0.0 &&
+	      m->dark_kneel_factor <= 1.0))
 		return rt__fail(err, RT_ERR_INVALID, "morale parameters out of range (docs/model.md section 9 gives each range)");
 	for (int k = 0; k < RT_KIND_COUNT; ++k) {
 		const rt_kind_params *kp = &d->kinds[k];

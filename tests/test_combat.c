@@ -554,3 +554,67 @@ TEST(combat_men_caught_from_behind_strike_no_blow)
 	CHECK(horse_formed >= 5);            /* men who face the horse hurt it */
 	CHECK(foot_marching > foot_formed);  /* and backs are struck unguarded */
 }
+
+/* C5 and E1: twenty foot flee from ten horse 4 m behind them for five minutes, by day
+ * (noon) and at an overcast new-moon midnight; counted over 30 seeds. By day the caught
+ * mostly kneel and are taken; in the dark they seldom kneel, and of those caught a far
+ * larger share is cut down. */
+static void rout_at(int hour, int day, int *killed, int *taken)
+{
+	*killed = *taken = 0;
+	for (int seed = 1; seed <= 30; ++seed) {
+		rt_world_def d = rt_world_def_default();
+		d.allocator = rt_test_allocator();
+		d.seed = (uint64_t)seed;
+		d.bounds_min = (rt_vec2){ -50, -50 };
+		d.bounds_max = (rt_vec2){ 800, 50 };
+		rt_error err;
+		rt_world *w = rt_world_create(&d, &err);
+		CHECK(w);
+		if (!w) return;
+		rt_environment_def env = rt_environment_def_default();
+		env.start_jd_ut = rt_julian_day_from_civil(1641, 10, day, hour, 0, 0.0, 8.0);
+		env.latitude_deg = 41.03;
+		env.longitude_deg = 121.08;
+		env.cloud_cover = 1.0;
+		CHECK_OK(rt_world_set_environment(w, &env, &err), err);
+		rt_agent_def man = rt_agent_def_default();
+		man.state = RT_STATE_ROUTING;
+		man.heading = (rt_vec2){ 1.0, 0.0 };
+		for (int i = 0; i < 20; ++i) {
+			man.position = (rt_vec2){ 6.0 + 1.2 * (i / 5), -2.4 + 1.2 * (i % 5) };
+			CHECK_OK(rt_world_add_agent(w, &man, NULL, &err), err);
+		}
+		rt_agent_def horse = rt_agent_def_default();
+		horse.kind = RT_KIND_HORSE;
+		horse.side = 1;
+		horse.stance = RT_STANCE_ADVANCE;
+		horse.experience = RT_EXPERIENCE_VETERAN;
+		for (int i = 0; i < 10; ++i) {
+			horse.position = (rt_vec2){ -2.0 * (i / 5), -4.0 + 2.0 * (i % 5) };
+			CHECK_OK(rt_world_add_agent(w, &horse, NULL, &err), err);
+		}
+		for (int step = 0; step < 3000; ++step) CHECK_OK(rt_world_step(w, &err), err);
+		for (int id = 0; id < 20; ++id) {
+			rt_agent_view v;
+			rt_world_get_agent(w, (rt_agent_id)id, &v);
+			*killed += v.state == RT_STATE_DEAD_COMBAT;
+			*taken += v.state == RT_STATE_SURRENDERED || v.state == RT_STATE_CAPTURED;
+		}
+		rt_world_destroy(w);
+	}
+}
+
+TEST(morale_a_rout_by_night_is_cut_down)
+{
+	int day_killed, day_taken, night_killed, night_taken;
+	rout_at(12, 5, &day_killed, &day_taken);
+	rout_at(0, 5, &night_killed, &night_taken); /* 5 Oct 1641: new moon */
+	const double day_share = (double)day_killed / (day_killed + day_taken);
+	const double night_share = (double)night_killed / (night_killed + night_taken);
+	rt_test_note("600 fleeing foot over 30 seeds: by day %d killed, %d kneeling or taken (%.0f %% of the caught killed); "
+		     "at an overcast new-moon midnight %d killed, %d kneeling or taken (%.0f %%)", day_killed, day_taken,
+		     100.0 * day_share, night_killed, night_taken, 100.0 * night_share);
+	CHECK(day_taken > 3 * day_killed);      /* by day most of the caught are taken */
+	CHECK(night_share > 2.0 * day_share);   /* by night far more of them are cut down */
+}

@@ -183,6 +183,7 @@ typedef struct rt_morale_params {
 	double hunger_baseline_loss;             /* M9: a starving corps' (hunger 1) baseline is this much lower */
 	double darkness_loss_factor;             /* E1: every loss of morale is (1 + this) times larger in full darkness */
 	double rear_threat_factor;               /* threat counts (1 + this) times when his nearest enemy is behind him */
+	double dark_kneel_factor;                /* C5/E1: in full darkness a caught man kneels at this share of the day's rate */
 } rt_morale_params;
 
 rt_morale_params rt_morale_params_default(void);

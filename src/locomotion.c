@@ -72,13 +72,16 @@ typedef struct decide_ctx {
 	int max_level, rc_limit;
 	bool simd;
 	bool mud, fire; /* wet ground somewhere; a head fire burning somewhere */
+	double charge_run_up, charge_pace; /* combat: a rider this near the enemy he closes with gallops */
 	rt_nb_params nbp;
 } decide_ctx;
 
 /* His desired direction e0 (a unit vector, or zero to stand), from his state, stance,
- * enemy and goal. Returns his goal when e0 is the goal's direction, left for the caller
- * to take from the flow field (rt__goal_directions, for many men at once); else -1. */
-static inline int32_t desired_direction(const decide_ctx *c, int s, double xi, double yi, double *e0x, double *e0y)
+ * enemy and goal, and his pace v0 where the stance changes it (a guard keeping up with
+ * his commander, a carried commander, a rider's charge). Returns his goal when e0 is the
+ * goal's direction, left for the caller to take from the flow field (rt__goal_directions,
+ * for many men at once); else -1. */
+static inline int32_t desired_direction(const decide_ctx *c, int s, double xi, double yi, double *e0x, double *e0y, double *pace)
 {
 	const rt_world *w = c->w;
 	const rt_agents *a = &w->agents;
@@ -90,6 +93,12 @@ static inline int32_t desired_direction(const decide_ctx *c, int s, double xi, d
 	int32_t goal = a->goal[s];
 	const int32_t enemy = a->enemy[s];
 	const bool routing = a->state[s] == RT_STATE_ROUTING;
+	if (a->stance[s] >= RT_STANCE_GUARD) {
+		/* M8, C6: a guard keeps by his commander, a wounded commander is carried (guard.c) */
+		bool handled;
+		const int32_t to = rt__retinue_direction(w, s, xi, yi, e0x, e0y, pace, &handled);
+		if (handled) return to;
+	}
 	if (routing) {
 		/* flight: to his refuge if he has one, else straight away from the enemy */
 		if (a->flee_goal[s] >= 0) {
@@ -124,13 +133,17 @@ static inline int32_t desired_direction(const decide_ctx *c, int s, double xi, d
 		}
 	} else if (a->stance[s] == RT_STANCE_ADVANCE && (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range))) {
 		/* close with the nearest enemy; with none near, go to collect the kneeling */
-		const int t = (int)w->slot_of_id[enemy >= 0 && a->enemy_dist[s] < advance_range ? enemy : a->prize[s]];
+		const bool fight = enemy >= 0 && a->enemy_dist[s] < advance_range;
+		const int t = (int)w->slot_of_id[fight ? enemy : a->prize[s]];
 		const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
 		const double en = sqrt(ex * ex + ey * ey);
 		if (en > 1e-9) {
 			*e0x = ex / en;
 			*e0y = ey / en;
 		}
+		/* the charge: a rider near the enemy he closes with puts his horse to the gallop */
+		if (fight && a->enemy_dist[s] <= c->charge_run_up && (a->kind[s] == RT_KIND_HORSE || a->kind[s] == RT_KIND_HORSE_ARCHER))
+			*pace *= c->charge_pace;
 	} else if (goal >= 0) {
 		return goal;
 	} else {
@@ -196,8 +209,8 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 		if (c->mud) v0 *= rt__mud_factor(w, rt__terrain_cell(w, xi, yi));
 		const int i = nb->men++;
 		nb->k[i] = k;
+		const int32_t goal = desired_direction(c, s, xi, yi, &bm->head_x[i], &bm->head_y[i], &v0);
 		bm->pace[i] = v0;
-		const int32_t goal = desired_direction(c, s, xi, yi, &bm->head_x[i], &bm->head_y[i]);
 		if (goal >= 0) {
 			goal_of[goal_men] = goal;
 			goal_man[goal_men] = i;
@@ -435,6 +448,8 @@ void rt__locomotion_decide(rt_world *w)
 	c.simd = rt__neighbours_simd();
 	c.mud = w->mud_on;
 	c.fire = rt__fire_hot_anywhere(w);
+	c.charge_run_up = w->def.combat.charge_run_up_m;
+	c.charge_pace = w->def.combat.charge_pace_factor;
 	c.nbp = (rt_nb_params){ p->neighbor_strength, 1.0 / p->neighbor_range_m, c.rep_range, c.max_level > 0,
 				c.periodic, c.period, c.inv_period };
 	const int batches = (count + RT_NB_BATCH - 1) / RT_NB_BATCH;

@@ -9,7 +9,9 @@
  * hunger (M9: m_base - hunger_baseline_loss hunger); s_e his experience's sensitivity
  * (green men lose morale faster: M1), times (1 + darkness_loss_factor darkness) at night
  * (E1: darkness 0 in daylight, 1 at or below the dark illuminance, log-linear between);
- * threat, routing_share and deaths_seen come from the sense phase's local picture. Parallel over men who decide this step,
+ * threat, routing_share and deaths_seen come from the sense phase's local picture. A
+ * guard bound to his commander (M8, guard.c) loses guard_loss_factor x as much and does
+ * not rout. Parallel over men who decide this step,
  * each writing only his own slot; the step length is his update period. */
 #include "world.h"
 
@@ -31,6 +33,7 @@ void rt__morale(rt_world *w)
 		darkness = rt__clamp(log(lp->daylight_lux / lux) / log(lp->daylight_lux / lp->dark_lux), 0.0, 1.0);
 	}
 	const double dark_gain = 1.0 + m->darkness_loss_factor * darkness;
+	const double guard_loss = w->def.command.guard_loss_factor;
 #pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : routed, rallied, armour, weapons, knelt, desperate) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		const uint8_t state = a->state[s];
@@ -40,13 +43,21 @@ void rt__morale(rt_world *w)
 		const double sens = m->sensitivity[a->experience[s]] * dark_gain;
 		const int corps = a->corps[s];
 		const double base = a->morale_base[s] - (corps >= 0 ? m->hunger_baseline_loss * w->corps[corps].def.hunger : 0.0);
-		const double loss = sens * (m->threat_rate_per_s * a->threat[s] + m->contagion_rate_per_s * a->routing_share[s] +
-					    m->death_shock * a->deaths_seen[s]);
+		double loss = sens * (m->threat_rate_per_s * a->threat[s] + m->contagion_rate_per_s * a->routing_share[s] +
+				      m->death_shock * a->deaths_seen[s]);
+		/* M8: a guard bound to his commander loses heart slower and does not break */
+		bool bound = false;
+		if (a->stance[s] == RT_STANCE_GUARD && corps >= 0 && w->corps[corps].guarded) {
+			bound = true;
+			loss *= guard_loss;
+		}
 		double morale = a->morale[s];
 		morale += ((base - morale) / m->recovery_time_s - loss) * dt;
 		morale = rt__clamp(morale, 0.0, 1.0);
 		a->morale[s] = (float)morale;
-		if (steady && morale < m->rout_threshold && rt__surrounded(w, s, trapped_radius)) {
+		if (bound) {
+			/* he stays with his commander */
+		} else if (steady && morale < m->rout_threshold && rt__surrounded(w, s, trapped_radius)) {
 			/* M7: with no way out he does not run; he fights harder */
 			a->state[s] = RT_STATE_DESPERATE;
 			a->level[s] = 0;

@@ -86,6 +86,10 @@ static void apply_order(rt_run *run, int unit, const rt_sc_order *o)
 			a->stance[s] = RT_STANCE_CONTAIN;
 			a->goal[s] = RT_NO_GOAL;
 			break;
+		case RT_ORDER_GUARD:
+			a->stance[s] = RT_STANCE_GUARD; /* M8: by the corps' commander (guard.c) */
+			a->goal[s] = RT_NO_GOAL;
+			break;
 		case RT_ORDER_MARCH:
 			a->stance[s] = RT_STANCE_HOLD;
 			a->goal[s] = place_goal(run, o->place);
@@ -235,8 +239,10 @@ static rt_status add_men(rt_run *run, int unit_index, const rt_sc_unit *u, rt_er
 		/* who wears armour and who carries a torch: a fixed share, spread evenly */
 		const bool armour = floor((i + 1) * u->armour_share) > floor(i * u->armour_share);
 		const bool torch = floor((i + 1) * u->torch_share) > floor(i * u->torch_share);
+		const double gun_share = (double)u->guns / (double)u->men; /* who serves a gun, spread evenly */
+		const bool gun = floor((i + 1) * gun_share) > floor(i * gun_share);
 		d.equipment = (uint8_t)(RT_EQUIP_WEAPON | (armour ? RT_EQUIP_ARMOUR : 0) | (torch ? RT_EQUIP_TORCH : 0) |
-					(kp->missile_range_m > 0.0 ? RT_EQUIP_MISSILE : 0));
+					(kp->missile_range_m > 0.0 ? RT_EQUIP_MISSILE : 0) | (gun ? RT_EQUIP_CANNON : 0));
 		if (u->order.kind == RT_ORDER_SHELTER) d.state = RT_STATE_SHELTERED;
 		rt_agent_id id;
 		rt_status s = rt_world_add_agent(w, &d, &id, err);
@@ -282,6 +288,7 @@ static rt_status add_commander(rt_run *run, int corps, rt_error *err)
 		rt_agent_def gd = d;
 		gd.position = gq;
 		gd.kind = RT_KIND_GUARD;
+		gd.stance = RT_STANCE_GUARD; /* he keeps by his commander (guard.c) */
 		gd.radius_m = w->def.kinds[RT_KIND_GUARD].radius_m * sqrt(run->scale);
 		gd.morale = (float)w->def.morale.baseline[RT_EXPERIENCE_VETERAN];
 		if ((s = rt_world_add_agent(w, &gd, NULL, err)) != RT_OK) return s;
@@ -382,6 +389,7 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 		cd.hunger = k->hunger;
 		cd.cut_off = k->cut_off;
 		cd.refuge = place_goal(run, k->refuge);
+		cd.summon = k->summon;
 		cd.pursue_ratio = k->pursue_ratio;
 		if (k->pursue_limit >= 0) {
 			cd.pursue_limited = true;

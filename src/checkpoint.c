@@ -146,7 +146,7 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(decision_interval_s) X(base_hazard_per_h) X(courage_weight) X(pressure_weight) X(hunger_weight) \
 	X(cut_off_weight) X(peer_weight) X(leave_morale_shock) \
 	X(guard_distance_m) X(guard_engage_m) X(guard_follow_s) X(guard_loss_factor) X(wound_share) \
-	X(wounded_speed_factor) X(carry_speed_factor) X(carry_pickup_m) X(carry_touch_m) \
+	X(wounded_speed_factor) X(carry_speed_factor) X(carry_pickup_m) X(carry_touch_m) X(rearguard_cover_m) \
 	X(summons_hold_tolerance) X(summons_morale) X(summons_rate_per_h) X(summons_hunger_weight) \
 	X(summons_time_weight_per_h) X(summons_gone_weight) X(summons_desperate_factor)
 #define KIND_PARAMS(X) \
@@ -183,8 +183,8 @@ _Static_assert(sizeof(rt_fire_params) == (1 FIRE_PARAMS(ONE)) * sizeof(double), 
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 4176, "struct rt_world changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_world_def) == 1376, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 4184, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_world_def) == 1384, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 232, "rt_corps changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps_def) == 80, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
@@ -1039,7 +1039,7 @@ static rt_status check_agents(const rt_world *w, const plan *p, const uint8_t *s
 	if ((s = check_byte(err, p, "kind", f[AF_kind], n, RT_KIND_COUNT)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "side", f[AF_side], n, RT_MAX_SIDES)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "experience", f[AF_experience], n, RT_EXPERIENCE_COUNT)) != RT_OK) return s;
-	if ((s = check_byte(err, p, "stance", f[AF_stance], n, RT_STANCE_CARRIED + 1)) != RT_OK) return s;
+	if ((s = check_byte(err, p, "stance", f[AF_stance], n, RT_STANCE_REARGUARD + 1)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "level", f[AF_level], n, 8)) != RT_OK) return s;
 	if ((s = check_index(err, p, "goal", f[AF_goal], n, w->goal_count)) != RT_OK) return s;
 	if ((s = check_index(err, p, "flee_goal", f[AF_flee_goal], n, w->goal_count)) != RT_OK) return s;

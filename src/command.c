@@ -44,6 +44,7 @@ rt_command_params rt_command_params_default(void)
 	c.carry_speed_factor = 0.4;
 	c.carry_pickup_m = 8.0;
 	c.carry_touch_m = 1.0;
+	c.rearguard_cover_m = 300.0;
 	/* M7 (docs/model.md section 10c; estimates, grade E) */
 	c.summons_hold_tolerance = 0.15;
 	c.summons_morale = 0.5;
@@ -165,8 +166,9 @@ static void leave(rt_world *w, int corps)
 		const uint8_t st = a->state[s];
 		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
 		a->goal[s] = c->def.refuge;
-		/* his guards keep by him and a wounded commander stays carried (guard.c) */
-		if (a->stance[s] != RT_STANCE_GUARD && a->stance[s] != RT_STANCE_CARRIED) a->stance[s] = RT_STANCE_HOLD;
+		/* his guards keep by him, a wounded commander stays carried and a rearguard covers
+		 * him (guard.c) */
+		if (a->stance[s] < RT_STANCE_GUARD) a->stance[s] = RT_STANCE_HOLD; /* not guard, carried, rearguard */
 		a->state[s] = RT_STATE_MARCHING;
 		a->level[s] = 0;
 		a->morale[s] = (float)fmax(0.0, a->morale[s] - shock);
@@ -174,11 +176,11 @@ static void leave(rt_world *w, int corps)
 }
 
 /* Whether the man in slot s takes part in his corps' pursuit: steady, and neither a
- * guard keeping by his commander nor the wounded commander himself. */
+ * guard keeping by his commander, nor the wounded commander himself, nor a rearguard. */
 static bool pursuit_candidate(const rt_agents *a, int s, int corps)
 {
 	return a->corps[s] == corps && rt__active(a->state[s]) && a->state[s] != RT_STATE_ROUTING &&
-	       a->state[s] != RT_STATE_SURRENDERED && a->stance[s] != RT_STANCE_GUARD && a->stance[s] != RT_STANCE_CARRIED;
+	       a->state[s] != RT_STATE_SURRENDERED && a->stance[s] < RT_STANCE_GUARD;
 }
 
 /* Whether the man in slot s is fleeing in a pursuer's eyes: routing, or marching away

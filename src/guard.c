@@ -107,6 +107,41 @@ static bool commander_way(const rt_world *w, int p, double x, double y, double *
 	return false;
 }
 
+/* M6 ("薛大湖…百十多奋勇的明军"): a rearguard turns on the enemies closing on its
+ * commander — his nearest enemy, or the man's own when that one is nearer — at a run (a
+ * rider at the charge within the run-up), while the commander is within
+ * rearguard_cover_m of him and still in the field; then it follows him to his refuge. */
+static int32_t rearguard_direction(const rt_world *w, int s, int principal, double xi, double yi, double *e0x, double *e0y,
+				   double *pace, bool *handled)
+{
+	const rt_agents *a = &w->agents;
+	const rt_combat_params *cp = &w->def.combat;
+	const uint8_t pst = a->state[principal];
+	const double dx = a->x[principal] - xi, dy = a->y[principal] - yi;
+	const bool covering = pst <= RT_STATE_DESPERATE && dx * dx + dy * dy <= w->def.command.rearguard_cover_m * w->def.command.rearguard_cover_m;
+	*handled = true;
+	*e0x = *e0y = 0.0;
+	if (!covering) /* he is away (or gone): after him */
+		return a->flee_goal[s] >= 0 ? a->flee_goal[s] : a->goal[s];
+	int32_t target = a->enemy[principal];
+	double range = a->enemy_dist[principal];
+	if (a->enemy[s] >= 0 && (target < 0 || a->enemy_dist[s] < range)) {
+		target = a->enemy[s];
+		range = a->enemy_dist[s];
+	}
+	if (target < 0 || !(range <= cp->advance_range_m)) { /* nobody after him: keep by him */
+		toward(xi, yi, a->x[principal], a->y[principal], e0x, e0y);
+		return -1;
+	}
+	const int e = (int)w->slot_of_id[target];
+	toward(xi, yi, a->x[e], a->y[e], e0x, e0y);
+	const bool rider = a->kind[s] == RT_KIND_HORSE || a->kind[s] == RT_KIND_HORSE_ARCHER;
+	const double ex = a->x[e] - xi, ey = a->y[e] - yi;
+	if (rider && ex * ex + ey * ey <= cp->charge_run_up_m * cp->charge_run_up_m) *pace *= cp->charge_pace_factor;
+	else *pace *= w->def.morale.flight_speed_factor;
+	return -1;
+}
+
 int32_t rt__retinue_direction(const rt_world *w, int s, double xi, double yi, double *e0x, double *e0y, double *pace,
 			      bool *handled)
 {
@@ -114,17 +149,17 @@ int32_t rt__retinue_direction(const rt_world *w, int s, double xi, double yi, do
 	const rt_command_params *p = &w->def.command;
 	const double run = w->def.morale.flight_speed_factor;
 	*handled = false;
-	if (a->state[s] == RT_STATE_ROUTING || a->state[s] == RT_STATE_SURRENDERED) return -1;
+	const bool routing = a->state[s] == RT_STATE_ROUTING;
+	if (a->state[s] == RT_STATE_SURRENDERED) return -1;
 	const int c = a->corps[s];
-	const int principal = rt__principal(w, s);
-	if (principal < 0) return -1;
-	if (a->stance[s] == RT_STANCE_CARRIED) {
-		/* C6: with his carrier by him he goes with him; alone he limps his own way */
+	if (a->stance[s] == RT_STANCE_CARRIED && c >= 0) {
+		/* C6: with his carrier by him he goes with him (fleeing or not); alone he limps
+		 * his own way */
 		const int32_t carrier = w->corps[c].carrier;
 		if (carrier >= 0) {
 			const int t = (int)w->slot_of_id[carrier];
 			if (body_gap(a, s, t) <= p->carry_touch_m && toward(xi, yi, a->x[t], a->y[t], e0x, e0y)) {
-				*pace *= run; /* as fast as he is borne: the gap to his carrier holds him back */
+				if (!routing) *pace *= run; /* as fast as he is borne: the gap to his carrier holds him back */
 				*handled = true;
 				return -1;
 			}
@@ -132,8 +167,12 @@ int32_t rt__retinue_direction(const rt_world *w, int s, double xi, double yi, do
 		*pace *= p->wounded_speed_factor;
 		return -1;
 	}
-	/* a guard (M8) */
+	if (routing) return -1;
+	const int principal = rt__principal(w, s);
+	if (principal < 0) return -1;
 	const uint8_t pst = a->state[principal];
+	if (a->stance[s] == RT_STANCE_REARGUARD) return rearguard_direction(w, s, principal, xi, yi, e0x, e0y, pace, handled);
+	/* a guard (M8) */
 	if (pst == RT_STATE_ESCAPED || pst == RT_STATE_SHELTERED) {
 		/* he got away: after him, to his refuge */
 		*handled = true;

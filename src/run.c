@@ -90,6 +90,11 @@ static void apply_order(rt_run *run, int unit, const rt_sc_order *o)
 			a->stance[s] = RT_STANCE_GUARD; /* M8: by the corps' commander (guard.c) */
 			a->goal[s] = RT_NO_GOAL;
 			break;
+		case RT_ORDER_COUNTER_CHARGE:
+			a->stance[s] = RT_STANCE_REARGUARD; /* M6: at his pursuers, then after him (guard.c) */
+			a->goal[s] = RT_NO_GOAL;
+			if (st == RT_STATE_MARCHING) a->state[s] = RT_STATE_FORMED; /* they turn and face */
+			break;
 		case RT_ORDER_MARCH:
 			a->stance[s] = RT_STANCE_HOLD;
 			a->goal[s] = place_goal(run, o->place);
@@ -629,10 +634,30 @@ static rt_status check_ambushes(rt_run *run)
 	return RT_OK;
 }
 
+/* M7: a summons sent since the last check: in this check's round (a corps' summons_at_s
+ * is set once and checks come every round, so the event needs no memory of its own). */
+static rt_status check_summons(rt_run *run)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	for (int c = 0; c < w->corps_count; ++c) {
+		const rt_corps *k = &w->corps[c];
+		if (k->summons_at_s < 0.0 || (int64_t)floor(k->summons_at_s / CHECK_INTERVAL_S + 1e-9) != run->last_check) continue;
+		const rt_agents *a = &w->agents;
+		const int cs = k->commander >= 0 ? (int)w->slot_of_id[k->commander] : -1;
+		rt_vec2 where = cs >= 0 ? (rt_vec2){ a->x[cs], a->y[cs] } : (rt_vec2){ NAN, NAN };
+		rt_status s = rt__run_event(run, "summons", sc->corps[c].id, where, "M7",
+					    "%s summons the %.0f men inside the ring to surrender", k->name, k->encircled * run->scale);
+		if (s != RT_OK) return s;
+	}
+	return RT_OK;
+}
+
 static rt_status check(rt_run *run, rt_error *err)
 {
 	const rt_scenario *sc = run->scenario;
 	rt_status s = check_ambushes(run);
+	if (s == RT_OK) s = check_summons(run);
 	for (int i = 0; s == RT_OK && i < sc->trigger_count; ++i)
 		if (run->trigger_fired_s[i] < 0.0 && condition_holds(run, i)) s = fire_trigger(run, i);
 	if (s == RT_OK) s = rt__run_watch(run);

@@ -443,14 +443,14 @@ static bool inside_map(const rt_map *map, double lat, double lon)
 }
 
 static const char *const order_words[RT_ORDER_KIND_COUNT] = { "hold", "advance", "contain", "march", "attack", "ambush", "shelter",
-								"guard" };
+								"guard", "counter_charge" };
 
 const char *rt__order_name(rt_sc_order_kind kind)
 {
 	return kind < RT_ORDER_KIND_COUNT ? order_words[kind] : "unknown";
 }
 
-/* An order: a word (hold, advance, contain, shelter, guard) or a mapping
+/* An order: a word (hold, advance, contain, shelter, guard, counter_charge) or a mapping
  * {kind: march|attack, to: place} / {kind: ambush, zone: place, radius_m: m}. */
 static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_sc_order *o)
 {
@@ -468,11 +468,11 @@ static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_s
 		join(kp, path, "kind");
 	}
 	if ((s = scalar_text(r, kn, kp, word, sizeof word)) != RT_OK)
-		return bad(r, kn, kp, "expected an order: hold, advance, contain, shelter, guard, or {kind: march|attack|ambush, ...}");
+		return bad(r, kn, kp, "expected an order: hold, advance, contain, shelter, guard, counter_charge, or {kind: march|attack|ambush, ...}");
 	int k = -1;
 	for (int i = 0; i < RT_ORDER_KIND_COUNT; i++)
 		if (strcmp(word, order_words[i]) == 0) k = i;
-	if (k < 0) return bad(r, kn, kp, "unknown order \"%s\"; expected hold, advance, contain, march, attack, ambush, shelter or guard", word);
+	if (k < 0) return bad(r, kn, kp, "unknown order \"%s\"; expected hold, advance, contain, march, attack, ambush, shelter, guard or counter_charge", word);
 	o->kind = (rt_sc_order_kind)k;
 	bool needs_place = o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK || o->kind == RT_ORDER_AMBUSH;
 	if (needs_place && n->type != RT_YNODE_MAP)

@@ -48,6 +48,7 @@ typedef enum rt_sc_order_kind {
 	RT_ORDER_AMBUSH,     /* hold, hidden, until an enemy enters the zone; then advance (Q1) */
 	RT_ORDER_SHELTER,    /* inside a fort from the start (garrison) */
 	RT_ORDER_GUARD,      /* keep by the corps' commander, screen him, carry him if he falls (M8, C6) */
+	RT_ORDER_COUNTER_CHARGE, /* turn on the enemies closing on the corps' commander, then follow him (M6) */
 	RT_ORDER_KIND_COUNT
 } rt_sc_order_kind;
 

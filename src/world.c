@@ -316,7 +316,8 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      cp->guard_follow_s > 0.0 && cp->guard_follow_s <= 60.0 && cp->guard_loss_factor >= 0.0 && cp->guard_loss_factor <= 1.0 &&
 	      cp->wound_share >= 0.0 && cp->wound_share <= 1.0 && cp->wounded_speed_factor >= 0.0 && cp->wounded_speed_factor <= 1.0 &&
 	      cp->carry_speed_factor > 0.0 && cp->carry_speed_factor <= 1.0 && cp->carry_pickup_m >= 0.0 && cp->carry_pickup_m <= 100.0 &&
-	      cp->carry_touch_m >= 0.0 && cp->carry_touch_m <= cp->carry_pickup_m))
+	      cp->carry_touch_m >= 0.0 && cp->carry_touch_m <= cp->carry_pickup_m &&
+	      cp->rearguard_cover_m >= 0.0 && cp->rearguard_cover_m <= 20000.0))
 		return rt__fail(err, RT_ERR_INVALID, "command guard and carrying parameters out of range (docs/model.md section 10b)");
 	if (!(cp->summons_hold_tolerance >= 0.0 && cp->summons_hold_tolerance <= 1.0 && cp->summons_morale >= 0.0 &&
 	      cp->summons_morale <= 1.0 && cp->summons_rate_per_h >= 0.0 && cp->summons_rate_per_h <= 1000.0 &&
@@ -490,7 +491,7 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 		return rt__fail(err, RT_ERR_INVALID, "agent of side %d cannot serve in corps %d of side %d", d->side, (int)d->corps,
 				w->corps[d->corps].def.side);
 	if (d->side >= RT_MAX_SIDES) return rt__fail(err, RT_ERR_INVALID, "agent side %d; sides are 0..%d", d->side, RT_MAX_SIDES - 1);
-	if ((unsigned)d->stance > RT_STANCE_CARRIED) return rt__fail(err, RT_ERR_INVALID, "agent stance %d is unknown", (int)d->stance);
+	if ((unsigned)d->stance > RT_STANCE_REARGUARD) return rt__fail(err, RT_ERR_INVALID, "agent stance %d is unknown", (int)d->stance);
 	if (d->ammunition < -1 || d->ammunition > 100000) return rt__fail(err, RT_ERR_INVALID, "agent ammunition %d; expected -1 (default) or 0..100000", d->ammunition);
 	if (!(d->health >= 0.0f && d->health <= 1.0f && d->morale >= 0.0f && d->morale <= 1.0f && d->fatigue >= 0.0f &&
 	      d->fatigue <= 1.0f && d->horse_fatigue >= 0.0f && d->horse_fatigue <= 1.0f))

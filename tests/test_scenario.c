@@ -95,7 +95,7 @@ static const struct {
 	{ "unknown-feature", 13, 19, "has no feature with the id \"castle\"" },
 	{ "unknown-key", 21, 5, "corps.red_one.bravery: unknown key \"bravery\"; expected one of: side, name" },
 	{ "unknown-kind", 28, 22, "unknown kind \"elephant\"; expected foot, archer" },
-	{ "unknown-order", 33, 31, "triggers.go.then.0.order: unknown order \"protect\"; expected hold, advance, contain, march, attack, ambush, shelter or guard" },
+	{ "unknown-order", 33, 31, "triggers.go.then.0.order: unknown order \"protect\"; expected hold, advance, contain, march, attack, ambush, shelter, guard or counter_charge" },
 	{ "unknown-place", 21, 13, "corps.red_one.refuge: no place has the id \"ningyuan\"" },
 	{ "unknown-unit-in-order", 33, 16, "triggers.go.then.0.unit: no unit has the id \"raiders\"" },
 	{ "weather-rain-order", 13, 9, "environment.weather.rain.1: rain times must increase" },

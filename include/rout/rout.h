@@ -228,6 +228,7 @@ typedef struct rt_command_params {
 	double carry_speed_factor;    /* a guard carrying him moves at this x his running pace */
 	double carry_pickup_m;        /* a guard this near (body gap) takes him up */
 	double carry_touch_m;         /* within this gap (bodies) the guard has him up and carries him */
+	double rearguard_cover_m;     /* M6: a rearguard fights on until its commander is this far off */
 	/* the summons to surrender (M7) */
 	double summons_hold_tolerance; /* the ring holds when its men keep the contain distance within this share */
 	double summons_morale;        /* encircled men below this morale may surrender */
@@ -298,7 +299,9 @@ typedef enum rt_stance {
 	RT_STANCE_ADVANCE,  /* close with the nearest enemy he senses and fight */
 	RT_STANCE_CONTAIN,  /* keep contain_distance_m from the nearest enemy; strike no one (M7) */
 	RT_STANCE_GUARD,    /* keep by his corps' commander, screen him, fight who closes on him (M8) */
-	RT_STANCE_CARRIED   /* a wounded commander: carried by a guard, or limping (C6); set by the world */
+	RT_STANCE_CARRIED,  /* a wounded commander: carried by a guard, or limping (C6); set by the world */
+	RT_STANCE_REARGUARD /* turn on the enemies closing on his corps' commander until he is
+	                       rearguard_cover_m off, then follow him to his refuge (M6) */
 } rt_stance;
 
 typedef struct rt_agent_def {

@@ -58,6 +58,10 @@
  *   map and its layers, map_* copies                                   STATIC (fingerprint: size,
  *                                                                      features, sampled layers)
  *   water, feature_count, fort_side, fort_capacity                     STATIC (fingerprint)
+ *   riders, guns (agents added as riders, with a gun)                  STATIC (counted by
+ *                                                                      rt_world_add_agent as the world
+ *                                                                      is built; the fingerprint's
+ *                                                                      kinds cover the riders)
  *   fort_sheltered                                                     SAVED (FORT)
  *   prev_x, prev_y, prev_capacity                                      NOT STATE (written in the move
  *                                                                      phase before they are read)
@@ -183,7 +187,7 @@ _Static_assert(sizeof(rt_fire_params) == (1 FIRE_PARAMS(ONE)) * sizeof(double), 
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 4184, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 4192, "struct rt_world changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_world_def) == 1384, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 232, "rt_corps changed: update the checkpoint (checkpoint.c)");

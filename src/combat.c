@@ -449,91 +449,128 @@ _Static_assert(BLOW_ID >= (1 << 28) - 1, "agent ids fit below the flags");
 
 static bool rider(uint8_t kind) { return kind == RT_KIND_HORSE || kind == RT_KIND_HORSE_ARCHER; }
 
-void rt__fight(rt_world *w)
+/* What the fight phase reads, once per step. */
+typedef struct fight_ctx {
+	double dt, armour, desperate, cover, misfire, charge_span;
+	float fade;
+	uint64_t seed, step;
+	bool any_riders, any_guns, any_corps;
+} fight_ctx;
+
+/* One man's blow or shot (the fight phase's loop body). `special`: riders, guns or corps
+ * are in the world; without, the phase reads only what plain fighting needs. */
+static inline __attribute__((always_inline)) void fight_one(rt_world *w, const fight_ctx *c, int s, bool special, int64_t *shots, int64_t *misfires,
+			     int64_t *cannon_shots)
 {
 	rt_agents *a = &w->agents;
-	const int n = a->count;
 	const rt_combat_params *cp = &w->def.combat;
-	const double dt = w->def.dt_s, armour = cp->armour_protection, desperate = cp->desperate_factor;
-	const double cover = cp->cover;
-	const double misfire = w->env.misfire_probability; /* rain and damp (weather.c); 0 in dry weather */
-	const float fade = (float)exp(-dt / cp->charge_memory_s);
-	const double charge_span = cp->charge_full_mps - cp->charge_walk_mps;
-	const uint64_t seed = w->def.seed;
-	const uint64_t step = (uint64_t)w->step;
-	int64_t shots = 0, misfires = 0, cannon_shots = 0;
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : shots, misfires, cannon_shots) if (RT_PARALLEL(n))
-	for (int s = 0; s < n; ++s) {
-		a->victim[s] = -1;
-		const uint8_t kind = a->kind[s];
-		if (rider(kind)) {
-			/* the charge: the speed a rider carries into contact, fading as he slows */
-			const float speed = (float)sqrt(a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s]);
-			const float kept = a->impetus[s] * fade;
-			a->impetus[s] = speed > kept ? speed : kept;
+	const double dt = c->dt, armour = c->armour, desperate = c->desperate, cover = c->cover, misfire = c->misfire;
+	const double charge_span = c->charge_span;
+	const float fade = c->fade;
+	const uint64_t seed = c->seed, step = c->step;
+	const bool any_riders = special && c->any_riders, any_guns = special && c->any_guns, any_corps = special && c->any_corps;
+	a->victim[s] = -1;
+	const uint8_t kind = any_riders ? a->kind[s] : RT_KIND_FOOT; /* only riders are told apart here */
+	if (any_riders && rider(kind)) {
+		/* the charge: the speed a rider carries into contact, fading as he slows */
+		const float speed = (float)sqrt(a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s]);
+		const float kept = a->impetus[s] * fade;
+		a->impetus[s] = speed > kept ? speed : kept;
+	}
+	const bool gun = any_guns && (a->equipment[s] & RT_EQUIP_CANNON) != 0;
+	if (gun && a->reload[s] > 0.0f) a->reload[s] = (float)fmax(0.0, a->reload[s] - dt); /* the crew loads */
+	if (!can_fight(a->state[s]) || a->stance[s] == RT_STANCE_CONTAIN || a->stance[s] == RT_STANCE_CARRIED) return;
+	/* C6: a guard with his commander on his shoulders strikes no one */
+	if (any_corps && a->stance[s] == RT_STANCE_GUARD && a->corps[s] >= 0 && w->corps[a->corps[s]].carrier == (int32_t)a->id[s])
+		return;
+	/* engaged only while an enemy is in reach */
+	const bool was_engaged = a->state[s] == RT_STATE_ENGAGED;
+	if (was_engaged) a->state[s] = RT_STATE_FORMED;
+	if (a->enemy[s] < 0) return;
+	const int t = (int)w->slot_of_id[a->enemy[s]];
+	if (!can_be_targeted(a->state[t])) return; /* he fell or knelt since he was sensed */
+	const rt_kind_params *kp = &w->def.kinds[a->kind[s]];
+	const double ex = a->x[t] - a->x[s], ey = a->y[t] - a->y[s];
+	const double dist = sqrt(ex * ex + ey * ey);
+	const double protect = (a->equipment[t] & RT_EQUIP_ARMOUR) ? 1.0 - armour : 1.0;
+	const rt_random4 r = rt_random_bits(seed, a->id[s], step, RT_STREAM_FIGHT);
+	const double u0 = (double)r.v[0] * (1.0 / 4294967296.0), u1 = (double)r.v[1] * (1.0 / 4294967296.0);
+	const double gap = dist - a->radius[s] - a->radius[t];
+	if ((a->equipment[s] & RT_EQUIP_WEAPON) && gap <= kp->melee_reach_m) {
+		if (a->state[s] == RT_STATE_FORMED || a->state[s] == RT_STATE_MARCHING) a->state[s] = RT_STATE_ENGAGED;
+		const double fury = a->state[s] == RT_STATE_DESPERATE ? desperate : 1.0; /* M7 */
+		double p = kp->melee_rate_per_s * dt * fmin(1.0, kp->melee_hit_prob * fury) * protect;
+		int32_t blow = 0;
+		if (rider(kind) && !was_engaged && a->impetus[s] > cp->charge_walk_mps) {
+			/* the charge: his first blow carries his horse's weight; formed foot and a
+			 * wagon or wall between blunt it. The strength is left (negated) in his
+			 * impetus for resolve, which shakes the man charged */
+			double strength = fmin(1.0, (a->impetus[s] - cp->charge_walk_mps) / charge_span);
+			const uint8_t ts = a->state[t];
+			if ((a->kind[t] == RT_KIND_FOOT || a->kind[t] == RT_KIND_GUARD) && (ts == RT_STATE_FORMED || ts == RT_STATE_ENGAGED))
+				strength *= cp->charge_formed_factor;
+			if (covered(w, a->x[s], a->y[s], a->x[t], a->y[t])) strength = 0.0;
+			if (strength > 0.0) {
+				p = fmax(p, strength * cp->charge_hit_prob * protect);
+				blow = BLOW_CHARGE;
+				a->impetus[s] = (float)-strength;
+			}
 		}
-		const bool gun = (a->equipment[s] & RT_EQUIP_CANNON) != 0;
-		if (gun && a->reload[s] > 0.0f) a->reload[s] = (float)fmax(0.0, a->reload[s] - dt); /* the crew loads */
-		if (!can_fight(a->state[s]) || a->stance[s] == RT_STANCE_CONTAIN || a->stance[s] == RT_STANCE_CARRIED) continue;
-		/* C6: a guard with his commander on his shoulders strikes no one */
-		if (a->stance[s] == RT_STANCE_GUARD && a->corps[s] >= 0 && w->corps[a->corps[s]].carrier == (int32_t)a->id[s]) continue;
-		/* engaged only while an enemy is in reach */
-		const bool was_engaged = a->state[s] == RT_STATE_ENGAGED;
-		if (was_engaged) a->state[s] = RT_STATE_FORMED;
-		if (a->enemy[s] < 0) continue;
-		const int t = (int)w->slot_of_id[a->enemy[s]];
-		if (!can_be_targeted(a->state[t])) continue; /* he fell or knelt since he was sensed */
-		const rt_kind_params *kp = &w->def.kinds[kind];
-		const double ex = a->x[t] - a->x[s], ey = a->y[t] - a->y[s];
-		const double dist = sqrt(ex * ex + ey * ey);
-		const double protect = (a->equipment[t] & RT_EQUIP_ARMOUR) ? 1.0 - armour : 1.0;
-		const rt_random4 r = rt_random_bits(seed, a->id[s], step, RT_STREAM_FIGHT);
-		const double u0 = (double)r.v[0] * (1.0 / 4294967296.0), u1 = (double)r.v[1] * (1.0 / 4294967296.0);
-		const double gap = dist - a->radius[s] - a->radius[t];
-		if ((a->equipment[s] & RT_EQUIP_WEAPON) && gap <= kp->melee_reach_m) {
-			if (a->state[s] == RT_STATE_FORMED || a->state[s] == RT_STATE_MARCHING) a->state[s] = RT_STATE_ENGAGED;
-			const double fury = a->state[s] == RT_STATE_DESPERATE ? desperate : 1.0; /* M7 */
-			double p = kp->melee_rate_per_s * dt * fmin(1.0, kp->melee_hit_prob * fury) * protect;
-			int32_t blow = 0;
-			if (rider(kind) && !was_engaged && a->impetus[s] > cp->charge_walk_mps) {
-				/* the charge: his first blow carries his horse's weight; formed foot and a
-				 * wagon or wall between blunt it. The strength is left (negated) in his
-				 * impetus for resolve, which shakes the man charged */
-				double strength = fmin(1.0, (a->impetus[s] - cp->charge_walk_mps) / charge_span);
-				const uint8_t ts = a->state[t];
-				if ((a->kind[t] == RT_KIND_FOOT || a->kind[t] == RT_KIND_GUARD) && (ts == RT_STATE_FORMED || ts == RT_STATE_ENGAGED))
-					strength *= cp->charge_formed_factor;
-				if (covered(w, a->x[s], a->y[s], a->x[t], a->y[t])) strength = 0.0;
-				if (strength > 0.0) {
-					p = fmax(p, strength * cp->charge_hit_prob * protect);
-					blow = BLOW_CHARGE;
-					a->impetus[s] = (float)-strength;
-				}
+		if (u0 < p) blow |= BLOW_HIT;
+		if (blow) a->victim[s] = a->enemy[s] | blow;
+	} else if (gun) {
+		/* a gun: loaded, unlimbered (standing), with rounds left and the enemy in range */
+		const bool standing = a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s] < 0.01;
+		if (a->reload[s] <= 0.0f && standing && a->ammunition[s] > 0 && dist <= cp->cannon_range_m) {
+			a->ammunition[s]--;
+			a->reload[s] = (float)cp->cannon_reload_s;
+			if (misfire > 0.0 && (double)r.v[2] * (1.0 / 4294967296.0) < misfire) {
+				(*misfires)++; /* wet powder */
+			} else {
+				(*cannon_shots)++;
+				a->victim[s] = a->enemy[s] | BLOW_CANNON;
 			}
-			if (u0 < p) blow |= BLOW_HIT;
-			if (blow) a->victim[s] = a->enemy[s] | blow;
-		} else if (gun) {
-			/* a gun: loaded, unlimbered (standing), with rounds left and the enemy in range */
-			const bool standing = a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s] < 0.01;
-			if (a->reload[s] <= 0.0f && standing && a->ammunition[s] > 0 && dist <= cp->cannon_range_m) {
-				a->ammunition[s]--;
-				a->reload[s] = (float)cp->cannon_reload_s;
-				if (misfire > 0.0 && (double)r.v[2] * (1.0 / 4294967296.0) < misfire) {
-					misfires++; /* wet powder */
-				} else {
-					cannon_shots++;
-					a->victim[s] = a->enemy[s] | BLOW_CANNON;
-				}
-			}
-		} else if (kp->missile_range_m > 0.0 && a->ammunition[s] > 0 && dist <= kp->missile_range_m) {
-			if (u0 < kp->missile_rate_per_s * dt) {
-				a->ammunition[s]--;
-				shots++;
-				const double shelter = covered(w, a->x[s], a->y[s], a->x[t], a->y[t]) ? 1.0 - cover : 1.0; /* M5 */
-				if (misfire > 0.0 && kind == RT_KIND_GUNNER &&
-				    (double)r.v[2] * (1.0 / 4294967296.0) < misfire) misfires++; /* wet powder, dead match */
-				else if (u1 < kp->missile_hit_prob * protect * shelter) a->victim[s] = a->enemy[s] | BLOW_HIT;
-			}
+		}
+	} else if (kp->missile_range_m > 0.0 && a->ammunition[s] > 0 && dist <= kp->missile_range_m) {
+		if (u0 < kp->missile_rate_per_s * dt) {
+			a->ammunition[s]--;
+			(*shots)++;
+			const double shelter = covered(w, a->x[s], a->y[s], a->x[t], a->y[t]) ? 1.0 - cover : 1.0; /* M5 */
+			if (misfire > 0.0 && a->kind[s] == RT_KIND_GUNNER &&
+			    (double)r.v[2] * (1.0 / 4294967296.0) < misfire) (*misfires)++; /* wet powder, dead match */
+			else if (u1 < kp->missile_hit_prob * protect * shelter) a->victim[s] = a->enemy[s] | BLOW_HIT;
+		}
+	}
+}
+
+void rt__fight(rt_world *w)
+{
+	const int n = w->agents.count;
+	const rt_combat_params *cp = &w->def.combat;
+	fight_ctx c;
+	c.dt = w->def.dt_s;
+	c.armour = cp->armour_protection;
+	c.desperate = cp->desperate_factor;
+	c.cover = cp->cover;
+	c.misfire = w->env.misfire_probability; /* rain and damp (weather.c); 0 in dry weather */
+	c.fade = (float)exp(-c.dt / cp->charge_memory_s);
+	c.charge_span = cp->charge_full_mps - cp->charge_walk_mps;
+	c.seed = w->def.seed;
+	c.step = (uint64_t)w->step;
+	c.any_riders = w->riders > 0;
+	c.any_guns = w->guns > 0;
+	c.any_corps = w->corps_count > 0;
+	int64_t shots = 0, misfires = 0, cannon_shots = 0;
+	const bool special = c.any_riders || c.any_guns || c.any_corps;
+#pragma omp parallel num_threads(w->threads) reduction(+ : shots, misfires, cannon_shots) if (RT_PARALLEL(n))
+	{
+		const fight_ctx own = c; /* each thread's copy: nothing the loop writes can alias it */
+		if (special) {
+#pragma omp for schedule(static)
+			for (int s = 0; s < n; ++s) fight_one(w, &own, s, true, &shots, &misfires, &cannon_shots);
+		} else {
+#pragma omp for schedule(static)
+			for (int s = 0; s < n; ++s) fight_one(w, &own, s, false, &shots, &misfires, &cannon_shots);
 		}
 	}
 	w->shots += shots;

@@ -47,7 +47,7 @@ void rt__morale(rt_world *w)
 				      m->death_shock * a->deaths_seen[s]);
 		/* M8: a guard bound to his commander loses heart slower and does not break */
 		bool bound = false;
-		if (a->stance[s] == RT_STANCE_GUARD && corps >= 0 && w->corps[corps].guarded) {
+		if (corps >= 0 && a->stance[s] == RT_STANCE_GUARD && w->corps[corps].guarded) {
 			bound = true;
 			loss *= guard_loss;
 		}

@@ -548,6 +548,8 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	a->impetus[slot] = 0.0f;
 	a->reload[slot] = 0.0f; /* a gun comes loaded */
 	w->slot_of_id[id] = (uint32_t)slot;
+	w->riders += d->kind == RT_KIND_HORSE || d->kind == RT_KIND_HORSE_ARCHER;
+	w->guns += (d->equipment & RT_EQUIP_CANNON) != 0;
 	if (radius > w->max_radius) w->max_radius = radius;
 	if (speed > w->max_speed) w->max_speed = speed;
 	if (out) *out = id;

@@ -267,6 +267,7 @@ struct rt_world {
 	int64_t hits, shots, routed, rallied, armour_dropped, weapons_dropped, knelt, captured, drowned, desperate;
 	int64_t burned, misfires;
 	int64_t cannon_shots, charges, summoned, wounded;
+	int riders, guns;      /* agents added as riders, and with a gun: the fight phase skips what none need */
 	double phase_seconds[RT_PHASE_COUNT];
 	double max_radius; /* largest body radius so far */
 	double max_speed;  /* largest free speed so far */

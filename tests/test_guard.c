@@ -228,16 +228,18 @@ TEST(guard_guards_hold_while_he_stands)
 }
 
 /* The scenario's words for these mechanisms reach the world: a corps' guards keep by
- * him (stance guard), a unit ordered to guard takes the stance, and a crew unit's guns
- * are men with the gun bit. (The mini scenario, with --set.) */
+ * him (stance guard), a unit ordered to guard or to counter-charge takes the stance, a
+ * corps that summons says so, and a crew unit's guns are men with the gun bit. (The mini
+ * scenario, with --set.) */
 TEST(guard_scenario_guards_guns_and_summons_reach_the_world)
 {
 	rt_scenario_def def = rt_scenario_def_default();
 	def.allocator = rt_test_allocator();
 	const char *sets[] = { "corps.red_two.units.two_guns.kind=crew", "corps.red_two.units.two_guns.guns=6",
-			       "corps.red_two.units.two_foot.order=guard", "corps.blue_horse.summon=true" };
+			       "corps.red_two.units.two_foot.order=guard", "corps.blue_horse.summon=true",
+			       "corps.red_one.units.one_foot.order=counter_charge" };
 	def.sets = sets;
-	def.set_count = 4;
+	def.set_count = 5;
 	rt_scenario *sc;
 	rt_error err;
 	CHECK_OK(rt_scenario_load("tests/data/scenarios/mini/scenario.yaml", &def, &sc, &err), err);
@@ -246,7 +248,7 @@ TEST(guard_scenario_guards_guns_and_summons_reach_the_world)
 	rt_run *run;
 	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
 	rt_world *w = rt_run_world(run);
-	int guns = 0, guarding = 0, guards = 0, crew = 0, summoning = 0;
+	int guns = 0, guarding = 0, guards = 0, crew = 0, summoning = 0, rearguard = 0;
 	for (int c = 0; c < rt_world_corps_count(w); ++c) {
 		rt_corps_view cv;
 		rt_world_get_corps(w, c, &cv);
@@ -258,6 +260,7 @@ TEST(guard_scenario_guards_guns_and_summons_reach_the_world)
 		guns += (v.equipment & RT_EQUIP_CANNON) != 0;
 		crew += v.kind == RT_KIND_CREW;
 		guarding += v.stance == RT_STANCE_GUARD;
+		rearguard += v.stance == RT_STANCE_REARGUARD;
 		guards += v.kind == RT_KIND_GUARD && v.stance == RT_STANCE_GUARD;
 	}
 	rt_run_destroy(run);
@@ -268,6 +271,7 @@ TEST(guard_scenario_guards_guns_and_summons_reach_the_world)
 	CHECK(crew == 30 && guns == 3);        /* 60 men, 6 guns, 2 men an agent */
 	CHECK(guards == 5);                    /* red_one's 10 guards */
 	CHECK(guarding == guards + 150);       /* and two_foot's 300 men */
+	CHECK(rearguard == 150);               /* one_foot's 300, ordered to counter-charge */
 }
 
 /* M6: a commander walking 300 m to safety with eight riders after him and no guard; fifteen

@@ -49,11 +49,19 @@
  *                                                                      of every field is fingerprinted
  *   corps[corps_count]: def.side, name, courage, hunger, refuge,
  *       pursue_ratio, all_out_threshold, pursue_limited, pursue_limit  STATIC (fingerprint)
+ *   corps[].def.summon                                                 STATIC (fingerprint)
  *   corps: commander, left, left_at_s, mean_threat, men, active,
- *       fleeing_seen, pursuers, def.cut_off, home_set, home_x, home_y  SAVED (CORP)
+ *       fleeing_seen, pursuers, def.cut_off, home_set, home_x, home_y,
+ *       carrier, summons_at_s, encircled                               SAVED (CORP)
+ *   corps: guarded                                                     REBUILT by the command phase
+ *                                                                      (guard.c) before it is read
  *   map and its layers, map_* copies                                   STATIC (fingerprint: size,
  *                                                                      features, sampled layers)
  *   water, feature_count, fort_side, fort_capacity                     STATIC (fingerprint)
+ *   riders, guns (agents added as riders, with a gun)                  STATIC (counted by
+ *                                                                      rt_world_add_agent as the world
+ *                                                                      is built; the fingerprint's
+ *                                                                      kinds cover the riders)
  *   fort_sheltered                                                     SAVED (FORT)
  *   prev_x, prev_y, prev_capacity                                      NOT STATE (written in the move
  *                                                                      phase before they are read)
@@ -117,7 +125,10 @@
 #include <sys/stat.h>
 
 #define CKPT_MAGIC "ROUTCKPT"
-#define CKPT_VERSION 3u /* 2: weather and fire (WTHR, FIRE), their counters and parameters; 3: flight fields (FLIT), boats (BOAT) */
+#define CKPT_VERSION 3u /* 2: weather and fire (WTHR, FIRE), their counters and parameters;
+                         * 3: flight fields (FLIT), boats (BOAT); guards, carrying, summons,
+                         *    cannon, charge (agents' impetus and reload, the corps' carrier and
+                         *    summons, counters, parameters) */
 #define CKPT_HEADER_BYTES 24u         /* magic, version, section count, file bytes */
 #define CKPT_SECTION_HEADER_BYTES 12u /* tag, payload bytes */
 #define CKPT_CHECKSUM_BYTES 8u
@@ -128,7 +139,8 @@
 /* The counters of struct rt_world that future steps add to. */
 #define WORLD_COUNTERS(X) \
 	X(agent_updates) X(wall_clamps) X(hits) X(shots) X(routed) X(rallied) X(armour_dropped) \
-	X(weapons_dropped) X(knelt) X(captured) X(drowned) X(desperate) X(burned) X(misfires)
+	X(weapons_dropped) X(knelt) X(captured) X(drowned) X(desperate) X(burned) X(misfires) \
+	X(cannon_shots) X(charges) X(summoned) X(wounded)
 #define ONE(name) +1
 enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 
@@ -138,7 +150,12 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(wall_clearance_factor) X(push_gain) X(push_max_factor)
 #define COMBAT_PARAMS(X) \
 	X(sense_range_m) X(sense_cell_m) X(armour_protection) X(advance_range_m) X(collect_range_m) \
-	X(contain_distance_m) X(desperate_factor) X(cover) X(facing_speed_mps) X(rear_hit_factor)
+	X(contain_distance_m) X(desperate_factor) X(cover) X(facing_speed_mps) X(rear_hit_factor) \
+	X(cannon_range_m) X(cannon_reload_s) X(cannon_rounds) X(cannon_aim_error_deg) X(cannon_ball_hit_prob) \
+	X(cannon_ball_men) X(canister_range_m) X(canister_half_angle_deg) X(canister_balls) X(canister_ball_hit_prob) \
+	X(cannon_shock_radius_m) X(cannon_morale_shock) X(charge_pace_factor) X(charge_run_up_m) X(charge_walk_mps) \
+	X(charge_full_mps) X(charge_memory_s) X(charge_hit_prob) X(charge_morale_shock) X(charge_formed_factor) \
+	X(charge_shock_radius_m)
 #define MORALE_PARAMS(X) \
 	X(baseline_spread) X(recovery_time_s) X(view_radius_m) X(threat_rate_per_s) X(horse_threat_weight) \
 	X(contagion_rate_per_s) X(death_shock) X(death_memory_s) X(rout_threshold) X(rally_threshold) \
@@ -147,7 +164,11 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(rear_threat_factor) X(dark_kneel_factor)
 #define COMMAND_PARAMS(X) \
 	X(decision_interval_s) X(base_hazard_per_h) X(courage_weight) X(pressure_weight) X(hunger_weight) \
-	X(cut_off_weight) X(peer_weight) X(leave_morale_shock)
+	X(cut_off_weight) X(peer_weight) X(leave_morale_shock) \
+	X(guard_distance_m) X(guard_engage_m) X(guard_follow_s) X(guard_loss_factor) X(wound_share) \
+	X(wounded_speed_factor) X(carry_speed_factor) X(carry_pickup_m) X(carry_touch_m) X(rearguard_cover_m) \
+	X(summons_hold_tolerance) X(summons_morale) X(summons_rate_per_h) X(summons_hunger_weight) \
+	X(summons_time_weight_per_h) X(summons_gone_weight) X(summons_desperate_factor)
 #define KIND_PARAMS(X) \
 	X(radius_m) X(free_speed_mps) X(melee_reach_m) X(melee_rate_per_s) X(melee_hit_prob) \
 	X(missile_range_m) X(missile_rate_per_s) X(missile_hit_prob)
@@ -185,10 +206,10 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 4008, "struct rt_world changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_world_def) == 1112, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 4368, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_world_def) == 1416, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
-_Static_assert(sizeof(rt_corps) == 208, "rt_corps changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_corps) == 232, "rt_corps changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps_def) == 80, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal) == 120, "rt_goal changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal_def) == 56, "rt_goal_def changed: update the checkpoint's fingerprint (checkpoint.c)");
@@ -418,6 +439,7 @@ static void fingerprint(const rt_world *w, fp_list *f)
 		h = mix_u64(h, (uint64_t)(int64_t)c->def.all_out_threshold);
 		h = mix_u64(h, c->def.pursue_limited);
 		if (c->def.pursue_limited) h = mix_f64(mix_f64(h, c->def.pursue_limit.x), c->def.pursue_limit.y);
+		h = mix_u64(h, c->def.summon);
 	}
 	FP_H(f, h, "the corps' definitions");
 
@@ -657,6 +679,9 @@ static void save_corps(sink *k, const save_ctx *c)
 		put_u8(k, corps->home_set);
 		put_f64(k, corps->home_x);
 		put_f64(k, corps->home_y);
+		put_i32(k, corps->carrier);
+		put_f64(k, corps->summons_at_s);
+		put_i32(k, corps->encircled);
 	}
 }
 
@@ -1111,7 +1136,7 @@ static rt_status check_agents(const rt_world *w, const plan *p, const uint8_t *s
 	if ((s = check_byte(err, p, "kind", f[AF_kind], n, RT_KIND_COUNT)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "side", f[AF_side], n, RT_MAX_SIDES)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "experience", f[AF_experience], n, RT_EXPERIENCE_COUNT)) != RT_OK) return s;
-	if ((s = check_byte(err, p, "stance", f[AF_stance], n, RT_STANCE_CONTAIN + 1)) != RT_OK) return s;
+	if ((s = check_byte(err, p, "stance", f[AF_stance], n, RT_STANCE_REARGUARD + 1)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "level", f[AF_level], n, 8)) != RT_OK) return s;
 	if ((s = check_index(err, p, "goal", f[AF_goal], n, w->goal_count)) != RT_OK) return s;
 	if ((s = check_index(err, p, "flee_goal", f[AF_flee_goal], n, w->goal_count)) != RT_OK) return s;
@@ -1203,7 +1228,12 @@ static rt_status load_corps(reader *r, rt_world *w, plan *p, bool apply, rt_erro
 		const int32_t men = get_i32(r), active = get_i32(r), fleeing = get_i32(r), pursuers = get_i32(r);
 		const unsigned cut_off = get_u8(r), home_set = get_u8(r);
 		const double home_x = get_f64(r), home_y = get_f64(r);
+		const int32_t carrier = get_i32(r);
+		const double summons_at_s = get_f64(r);
+		const int32_t encircled = get_i32(r);
 		if (r->short_read) return RT_OK;
+		if (carrier < -1 || carrier >= w->agents.count || !finite_in(summons_at_s, -1.0, 1e15) || encircled < 0)
+			return bad(err, p, "corps", "corps %d: carrier %d, summons at %g s, %d encircled", i, carrier, summons_at_s, encircled);
 		if (commander < -1 || commander >= w->agents.count || left > 1 || cut_off > 1 || !finite_in(left_at_s, -1.0, 1e15) ||
 		    !finite_in(mean_threat, 0.0, 1e12) || men < 0 || active < 0 || fleeing < 0 || pursuers < 0 || home_set > 1 ||
 		    !isfinite(home_x) || !isfinite(home_y) || (home_set && (!in_reach(w, home_x, 0) || !in_reach(w, home_y, 1))))
@@ -1223,6 +1253,9 @@ static rt_status load_corps(reader *r, rt_world *w, plan *p, bool apply, rt_erro
 		c->home_set = home_set;
 		c->home_x = home_x;
 		c->home_y = home_y;
+		c->carrier = carrier;
+		c->summons_at_s = summons_at_s;
+		c->encircled = encircled;
 	}
 	return RT_OK;
 }

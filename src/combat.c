@@ -439,53 +439,334 @@ static bool covered(const rt_world *w, double sx, double sy, double tx, double t
 	return false;
 }
 
-void rt__fight(rt_world *w)
+/* What a man did to his enemy this step, in his victim slot: the enemy's id and these
+ * flags. Resolve applies them in slot order and leaves the id alone. */
+#define BLOW_ID 0x0fffffff
+#define BLOW_HIT (1 << 28)    /* a disabling blow or shot */
+#define BLOW_CHARGE (1 << 29) /* a rider's first blow at a charge: the man charged is shaken */
+#define BLOW_CANNON (1 << 30) /* a gun fired at him: resolve follows the ball or canister */
+_Static_assert(BLOW_ID >= (1 << 28) - 1, "agent ids fit below the flags");
+
+static bool rider(uint8_t kind) { return kind == RT_KIND_HORSE || kind == RT_KIND_HORSE_ARCHER; }
+
+/* What the fight phase reads, once per step. */
+typedef struct fight_ctx {
+	double dt, armour, desperate, cover, misfire, charge_span, rear_hit;
+	float fade;
+	uint64_t seed, step;
+	bool any_riders, any_guns, any_corps;
+} fight_ctx;
+
+/* One man's blow or shot (the fight phase's loop body). `special`: riders, guns or corps
+ * are in the world; without, the phase reads only what plain fighting needs. */
+static inline __attribute__((always_inline)) void fight_one(rt_world *w, const fight_ctx *c, int s, bool special, int64_t *shots, int64_t *misfires,
+			     int64_t *cannon_shots)
 {
 	rt_agents *a = &w->agents;
-	const int n = a->count;
-	const double dt = w->def.dt_s, armour = w->def.combat.armour_protection, desperate = w->def.combat.desperate_factor;
-	const double cover = w->def.combat.cover, rear_hit = w->def.combat.rear_hit_factor;
-	const double misfire = w->env.misfire_probability; /* rain and damp (weather.c); 0 in dry weather */
-	const uint64_t seed = w->def.seed;
-	const uint64_t step = (uint64_t)w->step;
-	int64_t shots = 0, misfires = 0;
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : shots, misfires) if (RT_PARALLEL(n))
-	for (int s = 0; s < n; ++s) {
-		a->victim[s] = -1;
-		if (!can_fight(a->state[s]) || a->stance[s] == RT_STANCE_CONTAIN) continue;
-		/* engaged only while an enemy is in reach */
-		if (a->state[s] == RT_STATE_ENGAGED) a->state[s] = RT_STATE_FORMED;
-		if (a->enemy[s] < 0) continue;
-		const int t = (int)w->slot_of_id[a->enemy[s]];
-		if (!can_be_targeted(a->state[t])) continue; /* he fell or knelt since he was sensed */
-		const rt_kind_params *kp = &w->def.kinds[a->kind[s]];
-		const double ex = a->x[t] - a->x[s], ey = a->y[t] - a->y[s];
-		const double dist = sqrt(ex * ex + ey * ey);
-		const double protect = (a->equipment[t] & RT_EQUIP_ARMOUR) ? 1.0 - armour : 1.0;
-		const rt_random4 r = rt_random_bits(seed, a->id[s], step, RT_STREAM_FIGHT);
-		const double u0 = (double)r.v[0] * (1.0 / 4294967296.0), u1 = (double)r.v[1] * (1.0 / 4294967296.0);
-		const double gap = dist - a->radius[s] - a->radius[t];
-		/* facing: a man going away from his enemy does not strike or shoot at him; a man
-		 * struck from behind is struck unguarded */
-		if (rt__behind(w, s, ex, ey)) continue;
-		const double rear = rt__behind(w, t, -ex, -ey) ? rear_hit : 1.0;
-		if ((a->equipment[s] & RT_EQUIP_WEAPON) && gap <= kp->melee_reach_m) {
-			if (a->state[s] == RT_STATE_FORMED || a->state[s] == RT_STATE_MARCHING) a->state[s] = RT_STATE_ENGAGED;
-			const double fury = a->state[s] == RT_STATE_DESPERATE ? desperate : 1.0; /* M7 */
-			if (u0 < kp->melee_rate_per_s * dt * fmin(1.0, kp->melee_hit_prob * fury * rear) * protect) a->victim[s] = a->enemy[s];
-		} else if (kp->missile_range_m > 0.0 && a->ammunition[s] > 0 && dist <= kp->missile_range_m) {
-			if (u0 < kp->missile_rate_per_s * dt) {
-				a->ammunition[s]--;
-				shots++;
-				const double shelter = covered(w, a->x[s], a->y[s], a->x[t], a->y[t]) ? 1.0 - cover : 1.0; /* M5 */
-				if (misfire > 0.0 && a->kind[s] == RT_KIND_GUNNER &&
-				    (double)r.v[2] * (1.0 / 4294967296.0) < misfire) misfires++; /* wet powder, dead match */
-				else if (u1 < fmin(1.0, kp->missile_hit_prob * rear) * protect * shelter) a->victim[s] = a->enemy[s];
+	const rt_combat_params *cp = &w->def.combat;
+	const double dt = c->dt, armour = c->armour, desperate = c->desperate, cover = c->cover, misfire = c->misfire;
+	const double charge_span = c->charge_span;
+	const float fade = c->fade;
+	const uint64_t seed = c->seed, step = c->step;
+	const bool any_riders = special && c->any_riders, any_guns = special && c->any_guns, any_corps = special && c->any_corps;
+	a->victim[s] = -1;
+	const uint8_t kind = any_riders ? a->kind[s] : RT_KIND_FOOT; /* only riders are told apart here */
+	if (any_riders && rider(kind)) {
+		/* the charge: the speed a rider carries into contact, fading as he slows */
+		const float speed = (float)sqrt(a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s]);
+		const float kept = a->impetus[s] * fade;
+		a->impetus[s] = speed > kept ? speed : kept;
+	}
+	const bool gun = any_guns && (a->equipment[s] & RT_EQUIP_CANNON) != 0;
+	if (gun && a->reload[s] > 0.0f) a->reload[s] = (float)fmax(0.0, a->reload[s] - dt); /* the crew loads */
+	if (!can_fight(a->state[s]) || a->stance[s] == RT_STANCE_CONTAIN || a->stance[s] == RT_STANCE_CARRIED) return;
+	/* C6: a guard with his commander on his shoulders strikes no one */
+	if (any_corps && a->stance[s] == RT_STANCE_GUARD && a->corps[s] >= 0 && w->corps[a->corps[s]].carrier == (int32_t)a->id[s])
+		return;
+	/* engaged only while an enemy is in reach */
+	const bool was_engaged = a->state[s] == RT_STATE_ENGAGED;
+	if (was_engaged) a->state[s] = RT_STATE_FORMED;
+	if (a->enemy[s] < 0) return;
+	const int t = (int)w->slot_of_id[a->enemy[s]];
+	if (!can_be_targeted(a->state[t])) return; /* he fell or knelt since he was sensed */
+	const rt_kind_params *kp = &w->def.kinds[a->kind[s]];
+	const double ex = a->x[t] - a->x[s], ey = a->y[t] - a->y[s];
+	const double dist = sqrt(ex * ex + ey * ey);
+	const double protect = (a->equipment[t] & RT_EQUIP_ARMOUR) ? 1.0 - armour : 1.0;
+	const rt_random4 r = rt_random_bits(seed, a->id[s], step, RT_STREAM_FIGHT);
+	const double u0 = (double)r.v[0] * (1.0 / 4294967296.0), u1 = (double)r.v[1] * (1.0 / 4294967296.0);
+	const double gap = dist - a->radius[s] - a->radius[t];
+	/* facing: a man going away from his enemy does not strike or shoot at him; a man
+	 * whose back is to his attacker is struck unguarded. No man's marching or routing
+	 * changes in this phase (a marching man who strikes is engaged in resolve), so the
+	 * target's state read here is the same at any thread count. */
+	if (rt__behind(w, s, ex, ey)) return;
+	const double rear = rt__behind(w, t, -ex, -ey) ? c->rear_hit : 1.0;
+	if ((a->equipment[s] & RT_EQUIP_WEAPON) && gap <= kp->melee_reach_m) {
+		if (a->state[s] == RT_STATE_FORMED) a->state[s] = RT_STATE_ENGAGED;
+		const double fury = a->state[s] == RT_STATE_DESPERATE ? desperate : 1.0; /* M7 */
+		double p = kp->melee_rate_per_s * dt * fmin(1.0, kp->melee_hit_prob * fury * rear) * protect;
+		int32_t blow = 0;
+		if (rider(kind) && !was_engaged && a->impetus[s] > cp->charge_walk_mps) {
+			/* the charge: his first blow carries his horse's weight; formed foot and a
+			 * wagon or wall between blunt it. The strength is left (negated) in his
+			 * impetus for resolve, which shakes the man charged */
+			double strength = fmin(1.0, (a->impetus[s] - cp->charge_walk_mps) / charge_span);
+			const uint8_t ts = a->state[t];
+			if ((a->kind[t] == RT_KIND_FOOT || a->kind[t] == RT_KIND_GUARD) && (ts == RT_STATE_FORMED || ts == RT_STATE_ENGAGED))
+				strength *= cp->charge_formed_factor;
+			if (covered(w, a->x[s], a->y[s], a->x[t], a->y[t])) strength = 0.0;
+			if (strength > 0.0) {
+				p = fmax(p, strength * cp->charge_hit_prob * protect);
+				blow = BLOW_CHARGE;
+				a->impetus[s] = (float)-strength;
 			}
+		}
+		if (u0 < p) blow |= BLOW_HIT;
+		a->victim[s] = a->enemy[s] | blow; /* hit or not: resolve engages a marching man who struck */
+	} else if (gun) {
+		/* a gun: loaded, unlimbered (standing), with rounds left and the enemy in range */
+		const bool standing = a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s] < 0.01;
+		if (a->reload[s] <= 0.0f && standing && a->ammunition[s] > 0 && dist <= cp->cannon_range_m) {
+			a->ammunition[s]--;
+			a->reload[s] = (float)cp->cannon_reload_s;
+			if (misfire > 0.0 && (double)r.v[2] * (1.0 / 4294967296.0) < misfire) {
+				(*misfires)++; /* wet powder */
+			} else {
+				(*cannon_shots)++;
+				a->victim[s] = a->enemy[s] | BLOW_CANNON;
+			}
+		}
+	} else if (kp->missile_range_m > 0.0 && a->ammunition[s] > 0 && dist <= kp->missile_range_m) {
+		if (u0 < kp->missile_rate_per_s * dt) {
+			a->ammunition[s]--;
+			(*shots)++;
+			const double shelter = covered(w, a->x[s], a->y[s], a->x[t], a->y[t]) ? 1.0 - cover : 1.0; /* M5 */
+			if (misfire > 0.0 && a->kind[s] == RT_KIND_GUNNER &&
+			    (double)r.v[2] * (1.0 / 4294967296.0) < misfire) (*misfires)++; /* wet powder, dead match */
+			else if (u1 < fmin(1.0, kp->missile_hit_prob * rear) * protect * shelter) a->victim[s] = a->enemy[s] | BLOW_HIT;
+		}
+	}
+}
+
+void rt__fight(rt_world *w)
+{
+	const int n = w->agents.count;
+	const rt_combat_params *cp = &w->def.combat;
+	fight_ctx c;
+	c.dt = w->def.dt_s;
+	c.armour = cp->armour_protection;
+	c.desperate = cp->desperate_factor;
+	c.cover = cp->cover;
+	c.rear_hit = cp->rear_hit_factor;
+	c.misfire = w->env.misfire_probability; /* rain and damp (weather.c); 0 in dry weather */
+	c.fade = (float)exp(-c.dt / cp->charge_memory_s);
+	c.charge_span = cp->charge_full_mps - cp->charge_walk_mps;
+	c.seed = w->def.seed;
+	c.step = (uint64_t)w->step;
+	c.any_riders = w->riders > 0;
+	c.any_guns = w->guns > 0;
+	c.any_corps = w->corps_count > 0;
+	int64_t shots = 0, misfires = 0, cannon_shots = 0;
+	const bool special = c.any_riders || c.any_guns || c.any_corps;
+#pragma omp parallel num_threads(w->threads) reduction(+ : shots, misfires, cannon_shots) if (RT_PARALLEL(n))
+	{
+		const fight_ctx own = c; /* each thread's copy: nothing the loop writes can alias it */
+		if (special) {
+#pragma omp for schedule(static)
+			for (int s = 0; s < n; ++s) fight_one(w, &own, s, true, &shots, &misfires, &cannon_shots);
+		} else {
+#pragma omp for schedule(static)
+			for (int s = 0; s < n; ++s) fight_one(w, &own, s, false, &shots, &misfires, &cannon_shots);
 		}
 	}
 	w->shots += shots;
 	w->misfires += misfires;
+	w->cannon_shots += cannon_shots;
+}
+
+/* A disabling blow or shot: one unit of health; a commander, with probability
+ * wound_share, is felled but not killed the first time (C6: he must be carried). */
+static void disable(rt_world *w, int t)
+{
+	rt_agents *a = &w->agents;
+	if (a->kind[t] == RT_KIND_COMMANDER && a->health[t] >= 1.0f &&
+	    rt_random_uniform(w->def.seed, a->id[t], (uint64_t)w->step, RT_STREAM_WOUND) < w->def.command.wound_share) {
+		a->health[t] = 0.5f;
+		w->wounded++;
+		return;
+	}
+	a->health[t] -= 1.0f;
+}
+
+/* A charge strikes home on the man in slot t: he and the men of his side within
+ * charge_shock_radius_m of him (as the sense grid holds them) lose `shock` of morale. */
+static void charge_shock(rt_world *w, int t, double shock)
+{
+	rt_agents *a = &w->agents;
+	const rt_sense_grid *g = &w->sense;
+	const double radius = w->def.combat.charge_shock_radius_m;
+	a->morale[t] = (float)fmax(0.0, a->morale[t] - shock);
+	if (radius <= 0.0 || !g->start || g->cells == 0 || a->side[t] >= g->sides) return;
+	const double x = a->x[t], y = a->y[t];
+	const int x0 = rt__floor_int((x - radius - g->origin_x) * g->inv_cell), x1 = rt__floor_int((x + radius - g->origin_x) * g->inv_cell);
+	const int y0 = rt__floor_int((y - radius - g->origin_y) * g->inv_cell), y1 = rt__floor_int((y + radius - g->origin_y) * g->inv_cell);
+	for (int cy = y0 < 0 ? 0 : y0; cy <= (y1 < g->ny ? y1 : g->ny - 1); ++cy)
+		for (int cx = x0 < 0 ? 0 : x0; cx <= (x1 < g->nx ? x1 : g->nx - 1); ++cx) {
+			const int b = a->side[t] * g->cells + cy * g->nx + cx;
+			for (int k = g->start[b]; k < g->start[b + 1]; ++k) {
+				const int f = g->order[k];
+				if (f == t || !rt__active(a->state[f])) continue;
+				const double dx = a->x[f] - x, dy = a->y[f] - y;
+				if (dx * dx + dy * dy <= radius * radius) a->morale[f] = (float)fmax(0.0, a->morale[f] - shock);
+			}
+		}
+}
+
+#define GUN_MEN_MAX 256 /* men a ball or canister can reach in one shot, nearest first */
+
+typedef struct gun_line {
+	double gx, gy, ux, uy;  /* the gun and the unit direction of the shot */
+	double length;          /* how far along it men are looked at, m */
+	double half_width;      /* beside the line at the muzzle, m */
+	double spread;          /* ... widening by this per metre along (canister: tan of its half-angle) */
+	int side;               /* the gun's side: its men are not hit */
+} gun_line;
+
+typedef struct gun_target {
+	double along, beside;
+	int slot;
+} gun_target;
+
+/* Calls visit(slot, along, beside) for every enemy of the gun who can be fought (active,
+ * not kneeling) within the band of the line: 0 < along <= length and |beside| <= half_width
+ * + spread along. Men are found in the sense grid's cells over the band's box, where they
+ * stood at the sense phase (a cell of slack covers what they moved since). */
+static void gun_band(const rt_world *w, const gun_line *l, void (*visit)(void *, int, double, double), void *context)
+{
+	const rt_sense_grid *g = &w->sense;
+	const rt_agents *a = &w->agents;
+	if (!g->start || g->cells == 0) return;
+	const double reach = l->half_width + l->spread * l->length + g->cell;
+	const double ex = l->gx + l->ux * l->length, ey = l->gy + l->uy * l->length;
+	const int x0 = rt__floor_int((fmin(l->gx, ex) - reach - g->origin_x) * g->inv_cell);
+	const int x1 = rt__floor_int((fmax(l->gx, ex) + reach - g->origin_x) * g->inv_cell);
+	const int y0 = rt__floor_int((fmin(l->gy, ey) - reach - g->origin_y) * g->inv_cell);
+	const int y1 = rt__floor_int((fmax(l->gy, ey) + reach - g->origin_y) * g->inv_cell);
+	for (int cy = y0 < 0 ? 0 : y0; cy <= (y1 < g->ny ? y1 : g->ny - 1); ++cy)
+		for (int cx = x0 < 0 ? 0 : x0; cx <= (x1 < g->nx ? x1 : g->nx - 1); ++cx) {
+			/* cells whose centre lies far off the band are passed over */
+			const double mx = g->origin_x + (cx + 0.5) * g->cell - l->gx, my = g->origin_y + (cy + 0.5) * g->cell - l->gy;
+			const double c_along = mx * l->ux + my * l->uy, c_beside = fabs(mx * l->uy - my * l->ux);
+			if (c_along < -g->cell || c_along > l->length + g->cell ||
+			    c_beside > l->half_width + l->spread * fmax(0.0, c_along) + g->cell)
+				continue;
+			for (int side = 0; side < g->sides; ++side) {
+				if (side == l->side) continue;
+				const int b = side * g->cells + cy * g->nx + cx;
+				for (int k = g->start[b]; k < g->start[b + 1]; ++k) {
+					const int t = g->order[k];
+					if (!can_be_targeted(a->state[t])) continue;
+					const double dx = a->x[t] - l->gx, dy = a->y[t] - l->gy;
+					const double along = dx * l->ux + dy * l->uy, beside = fabs(dx * l->uy - dy * l->ux);
+					if (along <= 0.0 || along > l->length || beside > l->half_width + l->spread * along + a->radius[t]) continue;
+					visit(context, t, along, beside);
+				}
+			}
+		}
+}
+
+typedef struct gun_nearest {
+	gun_target men[GUN_MEN_MAX];
+	int count;
+	const rt_world *w;
+	double lane; /* roundshot: only men whose body the line crosses */
+} gun_nearest;
+
+/* Keeps the GUN_MEN_MAX nearest along the line (ties by id), sorted. */
+static void keep_nearest(void *context, int t, double along, double beside)
+{
+	gun_nearest *n = context;
+	const rt_agents *a = &n->w->agents;
+	if (n->lane >= 0.0 && beside > a->radius[t] + n->lane) return;
+	int at = n->count;
+	while (at > 0 && (n->men[at - 1].along > along || (n->men[at - 1].along == along && a->id[n->men[at - 1].slot] > a->id[t]))) at--;
+	if (at >= GUN_MEN_MAX) return;
+	const int last = n->count < GUN_MEN_MAX ? n->count : GUN_MEN_MAX - 1;
+	for (int k = last; k > at; --k) n->men[k] = n->men[k - 1];
+	n->men[at] = (gun_target){ along, beside, t };
+	if (n->count < GUN_MEN_MAX) n->count++;
+}
+
+typedef struct gun_shock {
+	rt_world *w;
+	double shock;
+} gun_shock;
+
+static void shake(void *context, int t, double along, double beside)
+{
+	(void)along;
+	(void)beside;
+	gun_shock *g = context;
+	float *m = &g->w->agents.morale[t];
+	*m = (float)fmax(0.0, *m - g->shock);
+}
+
+/* A gun in slot s fires at the man with id target: roundshot along a line that may
+ * strike several men, or canister in a cone when he is near; the men near its path are
+ * shaken (docs/model.md section 8). Serial (resolve). */
+static void gunshot(rt_world *w, int s, int32_t target, int64_t *hits)
+{
+	rt_agents *a = &w->agents;
+	const rt_combat_params *cp = &w->def.combat;
+	const int t = (int)w->slot_of_id[target];
+	const double dx = a->x[t] - a->x[s], dy = a->y[t] - a->y[s], d = sqrt(dx * dx + dy * dy);
+	if (d <= 0.0) return;
+	const rt_random4 r = rt_random_bits(w->def.seed, a->id[s], (uint64_t)w->step, RT_STREAM_CANNON);
+	const double pi = 3.14159265358979323846;
+	const double error = cp->cannon_aim_error_deg * pi / 180.0 * ((double)r.v[0] * (1.0 / 4294967296.0) * 2.0 - 1.0);
+	const double ce = cos(error), se = sin(error);
+	const double ux = (dx * ce - dy * se) / d, uy = (dx * se + dy * ce) / d;
+	const bool canister = d <= cp->canister_range_m;
+	gun_line line = { a->x[s], a->y[s], ux, uy, canister ? cp->canister_range_m : cp->cannon_range_m, 0.0,
+			  canister ? tan(cp->canister_half_angle_deg * pi / 180.0) : 0.0, a->side[s] };
+	gun_nearest nearest; /* 6 KiB on the stack of the serial resolve */
+	gun_nearest *near = &nearest;
+	near->count = 0;
+	near->w = w;
+	near->lane = canister ? -1.0 : 0.0;
+	gun_band(w, &line, keep_nearest, near);
+	const double cover = cp->cover;
+	double balls = cp->canister_balls, reached = line.length;
+	int crossed = 0;
+	for (int k = 0; k < near->count; ++k) {
+		const gun_target *m = &near->men[k];
+		const double u = (double)rt_random_bits(w->def.seed, a->id[s], (uint64_t)w->step, RT_STREAM_CANNON + 1 + (k >> 2)).v[k & 3] *
+				 (1.0 / 4294967296.0);
+		const double shelter = covered(w, line.gx, line.gy, a->x[m->slot], a->y[m->slot]) ? 1.0 - cover : 1.0;
+		double p;
+		if (canister) {
+			/* balls spread evenly over the cone's width here; the share his body covers
+			 * strike him, and stop there */
+			const double width = fmax(2.0 * a->radius[m->slot], 2.0 * line.spread * m->along);
+			const double share = fmin(1.0, 2.0 * a->radius[m->slot] / width);
+			p = 1.0 - pow(1.0 - share * cp->canister_ball_hit_prob, balls);
+			balls -= balls * share;
+		} else {
+			p = cp->cannon_ball_hit_prob;
+			if (++crossed >= (int)cp->cannon_ball_men) reached = m->along; /* the ball is spent */
+		}
+		if (u < p * shelter) {
+			disable(w, m->slot);
+			(*hits)++;
+		}
+		if (!canister && crossed >= (int)cp->cannon_ball_men) break;
+	}
+	/* the fright of it: everyone near its path */
+	gun_shock shock = { w, cp->cannon_morale_shock };
+	line.length = reached;
+	line.half_width = cp->cannon_shock_radius_m;
+	if (shock.shock > 0.0 && line.half_width > 0.0) gun_band(w, &line, shake, &shock);
 }
 
 rt_status rt__resolve(rt_world *w, rt_error *err)
@@ -493,14 +774,36 @@ rt_status rt__resolve(rt_world *w, rt_error *err)
 	rt_agents *a = &w->agents;
 	const int n = a->count;
 	int64_t hits = 0;
+	int64_t charges = 0;
 	/* serial, in slot order: the same order at any thread count */
 	for (int s = 0; s < n; ++s) {
-		if (a->victim[s] < 0) continue;
-		const int t = (int)w->slot_of_id[a->victim[s]];
-		a->health[t] -= 1.0f;
-		hits++;
+		const int32_t blow = a->victim[s];
+		if (blow < 0) continue;
+		const int32_t id = blow & BLOW_ID;
+		a->victim[s] = id;
+		if (a->state[s] == RT_STATE_MARCHING && !(blow & BLOW_CANNON)) {
+			/* a marching man who struck in melee (not one who shot) is engaged */
+			const int t = (int)w->slot_of_id[id];
+			const double gap = hypot(a->x[t] - a->x[s], a->y[t] - a->y[s]) - a->radius[s] - a->radius[t];
+			if ((a->equipment[s] & RT_EQUIP_WEAPON) && gap <= w->def.kinds[a->kind[s]].melee_reach_m) a->state[s] = RT_STATE_ENGAGED;
+		}
+		if (blow & BLOW_CANNON) {
+			gunshot(w, s, id, &hits);
+			continue;
+		}
+		const int t = (int)w->slot_of_id[id];
+		if (blow & BLOW_HIT) {
+			disable(w, t);
+			hits++;
+		}
+		if (blow & BLOW_CHARGE) { /* the man charged and those beside him are shaken, hit or not */
+			charge_shock(w, t, -(double)a->impetus[s] * w->def.combat.charge_morale_shock);
+			a->impetus[s] = 0.0f;
+			charges++;
+		}
 	}
 	w->hits += hits;
+	w->charges += charges;
 	/* C5: a kneeling man is taken by an enemy beside him who has no one left to chase or
 	 * fight near him; pursuers with runners ahead ride past */
 	const double capture = w->def.morale.capture_distance_m, chase = w->def.combat.advance_range_m;

@@ -34,6 +34,25 @@ rt_command_params rt_command_params_default(void)
 	c.cut_off_weight = 1.5;
 	c.peer_weight = 4.7;
 	c.leave_morale_shock = 0.15;
+	/* M8, C6 (docs/model.md section 10b; estimates, grade E) */
+	c.guard_distance_m = 1.5;
+	c.guard_engage_m = 10.0;
+	c.guard_follow_s = 1.0;
+	c.guard_loss_factor = 0.25;
+	c.wound_share = 0.5;
+	c.wounded_speed_factor = 0.25;
+	c.carry_speed_factor = 0.4;
+	c.carry_pickup_m = 8.0;
+	c.carry_touch_m = 1.0;
+	c.rearguard_cover_m = 300.0;
+	/* M7 (docs/model.md section 10c; estimates, grade E) */
+	c.summons_hold_tolerance = 0.15;
+	c.summons_morale = 0.5;
+	c.summons_rate_per_h = 0.3;
+	c.summons_hunger_weight = 1.5;
+	c.summons_time_weight_per_h = 0.5;
+	c.summons_gone_weight = 1.0;
+	c.summons_desperate_factor = 0.3;
 	return c;
 }
 
@@ -76,6 +95,8 @@ rt_status rt_world_add_corps(rt_world *w, const rt_corps_def *d, rt_corps_id *ou
 	c->def.name = NULL; /* the copy in c->name is the one kept */
 	c->commander = -1;
 	c->left_at_s = -1.0;
+	c->carrier = -1;
+	c->summons_at_s = -1.0;
 	if (out) *out = w->corps_count;
 	w->corps_count++;
 	return RT_OK;
@@ -126,6 +147,10 @@ bool rt_world_get_corps(const rt_world *w, rt_corps_id corps, rt_corps_view *o)
 	o->mean_threat = c->mean_threat;
 	o->fleeing_seen = c->fleeing_seen;
 	o->pursuers = c->pursuers;
+	o->carrier = c->carrier;
+	o->summon = c->def.summon;
+	o->summons_at_s = c->summons_at_s;
+	o->encircled = c->encircled;
 	return true;
 }
 
@@ -141,11 +166,21 @@ static void leave(rt_world *w, int corps)
 		const uint8_t st = a->state[s];
 		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
 		a->goal[s] = c->def.refuge;
-		a->stance[s] = RT_STANCE_HOLD;
+		/* his guards keep by him, a wounded commander stays carried and a rearguard covers
+		 * him (guard.c) */
+		if (a->stance[s] < RT_STANCE_GUARD) a->stance[s] = RT_STANCE_HOLD; /* not guard, carried, rearguard */
 		a->state[s] = RT_STATE_MARCHING;
 		a->level[s] = 0;
 		a->morale[s] = (float)fmax(0.0, a->morale[s] - shock);
 	}
+}
+
+/* Whether the man in slot s takes part in his corps' pursuit: steady, and neither a
+ * guard keeping by his commander, nor the wounded commander himself, nor a rearguard. */
+static bool pursuit_candidate(const rt_agents *a, int s, int corps)
+{
+	return a->corps[s] == corps && rt__active(a->state[s]) && a->state[s] != RT_STATE_ROUTING &&
+	       a->state[s] != RT_STATE_SURRENDERED && a->stance[s] < RT_STANCE_GUARD;
 }
 
 /* Whether the man in slot s is fleeing in a pursuer's eyes: routing, or marching away
@@ -168,8 +203,7 @@ static void pursue(rt_world *w, int corps)
 	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
 	int men = 0;
 	for (int s = 0; s < n; ++s)
-		if (a->corps[s] == corps && rt__active(a->state[s]) && a->state[s] != RT_STATE_ROUTING &&
-		    a->state[s] != RT_STATE_SURRENDERED) {
+		if (pursuit_candidate(a, s, corps)) {
 			x0 = fmin(x0, a->x[s]);
 			y0 = fmin(y0, a->y[s]);
 			x1 = fmax(x1, a->x[s]);
@@ -211,8 +245,7 @@ static void pursue(rt_world *w, int corps)
 	if (!list) return; /* no scratch this round: the corps keeps its last orders */
 	int k = 0;
 	for (int s = 0; s < n; ++s)
-		if (a->corps[s] == corps && rt__active(a->state[s]) && a->state[s] != RT_STATE_ROUTING &&
-		    a->state[s] != RT_STATE_SURRENDERED) {
+		if (pursuit_candidate(a, s, corps)) {
 			const double dx = a->x[s] - fx, dy = a->y[s] - fy;
 			list[k++] = (candidate){ dx * dx + dy * dy, a->id[s], s };
 		}
@@ -257,6 +290,7 @@ static void pursue(rt_world *w, int corps)
 void rt__command(rt_world *w)
 {
 	if (w->corps_count == 0) return;
+	rt__retinue(w); /* every step: who carries a wounded commander (C6) */
 	const rt_command_params *p = &w->def.command;
 	const int64_t round = (int64_t)floor(w->time_s / p->decision_interval_s);
 	if (round == w->last_decision) return;
@@ -305,4 +339,5 @@ void rt__command(rt_world *w)
 		const double u = rt_random_uniform(w->def.seed, (uint32_t)c, (uint64_t)round, RT_STREAM_COMMAND);
 		if (u < probability) leave(w, c);
 	}
+	rt__summons(w, round); /* M7: rings that hold summon the encircled */
 }

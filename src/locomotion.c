@@ -6,7 +6,10 @@
  *   s_i = min over neighbours ahead (e_i . (x_j - x_i) > 0, lateral offset <= l_ij) of
  *         d_ij - l_ij, and over walls ahead of d_iw - r_i
  *   v_i = e_i * clamp(s_i / T, 0, v0_i)
- * e0 comes from the agent's goal (flow field) or fixed heading. l_ij = r_i + r_j.
+ * e0 comes from the agent's goal (flow field) or fixed heading. l_ij = r_i + r_j. The
+ * few men of the guard stances (guards, a carried commander, a rearguard: guard.c) take
+ * e0 and pace from their commander, in a short pass after the rest of their batch, so
+ * that the hot path stays as it was.
  * The agent's next update period is chosen here too (multi-rate stepping).
  * Men are taken in batches of consecutive grid positions, each pass of the model over
  * the whole batch before the next (pace and e0, then the neighbour sums in neighbours.c,
@@ -73,13 +76,19 @@ typedef struct decide_ctx {
 	bool simd;
 	bool mud, fire; /* wet ground somewhere; a head fire burning somewhere */
 	bool water;     /* a map with a sea or rivers: men not in flight wade out of deep water */
+	double charge_run_up, charge_pace; /* combat: a rider this near the enemy he closes with gallops */
 	rt_nb_params nbp;
 } decide_ctx;
 
+#define RETINUE (-2) /* desired_direction: a guard, carried commander or rearguard, decided after the batch */
+
 /* His desired direction e0 (a unit vector, or zero to stand), from his state, stance,
- * enemy and goal. Returns his goal when e0 is the goal's direction, left for the caller
- * to take from the flow field (rt__goal_directions, for many men at once); else -1. */
-static inline int32_t desired_direction(const decide_ctx *c, int s, double xi, double yi, double *e0x, double *e0y)
+ * enemy and goal, and his pace v0 where that changes it (a rider's charge). Returns his
+ * goal when e0 is the goal's direction, left for the caller to take from the flow field
+ * (rt__goal_directions, for many men at once); RETINUE for a man of the guard stances
+ * (M8, C6, M6: guard.c), whom the caller decides apart, unless retinue_done; else -1. */
+static inline __attribute__((always_inline)) int32_t desired_direction(const decide_ctx *c, int s, double xi, double yi, double *e0x, double *e0y, double *pace,
+					bool retinue_done)
 {
 	const rt_world *w = c->w;
 	const rt_agents *a = &w->agents;
@@ -92,6 +101,7 @@ static inline int32_t desired_direction(const decide_ctx *c, int s, double xi, d
 	const int32_t enemy = a->enemy[s];
 	const bool routing = a->state[s] == RT_STATE_ROUTING;
 	if (routing) {
+		if (!retinue_done && a->stance[s] == RT_STANCE_CARRIED) return RETINUE; /* carried even in flight */
 		/* flight: to his refuge while it is open, else along his side's flight field to
 		 * the nearest open refuge (flight.c), else to his refuge all the same, else
 		 * straight away from the enemy */
@@ -119,6 +129,8 @@ static inline int32_t desired_direction(const decide_ctx *c, int s, double xi, d
 		}
 	} else if (a->state[s] == RT_STATE_SURRENDERED) {
 		/* kneeling: he does not move */
+	} else if (!retinue_done && a->stance[s] >= RT_STANCE_GUARD) {
+		return RETINUE;
 	} else if (a->stance[s] == RT_STANCE_CONTAIN && enemy >= 0) {
 		/* M7: close in to the containing distance, give back inside it, else stand */
 		const int t = (int)w->slot_of_id[enemy];
@@ -132,13 +144,17 @@ static inline int32_t desired_direction(const decide_ctx *c, int s, double xi, d
 		}
 	} else if (a->stance[s] == RT_STANCE_ADVANCE && (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range))) {
 		/* close with the nearest enemy; with none near, go to collect the kneeling */
-		const int t = (int)w->slot_of_id[enemy >= 0 && a->enemy_dist[s] < advance_range ? enemy : a->prize[s]];
+		const bool fight = enemy >= 0 && a->enemy_dist[s] < advance_range;
+		const int t = (int)w->slot_of_id[fight ? enemy : a->prize[s]];
 		const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
 		const double en = sqrt(ex * ex + ey * ey);
 		if (en > 1e-9) {
 			*e0x = ex / en;
 			*e0y = ey / en;
 		}
+		/* the charge: a rider near the enemy he closes with puts his horse to the gallop */
+		if (fight && a->enemy_dist[s] <= c->charge_run_up && (a->kind[s] == RT_KIND_HORSE || a->kind[s] == RT_KIND_HORSE_ARCHER))
+			*pace *= c->charge_pace;
 	} else if (goal >= 0) {
 		/* marching off after his commander left, he finds his corps' refuge full: on to
 		 * the nearest open one */
@@ -196,6 +212,7 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 	double goal_x[RT_NB_BATCH], goal_y[RT_NB_BATCH];
 	int32_t goal_of[RT_NB_BATCH];
 	int goal_man[RT_NB_BATCH], goal_men = 0;
+	int retinue_man[RT_NB_BATCH], retinue_men = 0;
 	nb->men = 0;
 	for (int k = k0; k < k1; ++k) {
 		const int s = g->order[k];
@@ -209,8 +226,9 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 		if (c->mud) v0 *= rt__mud_factor(w, rt__terrain_cell(w, xi, yi));
 		const int i = nb->men++;
 		nb->k[i] = k;
+		const int32_t goal = desired_direction(c, s, xi, yi, &bm->head_x[i], &bm->head_y[i], &v0, false);
 		bm->pace[i] = v0;
-		const int32_t goal = desired_direction(c, s, xi, yi, &bm->head_x[i], &bm->head_y[i]);
+		if (goal == RETINUE) retinue_man[retinue_men++] = i;
 		if (goal >= 0) {
 			goal_of[goal_men] = goal;
 			goal_man[goal_men] = i;
@@ -229,6 +247,19 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 			bm->head_y[goal_man[m]] = ey[m - q];
 		}
 		q = r;
+	}
+	/* M8, C6, M6: the few men of the guard stances (guard.c), one at a time */
+	for (int m = 0; m < retinue_men; ++m) {
+		const int i = retinue_man[m], k = nb->k[i], s = g->order[k];
+		const double xi = g->sx[k], yi = g->sy[k];
+		double ex = 0.0, ey = 0.0, pace = bm->pace[i];
+		bool handled;
+		int32_t to = rt__retinue_direction(w, s, xi, yi, &ex, &ey, &pace, &handled);
+		if (!handled) to = desired_direction(c, s, xi, yi, &ex, &ey, &pace, true);
+		if (to >= 0 && !rt__goal_direction(&w->goals[to], xi, yi, &ex, &ey)) ex = ey = 0.0;
+		bm->head_x[i] = ex;
+		bm->head_y[i] = ey;
+		bm->pace[i] = pace;
 	}
 	for (int i = 0; i < nb->men; ++i) {
 		const int k = nb->k[i];
@@ -453,6 +484,8 @@ void rt__locomotion_decide(rt_world *w)
 	c.mud = w->mud_on;
 	c.fire = rt__fire_hot_anywhere(w);
 	c.water = w->map != NULL;
+	c.charge_run_up = w->def.combat.charge_run_up_m;
+	c.charge_pace = w->def.combat.charge_pace_factor;
 	c.nbp = (rt_nb_params){ p->neighbor_strength, 1.0 / p->neighbor_range_m, c.rep_range, c.max_level > 0,
 				c.periodic, c.period, c.inv_period };
 	const int batches = (count + RT_NB_BATCH - 1) / RT_NB_BATCH;

@@ -10,9 +10,10 @@
  * (green men lose morale faster: M1), times (1 + darkness_loss_factor darkness) at night
  * (E1: darkness 0 in daylight, 1 at or below the dark illuminance, log-linear between);
  * threat, routing_share and deaths_seen come from the sense phase's local picture;
- * behind is 1 when his nearest enemy is behind him (rt__behind, combat "Facing").
- * Parallel over men who decide this step, each writing only his own slot; the step
- * length is his update period. */
+ * behind is 1 when his nearest enemy is behind him (rt__behind, combat "Facing"). A
+ * guard bound to his commander (M8, guard.c) loses guard_loss_factor x as much and does
+ * not rout. Parallel over men who decide this step, each writing only his own slot; the
+ * step length is his update period. */
 #include "world.h"
 
 #include <math.h>
@@ -36,6 +37,7 @@ void rt__morale(rt_world *w)
 	/* C5 in the dark: a caught man cannot see whether the rider on him would take his
 	 * surrender, and seldom kneels (E1) */
 	const double kneel_rate = m->kneel_rate_per_s * (1.0 - darkness * (1.0 - m->dark_kneel_factor));
+	const double guard_loss = w->def.command.guard_loss_factor;
 #pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : routed, rallied, armour, weapons, knelt, desperate) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		const uint8_t state = a->state[s];
@@ -51,13 +53,21 @@ void rt__morale(rt_world *w)
 			const int t = (int)w->slot_of_id[a->enemy[s]];
 			if (rt__behind(w, s, a->x[t] - a->x[s], a->y[t] - a->y[s])) rear += m->rear_threat_factor;
 		}
-		const double loss = sens * (m->threat_rate_per_s * rear * a->threat[s] + m->contagion_rate_per_s * a->routing_share[s] +
-					    m->death_shock * a->deaths_seen[s]);
+		double loss = sens * (m->threat_rate_per_s * rear * a->threat[s] + m->contagion_rate_per_s * a->routing_share[s] +
+				      m->death_shock * a->deaths_seen[s]);
+		/* M8: a guard bound to his commander loses heart slower and does not break */
+		bool bound = false;
+		if (corps >= 0 && a->stance[s] == RT_STANCE_GUARD && w->corps[corps].guarded) {
+			bound = true;
+			loss *= guard_loss;
+		}
 		double morale = a->morale[s];
 		morale += ((base - morale) / m->recovery_time_s - loss) * dt;
 		morale = rt__clamp(morale, 0.0, 1.0);
 		a->morale[s] = (float)morale;
-		if (steady && morale < m->rout_threshold && rt__surrounded(w, s, trapped_radius)) {
+		if (bound) {
+			/* he stays with his commander */
+		} else if (steady && morale < m->rout_threshold && rt__surrounded(w, s, trapped_radius)) {
 			/* M7: with no way out he does not run; he fights harder */
 			a->state[s] = RT_STATE_DESPERATE;
 			a->level[s] = 0;

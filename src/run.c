@@ -117,6 +117,15 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o)
 			a->stance[s] = RT_STANCE_CONTAIN;
 			a->goal[s] = RT_NO_GOAL;
 			break;
+		case RT_ORDER_GUARD:
+			a->stance[s] = RT_STANCE_GUARD; /* M8: by the corps' commander (guard.c) */
+			a->goal[s] = RT_NO_GOAL;
+			break;
+		case RT_ORDER_COUNTER_CHARGE:
+			a->stance[s] = RT_STANCE_REARGUARD; /* M6: at his pursuers, then after him (guard.c) */
+			a->goal[s] = RT_NO_GOAL;
+			if (st == RT_STATE_MARCHING) a->state[s] = RT_STATE_FORMED; /* they turn and face */
+			break;
 		case RT_ORDER_MARCH:
 		case RT_ORDER_EMBARK: /* to the landing, where the boats take them (flight.c) */
 			a->stance[s] = RT_STANCE_HOLD;
@@ -268,8 +277,10 @@ static rt_status add_men(rt_run *run, int unit_index, const rt_sc_unit *u, rt_er
 		/* who wears armour and who carries a torch: a fixed share, spread evenly */
 		const bool armour = floor((i + 1) * u->armour_share) > floor(i * u->armour_share);
 		const bool torch = floor((i + 1) * u->torch_share) > floor(i * u->torch_share);
+		const double gun_share = (double)u->guns / (double)u->men; /* who serves a gun, spread evenly */
+		const bool gun = floor((i + 1) * gun_share) > floor(i * gun_share);
 		d.equipment = (uint8_t)(RT_EQUIP_WEAPON | (armour ? RT_EQUIP_ARMOUR : 0) | (torch ? RT_EQUIP_TORCH : 0) |
-					(kp->missile_range_m > 0.0 ? RT_EQUIP_MISSILE : 0));
+					(kp->missile_range_m > 0.0 ? RT_EQUIP_MISSILE : 0) | (gun ? RT_EQUIP_CANNON : 0));
 		if (u->order.kind == RT_ORDER_SHELTER) d.state = RT_STATE_SHELTERED;
 		rt_agent_id id;
 		rt_status s = rt_world_add_agent(w, &d, &id, err);
@@ -315,6 +326,7 @@ static rt_status add_commander(rt_run *run, int corps, rt_error *err)
 		rt_agent_def gd = d;
 		gd.position = gq;
 		gd.kind = RT_KIND_GUARD;
+		gd.stance = RT_STANCE_GUARD; /* he keeps by his commander (guard.c) */
 		gd.radius_m = w->def.kinds[RT_KIND_GUARD].radius_m * sqrt(run->scale);
 		gd.morale = (float)w->def.morale.baseline[RT_EXPERIENCE_VETERAN];
 		if ((s = rt_world_add_agent(w, &gd, NULL, err)) != RT_OK) return s;
@@ -461,6 +473,7 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 		cd.hunger = k->hunger;
 		cd.cut_off = k->cut_off;
 		cd.refuge = place_goal(run, k->refuge);
+		cd.summon = k->summon;
 		cd.pursue_ratio = k->pursue_ratio;
 		if (k->pursue_limit >= 0) {
 			cd.pursue_limited = true;
@@ -714,10 +727,30 @@ static rt_status check_ambushes(rt_run *run)
 	return RT_OK;
 }
 
+/* M7: a summons sent since the last check: in this check's round (a corps' summons_at_s
+ * is set once and checks come every round, so the event needs no memory of its own). */
+static rt_status check_summons(rt_run *run)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	for (int c = 0; c < w->corps_count; ++c) {
+		const rt_corps *k = &w->corps[c];
+		if (k->summons_at_s < 0.0 || (int64_t)floor(k->summons_at_s / CHECK_INTERVAL_S + 1e-9) != run->last_check) continue;
+		const rt_agents *a = &w->agents;
+		const int cs = k->commander >= 0 ? (int)w->slot_of_id[k->commander] : -1;
+		rt_vec2 where = cs >= 0 ? (rt_vec2){ a->x[cs], a->y[cs] } : (rt_vec2){ NAN, NAN };
+		rt_status s = rt__run_event(run, "summons", sc->corps[c].id, where, "M7",
+					    "%s summons the %.0f men inside the ring to surrender", k->name, k->encircled * run->scale);
+		if (s != RT_OK) return s;
+	}
+	return RT_OK;
+}
+
 static rt_status check(rt_run *run, rt_error *err)
 {
 	const rt_scenario *sc = run->scenario;
 	rt_status s = check_ambushes(run);
+	if (s == RT_OK) s = check_summons(run);
 	for (int i = 0; s == RT_OK && i < sc->trigger_count; ++i)
 		if (run->trigger_fired_s[i] < 0.0 && condition_holds(run, i)) s = fire_trigger(run, i);
 	if (s == RT_OK) s = rt__run_watch(run);

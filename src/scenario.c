@@ -536,14 +536,15 @@ static rt_status read_flight(reader *r, const rt_ynode *root)
 	return RT_OK;
 }
 
-static const char *const order_words[RT_ORDER_KIND_COUNT] = { "hold", "advance", "contain", "march", "attack", "ambush", "shelter", "embark" };
+static const char *const order_words[RT_ORDER_KIND_COUNT] = { "hold", "advance", "contain", "march", "attack", "ambush", "shelter",
+								"embark", "guard", "counter_charge" };
 
 const char *rt__order_name(rt_sc_order_kind kind)
 {
 	return kind < RT_ORDER_KIND_COUNT ? order_words[kind] : "unknown";
 }
 
-/* An order: a word (hold, advance, contain, shelter) or a mapping
+/* An order: a word (hold, advance, contain, shelter, guard, counter_charge) or a mapping
  * {kind: march|attack, to: place} / {kind: ambush, zone: place, radius_m: m}. */
 static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_sc_order *o)
 {
@@ -561,11 +562,11 @@ static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_s
 		join(kp, path, "kind");
 	}
 	if ((s = scalar_text(r, kn, kp, word, sizeof word)) != RT_OK)
-		return bad(r, kn, kp, "expected an order: hold, advance, contain, shelter, or {kind: march|attack|ambush, ...}");
+		return bad(r, kn, kp, "expected an order: hold, advance, contain, shelter, guard, counter_charge, or {kind: march|attack|ambush, ...}");
 	int k = -1;
 	for (int i = 0; i < RT_ORDER_KIND_COUNT; i++)
 		if (strcmp(word, order_words[i]) == 0) k = i;
-	if (k < 0) return bad(r, kn, kp, "unknown order \"%s\"; expected hold, advance, contain, march, attack, ambush, shelter or embark", word);
+	if (k < 0) return bad(r, kn, kp, "unknown order \"%s\"; expected hold, advance, contain, march, attack, ambush, shelter, embark, guard or counter_charge", word);
 	o->kind = (rt_sc_order_kind)k;
 	bool needs_place = o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK || o->kind == RT_ORDER_AMBUSH || o->kind == RT_ORDER_EMBARK;
 	if (needs_place && n->type != RT_YNODE_MAP)
@@ -613,7 +614,7 @@ static rt_status read_kind(reader *r, const rt_ynode *v, const char *path, rt_ki
 static rt_status read_unit(reader *r, const rt_ynode *v, const char *p, rt_sc_unit *u)
 {
 	static const char *const keys[] = { "kind", "men", "experience", "armour", "torches", "morale", "at", "lat", "lon",
-					    "offset_m", "frontage_m", "depth_m", "facing_deg", "order", "note", "source", NULL };
+					    "offset_m", "frontage_m", "depth_m", "facing_deg", "order", "guns", "note", "source", NULL };
 	rt_status s;
 	if ((s = need_map(r, v, p)) != RT_OK || (s = check_keys(r, v, p, keys)) != RT_OK) return s;
 	u->line = v->line;
@@ -637,6 +638,12 @@ static rt_status read_unit(reader *r, const rt_ynode *v, const char *p, rt_sc_un
 	if ((s = get_number(r, v, "armour", p, false, 0.0, 1.0, &u->armour_share)) != RT_OK) return s;
 	if ((s = get_number(r, v, "torches", p, false, 0.0, 1.0, &u->torch_share)) != RT_OK) return s;
 	if ((s = get_number(r, v, "morale", p, false, 0.0, 1.0, &u->morale)) != RT_OK) return s;
+	if ((s = get_int(r, v, "guns", p, false, 0, u->men, &u->guns)) != RT_OK) return s;
+	if (u->guns > 0 && u->kind != RT_KIND_CREW) {
+		char gp[PATH_SIZE];
+		join(gp, p, "guns");
+		return bad(r, rt__yaml_get(v, "guns"), gp, "guns are served by a crew: the unit's kind is %s, expected crew", rt_kind_name(u->kind));
+	}
 	u->place = -1;
 	const rt_ynode *at = rt__yaml_get(v, "at");
 	if (at) {
@@ -697,7 +704,7 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 	if (r->sc->units) r->sc->units_alloc = units;
 	if (!r->sc->corps || (units && !r->sc->units)) return nomem(r);
 	static const char *const keys[] = { "side", "name", "name_zh", "courage", "hunger", "cut_off", "refuge", "guards",
-					    "pursue", "units", "note", "source", NULL };
+					    "pursue", "summon", "units", "note", "source", NULL };
 	for (int i = 0; i < n->count; i++) {
 		if ((s = check_id(r, n, i, "corps")) != RT_OK) return s;
 		char p[PATH_SIZE];
@@ -718,6 +725,7 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 		c->pursue_limit = -1;
 		if ((s = get_ref(r, v, "refuge", p, false, find_place, "place", &c->refuge)) != RT_OK) return s;
 		if ((s = get_int(r, v, "guards", p, false, 0, 100000, &c->guards)) != RT_OK) return s;
+		if ((s = get_bool(r, v, "summon", p, &c->summon)) != RT_OK) return s;
 		const rt_ynode *pu = rt__yaml_get(v, "pursue");
 		if (pu) {
 			char pp[PATH_SIZE];

@@ -58,6 +58,8 @@ typedef enum rt_sc_order_kind {
 	RT_ORDER_AMBUSH,     /* hold, hidden, until an enemy enters the zone; then advance (Q1) */
 	RT_ORDER_SHELTER,    /* inside a fort from the start (garrison) */
 	RT_ORDER_EMBARK,     /* go to a landing and take the boats there (E7) */
+	RT_ORDER_GUARD,      /* keep by the corps' commander, screen him, carry him if he falls (M8, C6) */
+	RT_ORDER_COUNTER_CHARGE, /* turn on the enemies closing on the corps' commander, then follow him (M6) */
 	RT_ORDER_KIND_COUNT
 } rt_sc_order_kind;
 
@@ -74,6 +76,7 @@ typedef struct rt_sc_unit {
 	int men;
 	rt_experience experience;
 	double armour_share, torch_share, morale;  /* morale < 0: the baseline */
+	int guns;               /* crew: men of the unit who serve a gun (RT_EQUIP_CANNON) */
 	int place;              /* where it stands; -1: at lat/lon */
 	double lat, lon;
 	double offset_x_m, offset_y_m;
@@ -90,6 +93,7 @@ typedef struct rt_sc_corps {
 	bool cut_off;
 	int refuge;             /* place, -1 none */
 	int guards;             /* men of his personal guard (M8) */
+	bool summon;            /* M7: once its ring holds, its commander summons the encircled */
 	double pursue_ratio;
 	int pursue_all_out;     /* men fleeing */
 	int pursue_limit;       /* place the pursuit goes no farther than (Q2), -1 none */

@@ -162,6 +162,29 @@ rt_combat_params rt_combat_params_default(void)
 	c.cover = 0.7;                /* a wagon or wall between stops most arrows and balls: estimate (E) */
 	c.facing_speed_mps = 0.3;     /* slower than a slow walk, a man can turn to face: estimate (E) */
 	c.rear_hit_factor = 2.0;      /* a back is struck unopposed and unguarded: estimate (E) */
+	/* cannon: a light gun of the wagon battalions (folangji, E); docs/model.md section 8 */
+	c.cannon_range_m = 500.0;
+	c.cannon_reload_s = 60.0;
+	c.cannon_rounds = 40.0;
+	c.cannon_aim_error_deg = 1.0;
+	c.cannon_ball_hit_prob = 0.7;
+	c.cannon_ball_men = 4.0;
+	c.canister_range_m = 100.0;
+	c.canister_half_angle_deg = 4.0;
+	c.canister_balls = 60.0;
+	c.canister_ball_hit_prob = 0.5;
+	c.cannon_shock_radius_m = 10.0;
+	c.cannon_morale_shock = 0.05;
+	/* the charge (E) */
+	c.charge_pace_factor = 1.6;
+	c.charge_run_up_m = 100.0;
+	c.charge_walk_mps = 2.0;
+	c.charge_full_mps = 5.0;
+	c.charge_memory_s = 2.0;
+	c.charge_hit_prob = 0.35;
+	c.charge_morale_shock = 0.3;
+	c.charge_shock_radius_m = 3.0;
+	c.charge_formed_factor = 0.3;
 	return c;
 }
 
@@ -246,6 +269,20 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      c->cover >= 0.0 && c->cover <= 1.0 && c->facing_speed_mps >= 0.0 && c->facing_speed_mps <= 20.0 &&
 	      c->rear_hit_factor >= 1.0 && c->rear_hit_factor <= 10.0))
 		return rt__fail(err, RT_ERR_INVALID, "combat: sense_range_m 0..20000, sense_cell_m 1..1000, armour_protection 0..1, advance, collect and contain ranges 0..20000 m, desperate_factor 1..10, cover 0..1, facing_speed_mps 0..20, rear_hit_factor 1..10");
+	if (!(c->cannon_range_m >= 0.0 && c->cannon_range_m <= 5000.0 && c->cannon_reload_s > 0.0 && c->cannon_reload_s <= 3600.0 &&
+	      c->cannon_rounds >= 0.0 && c->cannon_rounds <= 100000.0 && c->cannon_aim_error_deg >= 0.0 && c->cannon_aim_error_deg <= 45.0 &&
+	      c->cannon_ball_hit_prob >= 0.0 && c->cannon_ball_hit_prob <= 1.0 && c->cannon_ball_men >= 1.0 && c->cannon_ball_men <= 31.0 &&
+	      c->canister_range_m >= 0.0 && c->canister_range_m <= c->cannon_range_m && c->canister_half_angle_deg > 0.0 &&
+	      c->canister_half_angle_deg <= 45.0 && c->canister_balls >= 0.0 && c->canister_balls <= 1000.0 &&
+	      c->canister_ball_hit_prob >= 0.0 && c->canister_ball_hit_prob <= 1.0 && c->cannon_shock_radius_m >= 0.0 &&
+	      c->cannon_shock_radius_m <= 100.0 && c->cannon_morale_shock >= 0.0 && c->cannon_morale_shock <= 1.0))
+		return rt__fail(err, RT_ERR_INVALID, "combat cannon parameters out of range (docs/model.md section 8 gives each range)");
+	if (!(c->charge_pace_factor >= 1.0 && c->charge_pace_factor <= 5.0 && c->charge_run_up_m >= 0.0 && c->charge_run_up_m <= 2000.0 &&
+	      c->charge_walk_mps >= 0.0 && c->charge_full_mps > c->charge_walk_mps && c->charge_full_mps <= 30.0 &&
+	      c->charge_memory_s > 0.0 && c->charge_memory_s <= 60.0 && c->charge_hit_prob >= 0.0 && c->charge_hit_prob <= 1.0 &&
+	      c->charge_morale_shock >= 0.0 && c->charge_morale_shock <= 1.0 &&
+	      c->charge_shock_radius_m >= 0.0 && c->charge_shock_radius_m <= 100.0 && c->charge_formed_factor >= 0.0 && c->charge_formed_factor <= 1.0))
+		return rt__fail(err, RT_ERR_INVALID, "combat charge parameters out of range (docs/model.md section 8 gives each range)");
 	const rt_morale_params *m = &d->morale;
 	for (int e = 0; e < RT_EXPERIENCE_COUNT; ++e)
 		if (!(m->baseline[e] >= 0.0 && m->baseline[e] <= 1.0 && m->sensitivity[e] >= 0.0 && m->sensitivity[e] <= 100.0))
@@ -282,6 +319,18 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      isfinite(cp->hunger_weight) && isfinite(cp->cut_off_weight) && isfinite(cp->peer_weight) &&
 	      cp->leave_morale_shock >= 0.0 && cp->leave_morale_shock <= 1.0))
 		return rt__fail(err, RT_ERR_INVALID, "command parameters out of range (docs/model.md section 10)");
+	if (!(cp->guard_distance_m >= 0.0 && cp->guard_distance_m <= 100.0 && cp->guard_engage_m >= 0.0 && cp->guard_engage_m <= 1000.0 &&
+	      cp->guard_follow_s > 0.0 && cp->guard_follow_s <= 60.0 && cp->guard_loss_factor >= 0.0 && cp->guard_loss_factor <= 1.0 &&
+	      cp->wound_share >= 0.0 && cp->wound_share <= 1.0 && cp->wounded_speed_factor >= 0.0 && cp->wounded_speed_factor <= 1.0 &&
+	      cp->carry_speed_factor > 0.0 && cp->carry_speed_factor <= 1.0 && cp->carry_pickup_m >= 0.0 && cp->carry_pickup_m <= 100.0 &&
+	      cp->carry_touch_m >= 0.0 && cp->carry_touch_m <= cp->carry_pickup_m &&
+	      cp->rearguard_cover_m >= 0.0 && cp->rearguard_cover_m <= 20000.0))
+		return rt__fail(err, RT_ERR_INVALID, "command guard and carrying parameters out of range (docs/model.md section 10b)");
+	if (!(cp->summons_hold_tolerance >= 0.0 && cp->summons_hold_tolerance <= 1.0 && cp->summons_morale >= 0.0 &&
+	      cp->summons_morale <= 1.0 && cp->summons_rate_per_h >= 0.0 && cp->summons_rate_per_h <= 1000.0 &&
+	      isfinite(cp->summons_hunger_weight) && isfinite(cp->summons_time_weight_per_h) && isfinite(cp->summons_gone_weight) &&
+	      cp->summons_desperate_factor >= 0.0 && cp->summons_desperate_factor <= 1.0))
+		return rt__fail(err, RT_ERR_INVALID, "command summons parameters out of range (docs/model.md section 10c)");
 	if (!d->allocator.alloc || !d->allocator.free)
 		return rt__fail(err, RT_ERR_INVALID, "allocator needs both alloc and free");
 	return RT_OK;
@@ -451,7 +500,7 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 		return rt__fail(err, RT_ERR_INVALID, "agent of side %d cannot serve in corps %d of side %d", d->side, (int)d->corps,
 				w->corps[d->corps].def.side);
 	if (d->side >= RT_MAX_SIDES) return rt__fail(err, RT_ERR_INVALID, "agent side %d; sides are 0..%d", d->side, RT_MAX_SIDES - 1);
-	if ((unsigned)d->stance > RT_STANCE_CONTAIN) return rt__fail(err, RT_ERR_INVALID, "agent stance %d is unknown", (int)d->stance);
+	if ((unsigned)d->stance > RT_STANCE_REARGUARD) return rt__fail(err, RT_ERR_INVALID, "agent stance %d is unknown", (int)d->stance);
 	if (d->ammunition < -1 || d->ammunition > 100000) return rt__fail(err, RT_ERR_INVALID, "agent ammunition %d; expected -1 (default) or 0..100000", d->ammunition);
 	if (!(d->health >= 0.0f && d->health <= 1.0f && d->morale >= 0.0f && d->morale <= 1.0f && d->fatigue >= 0.0f &&
 	      d->fatigue <= 1.0f && d->horse_fatigue >= 0.0f && d->horse_fatigue <= 1.0f))
@@ -487,7 +536,8 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	a->equipment[slot] = d->equipment;
 	a->level[slot] = 0;
 	a->stance[slot] = (uint8_t)d->stance;
-	a->ammunition[slot] = d->ammunition >= 0 ? d->ammunition : kp.ammunition;
+	a->ammunition[slot] = d->ammunition >= 0 ? d->ammunition
+				: ((d->equipment & RT_EQUIP_CANNON) ? (int32_t)w->def.combat.cannon_rounds : kp.ammunition);
 	a->enemy[slot] = -1;
 	a->enemy_dist[slot] = INFINITY;
 	a->victim[slot] = -1;
@@ -504,7 +554,11 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	a->deaths_seen[slot] = 0.0f;
 	a->corps[slot] = d->corps;
 	a->prize[slot] = -1;
+	a->impetus[slot] = 0.0f;
+	a->reload[slot] = 0.0f; /* a gun comes loaded */
 	w->slot_of_id[id] = (uint32_t)slot;
+	w->riders += d->kind == RT_KIND_HORSE || d->kind == RT_KIND_HORSE_ARCHER;
+	w->guns += (d->equipment & RT_EQUIP_CANNON) != 0;
 	if (radius > w->max_radius) w->max_radius = radius;
 	if (speed > w->max_speed) w->max_speed = speed;
 	if (out) *out = id;
@@ -707,6 +761,10 @@ void rt_world_get_stats(const rt_world *w, rt_world_stats *o)
 	o->misfires = w->misfires;
 	o->desperate = w->desperate;
 	for (int i = 0; i < w->landing_count; ++i) o->boarded += w->landings[i].carried;
+	o->cannon_shots = w->cannon_shots;
+	o->charges = w->charges;
+	o->summoned = w->summoned;
+	o->wounded = w->wounded;
 	memcpy(o->phase_seconds, w->phase_seconds, sizeof o->phase_seconds);
 	o->threads = w->threads;
 }

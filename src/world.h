@@ -38,6 +38,8 @@ typedef struct rt_agents {
 	float *deaths_seen;    /* sense: friends fallen in view lately, per second */
 	int32_t *corps;
 	int32_t *prize;        /* sense: nearest kneeling enemy to collect (C5), -1 none */
+	float *impetus;        /* fight: a rider's speed carried into contact, fading (the charge), m/s */
+	float *reload;         /* fight: a gun's time until it is loaded again, s */
 } rt_agents;
 
 /* Every per-agent array of rt_agents, once: storage growth, the storage reorder and the
@@ -52,7 +54,7 @@ typedef struct rt_agents {
 	X(side, uint8_t) X(kind, uint8_t) X(state, uint8_t) X(equipment, uint8_t) X(level, uint8_t) \
 	X(stance, uint8_t) X(ammunition, int32_t) X(enemy, int32_t) X(enemy_dist, float) X(victim, int32_t) \
 	X(experience, uint8_t) X(morale_base, float) X(flee_goal, int32_t) X(threat, float) X(routing_share, float) \
-	X(deaths_seen, float) X(corps, int32_t) X(prize, int32_t)
+	X(deaths_seen, float) X(corps, int32_t) X(prize, int32_t) X(impetus, float) X(reload, float)
 #define RT__AGENT_FIELD_ONE(name, type) +1
 enum { RT_AGENT_FIELD_COUNT = 0 AGENT_FIELDS(RT__AGENT_FIELD_ONE) };
 _Static_assert(sizeof(rt_agents) == 2 * sizeof(int) + RT_AGENT_FIELD_COUNT * sizeof(void *),
@@ -70,6 +72,10 @@ typedef struct rt_corps {
 	int fleeing_seen, pursuers;
 	bool home_set;         /* the corps' post: its men's centre at its first decision */
 	double home_x, home_y;
+	int32_t carrier;       /* C6: id of the guard carrying the wounded commander, -1 none (guard.c) */
+	bool guarded;          /* M8: his guards are bound to him this step (rt__bound of his state; guard.c) */
+	double summons_at_s;   /* M7: when its commander summoned the encircled, -1 not yet (summons.c) */
+	int encircled;         /* M7: enemies inside its ring at the last decision */
 } rt_corps;
 
 /* ---- sense grid ----
@@ -299,6 +305,8 @@ struct rt_world {
 	int64_t wall_clamps;
 	int64_t hits, shots, routed, rallied, armour_dropped, weapons_dropped, knelt, captured, drowned, desperate;
 	int64_t burned, misfires;
+	int64_t cannon_shots, charges, summoned, wounded;
+	int riders, guns;      /* agents added as riders, and with a gun: the fight phase skips what none need */
 	double phase_seconds[RT_PHASE_COUNT];
 	double max_radius; /* largest body radius so far */
 	double max_speed;  /* largest free speed so far */
@@ -452,6 +460,10 @@ static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, d
 enum { RT_STREAM_SHUFFLE = 1, RT_STREAM_FIGHT = 2, RT_STREAM_MORALE = 3, RT_STREAM_SPAWN = 4, RT_STREAM_COMMAND = 5, RT_STREAM_DROWN = 6 };
 /* fire: a cell's ignition threshold (keyed by cell, step 0); a man's burns (id, step) */
 enum { RT_STREAM_FIRE = 16, RT_STREAM_BURN = 17 };
+/* men at war (guard.c, summons.c, combat.c): a commander's wound (victim, step); a
+ * summons (man, round); a gun's aim (gun, step) and the k-th man its ball crosses
+ * (gun, step, RT_STREAM_CANNON + 1 + k, k < 32) */
+enum { RT_STREAM_WOUND = 40, RT_STREAM_SUMMONS = 41, RT_STREAM_CANNON = 64 };
 
 /* terrain.c */
 static inline int rt__terrain_cell(const rt_world *w, double x, double y)
@@ -573,6 +585,37 @@ rt_status rt__resolve(rt_world *w, rt_error *err);
 
 /* command.c */
 void rt__command(rt_world *w);
+
+/* guard.c: personal guards (M8) and the carrying of a wounded commander (C6) */
+/* Serial, every step, in the command phase: who carries each wounded commander. */
+void rt__retinue(rt_world *w);
+/* The decide phase, for a man of stance guard or carried at (x, y): his desired direction
+ * e0 and pace (v0, scaled in place). *handled false: the ordinary rules decide (with the
+ * pace as scaled). Returns a goal whose flow field gives e0, or -1 (e0 is set). */
+int32_t rt__retinue_direction(const rt_world *w, int slot, double x, double y, double *e0x, double *e0y, double *pace,
+			      bool *handled);
+/* The slot of the commander a man of stance guard serves, or -1 (no corps, no commander). */
+static inline int rt__principal(const rt_world *w, int slot)
+{
+	const int c = w->agents.corps[slot];
+	if (c < 0 || w->corps[c].commander < 0) return -1;
+	return (int)w->slot_of_id[w->corps[c].commander];
+}
+/* A guard is bound to his commander while the commander still stands, leaves or has got
+ * away (not dead, taken or kneeling): he does not rout, and keeps by him. */
+static inline bool rt__bound(uint8_t principal_state)
+{
+	return principal_state <= RT_STATE_DESPERATE || principal_state == RT_STATE_SHELTERED ||
+	       principal_state == RT_STATE_ESCAPED;
+}
+/* Whether a man (commander) is wounded or exhausted and cannot go on his own (C6). */
+static inline bool rt__disabled(const rt_world *w, int slot)
+{
+	return (w->agents.health[slot] > 0.0f && w->agents.health[slot] < 1.0f) || w->agents.fatigue[slot] >= 1.0f;
+}
+
+/* summons.c: the summons to surrender (M7), every command round */
+void rt__summons(rt_world *w, int64_t round);
 
 /* morale.c */
 void rt__morale(rt_world *w);

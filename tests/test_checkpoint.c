@@ -403,6 +403,120 @@ TEST(checkpoint_resume_commanders)
 	CHECK(before >= 1 && after >= 1);
 }
 
+/* Men at war: a wounded commander carried by one of his guards toward his refuge, guns
+ * firing on riders who charge, and a ring that summons a broken pocket to surrender. */
+static rt_world *war(const void *ctx, int threads, rt_error *err)
+{
+	(void)ctx;
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = 5;
+	d.threads = threads;
+	d.max_period_level = 3;
+	d.bounds_min = (rt_vec2){ -250, -100 };
+	d.bounds_max = (rt_vec2){ 250, 600 };
+	d.combat.contain_distance_m = 100.0;
+	d.command.decision_interval_s = 5.0;
+	d.command.summons_rate_per_h = 200.0;
+	rt_world *w = rt_world_create(&d, err);
+	if (!w) return NULL;
+	rt_goal_def g = rt_goal_def_default();
+	g.target_min = (rt_vec2){ -240, -100 };
+	g.target_max = (rt_vec2){ -230, 100 };
+	g.straight = true;
+	g.arrival = RT_ARRIVAL_LEAVE;
+	rt_goal_id refuge;
+	bool ok = rt_world_add_goal(w, &g, &refuge, err) == RT_OK;
+	rt_corps_def cd = rt_corps_def_default();
+	cd.refuge = refuge;
+	rt_corps_id ming = 0, pocket = 0, ring = 0;
+	ok = ok && rt_world_add_corps(w, &cd, &ming, err) == RT_OK;
+	ok = ok && rt_world_add_corps(w, &cd, &pocket, err) == RT_OK;
+	cd.side = 1;
+	cd.refuge = RT_NO_GOAL;
+	cd.summon = true;
+	ok = ok && rt_world_add_corps(w, &cd, &ring, err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.corps = ming;
+	man.kind = RT_KIND_COMMANDER;
+	man.health = 0.5f;
+	man.state = RT_STATE_MARCHING;
+	man.goal = refuge;
+	man.position = (rt_vec2){ -20, 0 };
+	rt_agent_id chief = 0;
+	ok = ok && rt_world_add_agent(w, &man, &chief, err) == RT_OK && rt_world_set_corps_commander(w, ming, chief, err) == RT_OK;
+	man.health = 1.0f;
+	man.kind = RT_KIND_GUARD;
+	man.stance = RT_STANCE_GUARD;
+	man.goal = RT_NO_GOAL;
+	man.state = RT_STATE_FORMED;
+	for (int i = 0; i < 6 && ok; ++i) {
+		man.position = (rt_vec2){ -20.0 + 2.0 * cos(i), 2.0 * sin(i) };
+		ok = rt_world_add_agent(w, &man, NULL, err) == RT_OK;
+	}
+	man.stance = RT_STANCE_HOLD;
+	man.kind = RT_KIND_CREW;
+	for (int i = 0; i < 12 && ok; ++i) {
+		man.equipment = (uint8_t)(RT_EQUIP_WEAPON | (i < 4 ? RT_EQUIP_CANNON : 0));
+		man.position = (rt_vec2){ i < 4 ? 0.0 : -3.0, -15.0 + 3.0 * i };
+		ok = rt_world_add_agent(w, &man, NULL, err) == RT_OK;
+	}
+	man.kind = RT_KIND_FOOT;
+	man.equipment = RT_EQUIP_WEAPON;
+	man.corps = pocket;
+	man.morale = 0.2f;
+	for (int i = 0; i < 20 && ok; ++i) {
+		man.position = (rt_vec2){ -5.0 + 2.0 * (i % 5), 400.0 + 2.0 * (i / 5) };
+		ok = rt_world_add_agent(w, &man, NULL, err) == RT_OK;
+	}
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.corps = ring;
+	horse.stance = RT_STANCE_ADVANCE;
+	for (int i = 0; i < 20 && ok; ++i) {
+		horse.position = (rt_vec2){ 150.0 + 3.0 * (i / 10), -15.0 + 3.0 * (i % 10) };
+		ok = rt_world_add_agent(w, &horse, NULL, err) == RT_OK;
+	}
+	horse.stance = RT_STANCE_CONTAIN;
+	for (int i = 0; i < 40 && ok; ++i) {
+		const double angle = 6.283185307179586 * (i + 0.5) / 40.0;
+		horse.position = (rt_vec2){ 115.0 * cos(angle), 403.0 + 115.0 * sin(angle) };
+		ok = rt_world_add_agent(w, &horse, NULL, err) == RT_OK;
+	}
+	horse.kind = RT_KIND_COMMANDER;
+	horse.stance = RT_STANCE_HOLD;
+	horse.position = (rt_vec2){ 200, 550 };
+	rt_agent_id khan = 0;
+	ok = ok && rt_world_add_agent(w, &horse, &khan, err) == RT_OK && rt_world_set_corps_commander(w, ring, khan, err) == RT_OK;
+	if (!ok) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+TEST(checkpoint_resume_men_at_war)
+{
+	rt_world_stats st;
+	check_resume("men at war", war, NULL, 800, 5, &st);
+	rt_test_note("men at war: %lld gunshots, %lld charges, %lld summoned, %lld hits, %d escaped", (long long)st.cannon_shots,
+		     (long long)st.charges, (long long)st.summoned, (long long)st.hits, st.by_state[RT_STATE_ESCAPED]);
+	CHECK(st.cannon_shots > 0 && st.charges > 0 && st.summoned > 0);
+	rt_error err;
+	rt_world *w = war(NULL, 1, &err);
+	CHECK(w);
+	bool carried = false;
+	for (int i = 0; i < 400; ++i) {
+		CHECK_OK(rt_world_step(w, &err), err);
+		rt_corps_view v;
+		rt_world_get_corps(w, 0, &v);
+		carried |= v.carrier >= 0 && i >= 400 - 1 - 5;
+	}
+	rt_world_destroy(w);
+	CHECK_MSG(carried, "the wounded commander was not being carried at the stop");
+}
+
 TEST(checkpoint_resume_terrain)
 {
 	rt_map *map = terrain_map();

@@ -108,7 +108,8 @@ enum {
 	RT_EQUIP_WEAPON = 1u << 0,
 	RT_EQUIP_ARMOUR = 1u << 1,
 	RT_EQUIP_TORCH = 1u << 2,
-	RT_EQUIP_MISSILE = 1u << 3
+	RT_EQUIP_MISSILE = 1u << 3,
+	RT_EQUIP_CANNON = 1u << 4  /* the man (of a crew) is a gun with its crew (docs/model.md section 8) */
 };
 
 /* ---- locomotion parameters ------------------------------------------------------- */
@@ -155,6 +156,29 @@ typedef struct rt_combat_params {
 	double cover;               /* share of missiles stopped by a wall or wagon between shooter and target (M5) */
 	double facing_speed_mps;    /* a man moving faster than this faces where he goes (else he turns to his enemy) */
 	double rear_hit_factor;     /* blows and shots at a man with his back to the attacker tell this many times more often */
+	/* cannon: a gun served by its crew (an agent with RT_EQUIP_CANNON) */
+	double cannon_range_m;            /* roundshot reaches this far */
+	double cannon_reload_s;           /* between two shots of one gun */
+	double cannon_rounds;             /* rounds carried per gun */
+	double cannon_aim_error_deg;      /* the ball's line is off the aim by up to +- this */
+	double cannon_ball_hit_prob;      /* a man whose body the ball crosses is disabled with this chance */
+	double cannon_ball_men;           /* the ball stops after crossing this many men */
+	double canister_range_m;          /* nearer than this the gun fires canister instead */
+	double canister_half_angle_deg;   /* canister spreads in a cone of this half-angle */
+	double canister_balls;            /* balls in one canister */
+	double canister_ball_hit_prob;    /* a canister ball that strikes a man disables him with this chance */
+	double cannon_shock_radius_m;     /* men this near a shot's path are shaken ... */
+	double cannon_morale_shock;       /* ... losing this much morale */
+	/* the charge: riders coming into contact at speed */
+	double charge_pace_factor;        /* an advancing rider this near his enemy ... */
+	double charge_run_up_m;           /* ... rides at charge_pace_factor x his free speed */
+	double charge_walk_mps;           /* impetus at or below this: no shock */
+	double charge_full_mps;           /* impetus at or above this: full shock */
+	double charge_memory_s;           /* a rider's impetus fades with this time constant */
+	double charge_hit_prob;           /* the first blow of a full charge disables with this chance */
+	double charge_morale_shock;       /* the man charged and those beside him lose this much morale (full charge) */
+	double charge_shock_radius_m;     /* ... those within this of him */
+	double charge_formed_factor;      /* against formed foot the charge tells this much */
 } rt_combat_params;
 
 rt_combat_params rt_combat_params_default(void);
@@ -198,6 +222,25 @@ typedef struct rt_command_params {
 	double cut_off_weight;        /* ... when cut off from headquarters (M3) */
 	double peer_weight;           /* ... per peer of his side already gone (M2: blame is shared) */
 	double leave_morale_shock;    /* his men lose this much morale when he goes */
+	/* personal guards (M8) and carrying a commander (C6) */
+	double guard_distance_m;      /* a guard keeps this gap from his commander's body */
+	double guard_engage_m;        /* an enemy this near the commander is attacked by his guards */
+	double guard_follow_s;        /* a guard closes the distance to his station in about this time */
+	double guard_loss_factor;     /* a guard bound to his commander loses morale at this x the rate */
+	double wound_share;           /* share of disabling hits on a commander that wound, not kill */
+	double wounded_speed_factor;  /* a wounded or exhausted commander alone moves at this x his pace */
+	double carry_speed_factor;    /* a guard carrying him moves at this x his running pace */
+	double carry_pickup_m;        /* a guard this near (body gap) takes him up */
+	double carry_touch_m;         /* within this gap (bodies) the guard has him up and carries him */
+	double rearguard_cover_m;     /* M6: a rearguard fights on until its commander is this far off */
+	/* the summons to surrender (M7) */
+	double summons_hold_tolerance; /* the ring holds when its men keep the contain distance within this share */
+	double summons_morale;        /* encircled men below this morale may surrender */
+	double summons_rate_per_h;    /* their base rate of surrender once summoned */
+	double summons_hunger_weight; /* log-rate per unit of hunger */
+	double summons_time_weight_per_h; /* log-rate per hour since the summons */
+	double summons_gone_weight;   /* log-rate when their own commander is gone */
+	double summons_desperate_factor; /* a desperate man surrenders at this x the rate */
 } rt_command_params;
 
 rt_command_params rt_command_params_default(void);
@@ -258,7 +301,11 @@ rt_status rt_world_add_goal(rt_world *world, const rt_goal_def *def, rt_goal_id 
 typedef enum rt_stance {
 	RT_STANCE_HOLD = 0, /* keep his place; strike whoever comes in reach, shoot whoever is in range */
 	RT_STANCE_ADVANCE,  /* close with the nearest enemy he senses and fight */
-	RT_STANCE_CONTAIN   /* keep contain_distance_m from the nearest enemy; strike no one (M7) */
+	RT_STANCE_CONTAIN,  /* keep contain_distance_m from the nearest enemy; strike no one (M7) */
+	RT_STANCE_GUARD,    /* keep by his corps' commander, screen him, fight who closes on him (M8) */
+	RT_STANCE_CARRIED,  /* a wounded commander: carried by a guard, or limping (C6); set by the world */
+	RT_STANCE_REARGUARD /* turn on the enemies closing on his corps' commander until he is
+	                       rearguard_cover_m off, then follow him to his refuge (M6) */
 } rt_stance;
 
 typedef struct rt_agent_def {
@@ -308,6 +355,9 @@ typedef struct rt_corps_def {
 	 * square to the way from the corps' post (where its men stood at its first decision) */
 	bool pursue_limited;
 	rt_vec2 pursue_limit;
+	/* M7: once the corps' containing ring holds, its commander summons the encircled to
+	 * surrender */
+	bool summon;
 	uint32_t cookie;
 } rt_corps_def;
 
@@ -327,6 +377,10 @@ typedef struct rt_corps_view {
 	double mean_threat;      /* at his last decision */
 	int fleeing_seen;        /* enemies seen fleeing at the last decision */
 	int pursuers;            /* men sent after them */
+	int32_t carrier;         /* C6: id of the guard carrying the commander, -1 none */
+	bool summon;             /* M7: the corps summons the men its ring holds (rt_corps_def.summon) */
+	double summons_at_s;     /* M7: when the commander summoned the encircled to surrender, -1 not yet */
+	int encircled;           /* men inside his ring at the last decision */
 } rt_corps_view;
 
 int rt_world_corps_count(const rt_world *world);
@@ -390,6 +444,10 @@ typedef struct rt_world_stats {
 	int64_t misfires;              /* matchlock shots that failed in rain or damp */
 	int64_t desperate;             /* men who broke with no way out and fought on */
 	int64_t boarded;               /* men taken off by boat (E7; rout/map.h) */
+	int64_t cannon_shots;          /* guns fired (misfires not counted) */
+	int64_t charges;               /* riders who struck home at a charge */
+	int64_t summoned;              /* encircled men who surrendered to a summons (M7) */
+	int64_t wounded;               /* commanders felled but not killed (C6) */
 	int64_t wall_clamps;           /* moves cut short by the hard wall constraint */
 	double phase_seconds[RT_PHASE_COUNT];
 	int threads;

@@ -21,7 +21,12 @@
  *
  * Weather (weather.c, fire.c): wet ground slows a man by the mud factor of the ground
  * under him; a man in the flames of a head fire, or on grass beside them, runs for the
- * nearest safe ground. */
+ * nearest safe ground.
+ *
+ * Horses (stamina.c) slow a rider by 1 - speed_loss x horse_fatigue; a routing man who
+ * takes lights ahead for the enemy runs from them (torch.c); a man whom the crowd holds
+ * to less than held_speed_share of the pace he wants is marked `pressed` for the crush
+ * (crush.c). Men down in the crush are not in the grid: the others walk over them. */
 #include "world.h"
 
 #include <math.h>
@@ -72,6 +77,9 @@ typedef struct decide_ctx {
 	int max_level, rc_limit;
 	bool simd;
 	bool mud, fire; /* wet ground somewhere; a head fire burning somewhere */
+	bool horses;    /* riders in the world: their horses' fatigue slows them */
+	bool torch;     /* lights in the dark may be taken for the enemy (alarms are on) */
+	double held;    /* held_speed_share: pressed when held to less than this share of his pace */
 	rt_nb_params nbp;
 } decide_ctx;
 
@@ -91,8 +99,17 @@ static inline int32_t desired_direction(const decide_ctx *c, int s, double xi, d
 	const int32_t enemy = a->enemy[s];
 	const bool routing = a->state[s] == RT_STATE_ROUTING;
 	if (routing) {
-		/* flight: to his refuge if he has one, else straight away from the enemy */
-		if (a->flee_goal[s] >= 0) {
+		/* flight: from lights ahead he takes for the enemy (E2), else to his refuge if he
+		 * has one, else straight away from the enemy */
+		if (c->torch && a->alarm[s] >= 0) {
+			const int t = (int)w->slot_of_id[a->alarm[s]];
+			const double ex = wrap_dx(xi - a->x[t], periodic, period, inv_period), ey = yi - a->y[t];
+			const double en = sqrt(ex * ex + ey * ey);
+			if (en > 1e-9) {
+				*e0x = ex / en;
+				*e0y = ey / en;
+			}
+		} else if (a->flee_goal[s] >= 0) {
 			if (!rt__goal_direction(&w->goals[a->flee_goal[s]], xi, yi, e0x, e0y)) *e0x = *e0y = 0.0;
 		} else if (enemy >= 0) {
 			const int t = (int)w->slot_of_id[enemy];
@@ -194,6 +211,7 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 		double v0 = a->free_speed[s] * (a->state[s] == RT_STATE_ROUTING ? c->flight_factor : 1.0) *
 			    (w->map ? rt__terrain_speed(w, rt__terrain_cell(w, xi, yi)) : 1.0);
 		if (c->mud) v0 *= rt__mud_factor(w, rt__terrain_cell(w, xi, yi));
+		if (c->horses) v0 *= rt__stamina_factor(w, a->horse_fatigue[s]); /* C4: a tired horse */
 		const int i = nb->men++;
 		nb->k[i] = k;
 		bm->pace[i] = v0;
@@ -356,6 +374,7 @@ static void speeds(const decide_ctx *c, const rt_nb_batch *nb, const batch_men *
 		const bool wants_to_move = (e0x != 0.0 || e0y != 0.0) && v0 > 0.0;
 		const double rx = nb->rx[i], ry = nb->ry[i];
 		double vx = 0.0, vy = 0.0;
+		bool pressed = false;
 		if (wants_to_move) {
 			double ex = bm->dir_x[i], ey = bm->dir_y[i], spacing = bm->spacing[i];
 			if (bm->spacing_left[i] && spacing < BLOCKED_SPACING_M) {
@@ -383,9 +402,11 @@ static void speeds(const decide_ctx *c, const rt_nb_batch *nb, const batch_men *
 			speed = speed > v0 ? v0 : speed; /* v0 > 0 */
 			vx = ex * speed;
 			vy = ey * speed;
+			pressed = speed < c->held * v0;
 		}
 		a->vx[s] = vx;
 		a->vy[s] = vy;
+		a->crush[s] = pressed ? RT_CRUSH_PRESSED : 0; /* a man who decides is not down (crush.c) */
 
 		/* next update period: an agent that stands still with room around it, or moves
 		 * with a wide margin to everything it can see, may decide less often */
@@ -435,6 +456,9 @@ void rt__locomotion_decide(rt_world *w)
 	c.simd = rt__neighbours_simd();
 	c.mud = w->mud_on;
 	c.fire = rt__fire_hot_anywhere(w);
+	c.horses = w->horse_count > 0;
+	c.torch = w->torch_on;
+	c.held = w->def.crush.held_speed_share;
 	c.nbp = (rt_nb_params){ p->neighbor_strength, 1.0 / p->neighbor_range_m, c.rep_range, c.max_level > 0,
 				c.periodic, c.period, c.inv_period };
 	const int batches = (count + RT_NB_BATCH - 1) / RT_NB_BATCH;

@@ -1,9 +1,9 @@
 /* Crowd crush and trampling (C2: "骑兵干脆纵马直冲，硬往前闯。于是马步兵自相践踏").
  *
- * After the move, every man on foot who pressed against the man or wall ahead at his
- * last decision (the decide phase's `pressed`: his free distance along his way was under
- * contact_gap_factor x his radius after he tried to sidestep) measures the crowd round
- * him as Helbing, Johansson & Al-Abideen (2007) measure it from video:
+ * After the move, every man on foot whom the crowd held, at his last decision, to less than
+ * held_speed_share of the pace he wanted (the decide phase's RT_CRUSH_PRESSED: about the
+ * crawl of a crowd of 3.7 per m2 on Weidmann's curve) measures the crowd round him as
+ * Helbing, Johansson & Al-Abideen (2007) measure it from video:
  *
  *   K_ij  = exp(-d_ij^2 / R_i^2) / (pi R_i^2 (1 - e^-2.25))    for d_ij < 1.5 R_i, else 0
  *   rho_i = sum_j w_j K_ij                                    (men per m2, j = i included)
@@ -13,12 +13,22 @@
  * where w_j = (r_j / r_foot)^2 is j's body area in men (a rider's horse counts as the nine
  * men of ground it covers; an agent standing for k men, drawn sqrt(k) wider, as k men)
  * and R_i = R (r_i / r_kind) is the kernel of a man of i's size (R sqrt(k) at scale k), so
- * densities are in men per m2 at any scale. He is knocked down at the rate
+ * densities are in men per m2 at any scale; and the push round him
  *
- *   lambda_fall = f s(rho_i) P_i / (P_i + P_c) (1 + k_fatigue fatigue)(1 + k_dark darkness)(1 + k_mud mud_loss)
+ *   U_i = sum_j w_j K_ij m_j h_j / sum_j w_j K_ij,   h_j = pace_j - |v_j| for pressed men, else 0
+ *
+ * (m/s: the speed the pressed men want and cannot have; m_j = rider_mass_factor for a
+ * rider, else 1; pace_j his free speed, x flight_speed_factor when routing, x his horse's
+ * stamina factor). He is knocked down at the rate
+ *
+ *   lambda_fall = f s(rho_i) P_i / (P_i + P_c) min(U_i / v_walk - 1, q_max)
+ *                 (1 + k_fatigue fatigue)(1 + k_dark darkness)(1 + k_mud mud_loss)
  *   s(rho) = clamp((rho - rho_onset) / (rho_critical - rho_onset), 0, 1)
  *
- * A man down (`fallen`) stands still and is left out of the neighbour grid: the crowd
+ * so a crowd pushing no harder than walking men held up knocks nobody down: it takes men
+ * running, or horses, forcing their way.
+ *
+ * A man down (RT_CRUSH_DOWN) stands still and is left out of the neighbour grid: the crowd
  * walks over him. Every upright man j whose body overlaps his adds to his death rate
  *
  *   lambda_die = sum_j o_ij m_j (pile + trample |v_j| / v_walk),  o_ij = 1 - d_ij / (r_i + r_j)
@@ -37,7 +47,7 @@
 enum { OUTCOME_NONE = 0, OUTCOME_FALL, OUTCOME_RISE, OUTCOME_DIE };
 
 #define KERNEL_CUT 1.5                 /* the Gaussian is cut at 1.5 R ... */
-#define KERNEL_NORM 0.89460078794      /* ... keeping 1 - exp(-1.5^2) of its weight */
+#define KERNEL_NORM 0.89460077543814      /* ... keeping 1 - exp(-1.5^2) of its weight */
 #define MAX_RUN_ROWS (2 * 8 + 1)
 #define PI 3.14159265358979323846
 

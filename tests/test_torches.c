@@ -2,7 +2,9 @@
  * of one army meet on a road on an overcast, moonless night, one man in five carrying a
  * torch. Each sees the other's torches coming long before it can tell whose they are,
  * takes them for the enemy, breaks and turns back. By day, without torches, or with the
- * other column's torches going on ahead of it, nobody does. */
+ * other column's torches going on ahead of it, nobody does. The night is the one of
+ * env_darkness_hides_friend_from_foe and combat_night_hides_the_enemy: a torch is seen
+ * kilometres off, its bearer known only within a few metres. */
 #include "builders.h"
 #include "rout/env.h"
 

@@ -486,8 +486,8 @@ void rt__command(rt_world *w);
 /* crush.c: after the move, men pressed in a dense, uneven crowd may be knocked down and
  * men down may be trampled or get up (C2); serial outcomes in slot order */
 rt_status rt__crush(rt_world *w, rt_error *err);
+enum { RT_CRUSH_DOWN = 1, RT_CRUSH_PRESSED = 2 }; /* rt_agents.crush bits */
 /* rt__grid_build leaves men lying down out of the neighbour grid: others walk over them */
-enum { RT_CRUSH_DOWN = 1, RT_CRUSH_PRESSED = 2 };
 static inline bool rt__lying(const rt_world *w, int slot) { return w->lying > 0 && (w->agents.crush[slot] & RT_CRUSH_DOWN); }
 
 /* stamina.c: after the move, every rider's horse tires or recovers with the pace it went (C4) */

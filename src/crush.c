@@ -239,11 +239,34 @@ rt_status rt__crush(rt_world *w, rt_error *err)
 	const crush_ctx c = context(w);
 	uint8_t *outcome = rt__arena_push(&w->arena, (size_t)n);
 	if (!outcome) return rt__fail(err, RT_ERR_NOMEM, "step scratch exhausted in the crush");
-	int events = 0;
-	/* most men are neither pressed nor down: their flags are passed over eight at a time,
-	 * and only flagged men get an outcome (the serial pass below reads no other) */
+	/* most men are neither pressed nor down: a serial look at their flags, eight at a
+	 * time, finds whether anyone is (and clears the flags of the dead and the gone, which
+	 * nobody reads); only then do the threads start, and only flagged men get an outcome
+	 * (the serial pass below reads no other) */
 	const int blocks = (n + 7) / 8;
-#pragma omp parallel for schedule(dynamic, 256) num_threads(w->threads) reduction(+ : events) if (RT_PARALLEL(n))
+	int flagged = 0;
+	int64_t lying = 0; /* the men down now */
+	for (int b = 0; b < blocks; ++b) {
+		const int s0 = 8 * b, s1 = s0 + 8 < n ? s0 + 8 : n;
+		if (s1 - s0 == 8) {
+			uint64_t word;
+			memcpy(&word, a->crush + s0, sizeof word);
+			if (word == 0) continue;
+		}
+		for (int s = s0; s < s1; ++s) {
+			if (!a->crush[s]) continue;
+			if (!rt__active(a->state[s])) {
+				a->crush[s] = 0;
+				continue;
+			}
+			flagged++;
+			lying += (a->crush[s] & RT_CRUSH_DOWN) != 0;
+		}
+	}
+	w->lying = lying;
+	if (flagged == 0) return RT_OK; /* nobody pressed, nobody down */
+	int events = 0;
+#pragma omp parallel for schedule(dynamic, 256) num_threads(w->threads) reduction(+ : events) if (RT_PARALLEL(8 * flagged))
 	for (int b = 0; b < blocks; ++b) {
 		const int s0 = 8 * b, s1 = s0 + 8 < n ? s0 + 8 : n;
 		if (s1 - s0 == 8) {
@@ -254,10 +277,6 @@ rt_status rt__crush(rt_world *w, rt_error *err)
 		for (int s = s0; s < s1; ++s) {
 			const uint8_t flags = a->crush[s];
 			if (!flags) continue;
-			if (!rt__active(a->state[s])) { /* the flags of the dead and the gone are cleared (nobody reads them) */
-				a->crush[s] = 0;
-				continue;
-			}
 			int o = OUTCOME_NONE;
 			if (!rt__rider(a->kind[s])) {
 				if (flags & RT_CRUSH_DOWN) o = down(&c, s);
@@ -267,7 +286,6 @@ rt_status rt__crush(rt_world *w, rt_error *err)
 			events += o != OUTCOME_NONE;
 		}
 	}
-	int64_t lying = 0;
 	for (int s = 0; s < n && events > 0; ++s) {
 		if (!a->crush[s]) continue;
 		switch (outcome[s]) {
@@ -276,14 +294,17 @@ rt_status rt__crush(rt_world *w, rt_error *err)
 			a->vx[s] = a->vy[s] = 0.0;
 			a->level[s] = 0;
 			w->falls++;
+			w->lying++;
 			break;
 		case OUTCOME_RISE:
 			a->crush[s] = 0;
 			a->level[s] = 0;
+			w->lying--;
 			break;
 		case OUTCOME_DIE: {
 			a->state[s] = RT_STATE_DEAD_TRAMPLED;
 			a->crush[s] = 0;
+			w->lying--;
 			a->vx[s] = a->vy[s] = 0.0;
 			/* remembered by those who saw him go under */
 			if (w->death_count == w->death_capacity) {
@@ -300,13 +321,6 @@ rt_status rt__crush(rt_world *w, rt_error *err)
 		default:
 			break;
 		}
-	}
-	/* the men down now: the next grid leaves them out (a man down who died of anything
-	 * else, or was taken, is no longer counted) */
-	if (events > 0 || w->lying > 0) {
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : lying) if (RT_PARALLEL(n))
-		for (int s = 0; s < n; ++s) lying += (a->crush[s] & RT_CRUSH_DOWN) && rt__active(a->state[s]);
-		w->lying = lying;
 	}
 	return RT_OK;
 }

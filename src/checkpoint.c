@@ -12,7 +12,8 @@
  * a section is brought up to date.
  *
  *   def.seed, dt_s, max_period_level, bounds, periodic_x, cell_size_m,
- *       reorder_every_steps, locomotion, combat, morale, command, kinds   STATIC (fingerprint)
+ *       reorder_every_steps, locomotion, combat, morale, command, crush,
+ *       stamina, torch, kinds                                          STATIC (fingerprint)
  *   def.threads, agent_capacity, allocator, cookie                     NOT STATE (run settings;
  *                                                                      the grid layout agent_capacity
  *                                                                      implies is saved, GRID)
@@ -37,7 +38,12 @@
  *   deaths[death_count] (deaths in mind)                               SAVED (DETH)
  *   death_capacity                                                     NOT STATE
  *   sense_idle_count, last_decision, step, time_s, max_radius,
- *       max_speed, the counters of WORLD_COUNTERS                      SAVED (CLCK)
+ *       max_speed, the counters of WORLD_COUNTERS (with lying, the
+ *       men down in the crush now, read by the next grid build)        SAVED (CLCK)
+ *   horse_count                                                        STATIC (counted as the agents,
+ *                                                                      fingerprinted, are added)
+ *   torch_on                                                           REBUILT by the sense phase
+ *                                                                      before the decide phase reads it
  *   geometry: walls, points, obstacles                                 STATIC (fingerprint)
  *   geometry lookup grid (built, reach, cell, start, items)            REBUILT with the saved reach
  *                                                                      (GRID): it is laid out once,
@@ -128,7 +134,8 @@
 #define CKPT_VERSION 3u /* 2: weather and fire (WTHR, FIRE), their counters and parameters;
                          * 3: flight fields (FLIT), boats (BOAT); guards, carrying, summons,
                          *    cannon, charge (agents' impetus and reload, the corps' carrier and
-                         *    summons, counters, parameters) */
+                         *    summons); crush, stamina and torches (agent fields); their counters
+                         *    and parameters */
 #define CKPT_HEADER_BYTES 24u         /* magic, version, section count, file bytes */
 #define CKPT_SECTION_HEADER_BYTES 12u /* tag, payload bytes */
 #define CKPT_CHECKSUM_BYTES 8u
@@ -140,7 +147,7 @@
 #define WORLD_COUNTERS(X) \
 	X(agent_updates) X(wall_clamps) X(hits) X(shots) X(routed) X(rallied) X(armour_dropped) \
 	X(weapons_dropped) X(knelt) X(captured) X(drowned) X(desperate) X(burned) X(misfires) \
-	X(cannon_shots) X(charges) X(summoned) X(wounded)
+	X(cannon_shots) X(charges) X(summoned) X(wounded) X(falls) X(lying) X(torch_alarms)
 #define ONE(name) +1
 enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 
@@ -169,6 +176,14 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(wounded_speed_factor) X(carry_speed_factor) X(carry_pickup_m) X(carry_touch_m) X(rearguard_cover_m) \
 	X(summons_hold_tolerance) X(summons_morale) X(summons_rate_per_h) X(summons_hunger_weight) \
 	X(summons_time_weight_per_h) X(summons_gone_weight) X(summons_desperate_factor)
+#define CRUSH_PARAMS(X) \
+	X(density_radius_m) X(held_speed_share) X(density_onset_per_m2) X(density_critical_per_m2) \
+	X(pressure_critical_per_s2) X(fall_rate_per_s) X(fatigue_fall_factor) X(darkness_fall_factor) \
+	X(mud_fall_factor) X(trample_rate_per_s) X(pile_rate_per_s) X(push_max_factor) X(rider_mass_factor) X(walk_speed_mps) \
+	X(rise_rate_per_s)
+#define STAMINA_PARAMS(X) \
+	X(sustained_speed_mps) X(reference_speed_mps) X(tire_time_s) X(rest_time_s) X(speed_loss)
+#define TORCH_PARAMS(X) X(threat_weight) X(ahead_half_angle_deg) X(receding_speed_mps) X(max_lights)
 #define KIND_PARAMS(X) \
 	X(radius_m) X(free_speed_mps) X(melee_reach_m) X(melee_rate_per_s) X(melee_hit_prob) \
 	X(missile_range_m) X(missile_rate_per_s) X(missile_hit_prob)
@@ -195,6 +210,9 @@ _Static_assert(sizeof(rt_locomotion_params) == (0 LOCOMOTION_PARAMS(ONE)) * size
 _Static_assert(sizeof(rt_combat_params) == (0 COMBAT_PARAMS(ONE)) * sizeof(double), "COMBAT_PARAMS is incomplete");
 _Static_assert(sizeof(rt_morale_params) == (2 * RT_EXPERIENCE_COUNT MORALE_PARAMS(ONE)) * sizeof(double), "MORALE_PARAMS is incomplete");
 _Static_assert(sizeof(rt_command_params) == (0 COMMAND_PARAMS(ONE)) * sizeof(double), "COMMAND_PARAMS is incomplete");
+_Static_assert(sizeof(rt_crush_params) == (0 CRUSH_PARAMS(ONE)) * sizeof(double), "CRUSH_PARAMS is incomplete");
+_Static_assert(sizeof(rt_stamina_params) == (0 STAMINA_PARAMS(ONE)) * sizeof(double), "STAMINA_PARAMS is incomplete");
+_Static_assert(sizeof(rt_torch_params) == (0 TORCH_PARAMS(ONE)) * sizeof(double), "TORCH_PARAMS is incomplete");
 _Static_assert(offsetof(rt_kind_params, ammunition) == (0 KIND_PARAMS(ONE)) * sizeof(double), "KIND_PARAMS is incomplete");
 _Static_assert(offsetof(rt_water_params, cookie) == (0 WATER_PARAMS(ONE)) * sizeof(double), "WATER_PARAMS is incomplete");
 _Static_assert(offsetof(rt_light_params, cookie) == (0 LIGHT_PARAMS(ONE)) * sizeof(double), "LIGHT_PARAMS is incomplete");
@@ -206,8 +224,8 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 4368, "struct rt_world changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_world_def) == 1416, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 4608, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_world_def) == 1608, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 232, "rt_corps changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps_def) == 80, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
@@ -369,6 +387,15 @@ static void fingerprint(const rt_world *w, fp_list *f)
 #undef X
 #define X(name) FP_R(f, d->command.name, "command." #name);
 	COMMAND_PARAMS(X)
+#undef X
+#define X(name) FP_R(f, d->crush.name, "crush." #name);
+	CRUSH_PARAMS(X)
+#undef X
+#define X(name) FP_R(f, d->stamina.name, "stamina." #name);
+	STAMINA_PARAMS(X)
+#undef X
+#define X(name) FP_R(f, d->torch.name, "torch." #name);
+	TORCH_PARAMS(X)
 #undef X
 	for (int k = 0; k < RT_KIND_COUNT; ++k) {
 		const char *kind = rt_kind_name((rt_kind)k);

@@ -190,8 +190,9 @@ static int nearest_of(const rt_world *w, int base, unsigned mask, int own, doubl
 }
 
 /* The local picture of every man who decides this step: friends and routing friends,
- * enemy strength and recent deaths within view_radius_m (M1-M4, contagion). */
-static void local_picture(rt_world *w)
+ * enemy strength and recent deaths within view_radius_m (M1-M4, contagion); at night,
+ * the lights he takes for the enemy (E2, torch.c). */
+static void local_picture(rt_world *w, const rt_lights *lights)
 {
 	rt_agents *a = &w->agents;
 	const rt_sense_grid *g = &w->sense;
@@ -199,7 +200,8 @@ static void local_picture(rt_world *w)
 	const int n = a->count, cells = g->cells, nx = g->nx, ny = g->ny;
 	const int reach = (int)ceil(m->view_radius_m * g->inv_cell - 0.5);
 	const double memory = m->death_memory_s;
-#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
+	int64_t alarms = 0;
+#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : alarms) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		if (!rt__active(a->state[s]) || !rt__agent_due(w, s)) continue;
 		const int own = a->side[s];
@@ -222,12 +224,20 @@ static void local_picture(rt_world *w)
 				}
 			}
 		}
+		if (lights) {
+			int light = -1;
+			enemy += rt__lights_feared(w, lights, s, &light);
+			const int32_t alarm = light >= 0 ? (int32_t)a->id[light] : -1;
+			alarms += alarm >= 0 && a->alarm[s] < 0;
+			a->alarm[s] = alarm;
+		}
 		friends = friends > 1.0 ? friends - 1.0 : 0.0; /* not himself */
 		if (a->state[s] == RT_STATE_ROUTING && routing >= 1.0) routing -= 1.0;
 		a->threat[s] = (float)(enemy / (friends + 1.0));
 		a->routing_share[s] = friends > 0.0 ? (float)(routing / friends) : 0.0f;
 		a->deaths_seen[s] = (float)(deaths / memory); /* deaths a second, as remembered */
 	}
+	w->torch_alarms += alarms;
 }
 
 bool rt__surrounded(const rt_world *w, int slot, double radius)
@@ -295,8 +305,13 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	for (int i = 0; i < w->death_count; ++i)
 		if ((double)(w->step - w->deaths[i].step) * dt < memory) w->deaths[kept++] = w->deaths[i];
 	w->death_count = kept;
+	/* E2: at night, lights that may be taken for the enemy */
+	rt_lights lights;
+	rt_status st = rt__lights_prepare(w, &lights, err);
+	if (st != RT_OK) return st;
+	w->torch_on = lights.count > 0;
 	const bool several_sides = ((present | kneeling) & ((present | kneeling) - 1)) != 0;
-	if (men == 0 || (!several_sides && !routing_anywhere && w->death_count == 0)) {
+	if (men == 0 || (!several_sides && !routing_anywhere && w->death_count == 0 && !w->torch_on)) {
 		/* nothing to sense: clear what men knew, once */
 		if (w->sense_idle_count == n) return RT_OK;
 		w->sense_idle_count = n;
@@ -309,7 +324,7 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 		return RT_OK;
 	}
 	w->sense_idle_count = -1;
-	rt_status st = sense_prepare(w, x0, y0, x1, y1, top_side + 1, men, err);
+	st = sense_prepare(w, x0, y0, x1, y1, top_side + 1, men, err);
 	if (st != RT_OK) return st;
 	rt_sense_grid *g = &w->sense;
 	const int cells = g->cells;
@@ -367,7 +382,7 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	for (int b = buckets; b > 0; --b) start[b] = start[b - 1];
 	start[0] = 0;
 
-	local_picture(w);
+	local_picture(w, w->torch_on ? &lights : NULL);
 	if (!several_sides) {
 		for (int s = 0; s < n; ++s) {
 			a->enemy[s] = -1;

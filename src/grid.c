@@ -163,7 +163,7 @@ void rt__grid_build(rt_world *w)
 	const double ox = g->origin_x, oy = g->origin_y, inv = g->inv_cell;
 #pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
-		if (!rt__active(a->state[s])) {
+		if (!rt__active(a->state[s]) || rt__lying(w, s)) { /* men down in the crush are walked over (crush.c) */
 			bucket_of[s] = -1;
 			continue;
 		}

@@ -24,7 +24,12 @@
  *
  * Weather (weather.c, fire.c): wet ground slows a man by the mud factor of the ground
  * under him; a man in the flames of a head fire, or on grass beside them, runs for the
- * nearest safe ground. */
+ * nearest safe ground.
+ *
+ * Horses (stamina.c) slow a rider by 1 - speed_loss x horse_fatigue; a routing man who
+ * takes lights ahead for the enemy runs from them (torch.c); a man whom the crowd holds
+ * to less than held_speed_share of the pace he wants is marked `pressed` for the crush
+ * (crush.c). Men down in the crush are not in the grid: the others walk over them. */
 #include "world.h"
 
 #include <math.h>
@@ -77,6 +82,9 @@ typedef struct decide_ctx {
 	bool mud, fire; /* wet ground somewhere; a head fire burning somewhere */
 	bool water;     /* a map with a sea or rivers: men not in flight wade out of deep water */
 	double charge_run_up, charge_pace; /* combat: a rider this near the enemy he closes with gallops */
+	bool horses;    /* riders in the world: their horses' fatigue slows them */
+	bool torch;     /* lights in the dark may be taken for the enemy (alarms are on) */
+	double held;    /* held_speed_share: pressed when held to less than this share of his pace */
 	rt_nb_params nbp;
 } decide_ctx;
 
@@ -102,11 +110,19 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 	const bool routing = a->state[s] == RT_STATE_ROUTING;
 	if (routing) {
 		if (!retinue_done && a->stance[s] == RT_STANCE_CARRIED) return RETINUE; /* carried even in flight */
-		/* flight: to his refuge while it is open, else along his side's flight field to
-		 * the nearest open refuge (flight.c), else to his refuge all the same, else
-		 * straight away from the enemy */
+		/* flight: from lights ahead he takes for the enemy (E2); else to his refuge while it
+		 * is open, else along his side's flight field to the nearest open refuge (flight.c),
+		 * else to his refuge all the same, else straight away from the enemy */
 		const int32_t flee = a->flee_goal[s];
-		if (flee >= 0 && !rt__goal_closed(w, flee, a->side[s])) {
+		if (c->torch && a->alarm[s] >= 0) {
+			const int t = (int)w->slot_of_id[a->alarm[s]];
+			const double ex = wrap_dx(xi - a->x[t], periodic, period, inv_period), ey = yi - a->y[t];
+			const double en = sqrt(ex * ex + ey * ey);
+			if (en > 1e-9) {
+				*e0x = ex / en;
+				*e0y = ey / en;
+			}
+		} else if (flee >= 0 && !rt__goal_closed(w, flee, a->side[s])) {
 			if (!rt__goal_direction(&w->goals[flee], xi, yi, e0x, e0y)) *e0x = *e0y = 0.0;
 		} else if (rt__flight_direction(w, a->side[s], xi, yi, e0x, e0y)) {
 			/* the nearest open refuge */
@@ -224,6 +240,7 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 		double v0 = a->free_speed[s] * (a->state[s] == RT_STATE_ROUTING ? c->flight_factor : 1.0) *
 			    (w->map ? rt__terrain_speed(w, rt__terrain_cell(w, xi, yi)) : 1.0);
 		if (c->mud) v0 *= rt__mud_factor(w, rt__terrain_cell(w, xi, yi));
+		if (c->horses) v0 *= rt__stamina_factor(w, a->horse_fatigue[s]); /* C4: a tired horse */
 		const int i = nb->men++;
 		nb->k[i] = k;
 		const int32_t goal = desired_direction(c, s, xi, yi, &bm->head_x[i], &bm->head_y[i], &v0, false);
@@ -404,6 +421,7 @@ static void speeds(const decide_ctx *c, const rt_nb_batch *nb, const batch_men *
 		const bool wants_to_move = (e0x != 0.0 || e0y != 0.0) && v0 > 0.0;
 		const double rx = nb->rx[i], ry = nb->ry[i];
 		double vx = 0.0, vy = 0.0;
+		bool pressed = false;
 		if (wants_to_move) {
 			double ex = bm->dir_x[i], ey = bm->dir_y[i], spacing = bm->spacing[i];
 			if (bm->spacing_left[i] && spacing < BLOCKED_SPACING_M) {
@@ -431,9 +449,11 @@ static void speeds(const decide_ctx *c, const rt_nb_batch *nb, const batch_men *
 			speed = speed > v0 ? v0 : speed; /* v0 > 0 */
 			vx = ex * speed;
 			vy = ey * speed;
+			pressed = speed < c->held * v0;
 		}
 		a->vx[s] = vx;
 		a->vy[s] = vy;
+		a->crush[s] = pressed ? RT_CRUSH_PRESSED : 0; /* a man who decides is not down (crush.c) */
 
 		/* next update period: an agent that stands still with room around it, or moves
 		 * with a wide margin to everything it can see, may decide less often */
@@ -486,6 +506,9 @@ void rt__locomotion_decide(rt_world *w)
 	c.water = w->map != NULL;
 	c.charge_run_up = w->def.combat.charge_run_up_m;
 	c.charge_pace = w->def.combat.charge_pace_factor;
+	c.horses = w->horse_count > 0;
+	c.torch = w->torch_on;
+	c.held = w->def.crush.held_speed_share;
 	c.nbp = (rt_nb_params){ p->neighbor_strength, 1.0 / p->neighbor_range_m, c.rep_range, c.max_level > 0,
 				c.periodic, c.period, c.inv_period };
 	const int batches = (count + RT_NB_BATCH - 1) / RT_NB_BATCH;

@@ -14,12 +14,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const phenomenon_id[RT_PH_COUNT] = { "C2", "C3", "C5", "E1", "E3", "E4", "E7", "M2", "M3", "M7", "Q2", "Q9" };
+static const char *const phenomenon_id[RT_PH_COUNT] = { "C2", "C3", "C5", "E1", "E2", "E3", "E4", "E7", "M2", "M3", "M7", "Q2", "Q9" };
 static const char *const phenomenon_text[RT_PH_COUNT] = {
 	"men trampled in the crush",
 	"fleeing men throw away armour and weapons",
 	"men kneel and surrender; pursuers pass them",
 	"night: men see little and cannot tell friend from foe",
+	"men take the torches of their own side for the enemy",
 	"men drown in the sea or a river",
 	"men burn in a grass fire the wind drives",
 	"men escape by boat",
@@ -277,6 +278,23 @@ static rt_vec2 first_in_state(const rt_run *run, uint8_t state)
 	return p;
 }
 
+/* E2: where the man of lowest id stands who takes a light of his own side for the
+ * enemy now (NaN if nobody does) */
+static rt_vec2 first_friendly_alarm(const rt_run *run)
+{
+	const rt_world *w = run->world;
+	const rt_agents *a = &w->agents;
+	uint32_t best = UINT32_MAX;
+	rt_vec2 p = { NAN, NAN };
+	if (!w->torch_on) return p;
+	for (int s = 0; s < a->count; ++s)
+		if (a->alarm[s] >= 0 && rt__active(a->state[s]) && a->side[w->slot_of_id[a->alarm[s]]] == a->side[s] && a->id[s] < best) {
+			best = a->id[s];
+			p = (rt_vec2){ a->x[s], a->y[s] };
+		}
+	return p;
+}
+
 static rt_status seen(rt_run *run, int ph, rt_vec2 where, const char *who)
 {
 	if (run->seen[ph]) return RT_OK;
@@ -364,6 +382,10 @@ rt_status rt__run_watch(rt_run *run)
 			if (rt_world_get_boats(w, k++, &bv) && bv.carried > 0) where = sc->places[p].centre;
 		}
 		s = seen(run, RT_PH_E7, where, "");
+	}
+	if (s == RT_OK && st.torch_alarms > 0 && !run->seen[RT_PH_E2]) {
+		const rt_vec2 where = first_friendly_alarm(run);
+		if (!isnan(where.x)) s = seen(run, RT_PH_E2, where, "");
 	}
 	if (s == RT_OK && st.by_state[RT_STATE_SHELTERED] > run->sheltered_at_start && run->sheltered_at_start >= 0)
 		s = seen(run, RT_PH_Q9, (rt_vec2){ NAN, NAN }, "");
@@ -839,9 +861,9 @@ static rt_status write_report(rt_run *run, const char *path, const side_tally *t
 	bool ambush = false;
 	for (int e = 0; e < run->event_count; ++e) ambush |= strcmp(run->events[e].phenomenon, "Q1") == 0;
 	put(&x, "| Q1 | ambushes sprung as the enemy enters their zone | %s | |\n", ambush ? "see the timeline" : "did not occur");
-	put(&x, "\nNot yet modelled, so never reported: trampling deaths in the crush (C2 shows only if a future "
-		"crush model kills), torches mistaken for the enemy (E2), boats (E7). E4 is reported when men burn; whether a "
-		"turn of the wind turned the battle is for the reader of the timeline and the plots.\n\n");
+	put(&x, "\nC2 is reported when a man is trampled in the crush, E2 when a man takes a torch of his own side for the "
+		"enemy, E4 when men burn, E7 when men are taken off by boat; whether a turn of the wind turned the battle is "
+		"for the reader of the timeline and the plots.\n\n");
 	put(&x, "## Timeline\n\n| time | event | where |\n|---|---|---|\n");
 	for (int e = 0; e < run->event_count; ++e) {
 		const rt_run_event *ev = &run->events[e];

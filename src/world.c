@@ -205,6 +205,9 @@ rt_world_def rt_world_def_default(void)
 	d.combat = rt_combat_params_default();
 	d.morale = rt_morale_params_default();
 	d.command = rt_command_params_default();
+	d.crush = rt_crush_params_default();
+	d.stamina = rt_stamina_params_default();
+	d.torch = rt_torch_params_default();
 	for (int k = 0; k < RT_KIND_COUNT; ++k) d.kinds[k] = rt_kind_params_default((rt_kind)k);
 	d.allocator = rt_allocator_default();
 	d.cookie = RT_COOKIE;
@@ -331,6 +334,31 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      isfinite(cp->summons_hunger_weight) && isfinite(cp->summons_time_weight_per_h) && isfinite(cp->summons_gone_weight) &&
 	      cp->summons_desperate_factor >= 0.0 && cp->summons_desperate_factor <= 1.0))
 		return rt__fail(err, RT_ERR_INVALID, "command summons parameters out of range (docs/model.md section 10c)");
+	const rt_crush_params *cr = &d->crush;
+	if (!(cr->density_radius_m > 0.0 && cr->density_radius_m <= 5.0 && cr->held_speed_share >= 0.0 &&
+	      cr->held_speed_share <= 1.0 && cr->density_onset_per_m2 > 0.0 &&
+	      cr->density_critical_per_m2 > cr->density_onset_per_m2 && cr->density_critical_per_m2 <= 100.0 &&
+	      cr->pressure_critical_per_s2 > 0.0 && cr->pressure_critical_per_s2 <= 100.0 && cr->fall_rate_per_s >= 0.0 &&
+	      cr->fall_rate_per_s <= 100.0 && cr->fatigue_fall_factor >= 0.0 && cr->fatigue_fall_factor <= 100.0 &&
+	      cr->darkness_fall_factor >= 0.0 && cr->darkness_fall_factor <= 100.0 && cr->mud_fall_factor >= 0.0 &&
+	      cr->mud_fall_factor <= 100.0 && cr->trample_rate_per_s >= 0.0 && cr->trample_rate_per_s <= 100.0 &&
+	      cr->pile_rate_per_s >= 0.0 && cr->pile_rate_per_s <= 100.0 && cr->push_max_factor >= 0.0 && cr->push_max_factor <= 1000.0 && cr->rider_mass_factor >= 0.0 &&
+	      cr->rider_mass_factor <= 100.0 && cr->walk_speed_mps > 0.0 && cr->walk_speed_mps <= 20.0 &&
+	      cr->rise_rate_per_s >= 0.0 && cr->rise_rate_per_s <= 100.0))
+		return rt__fail(err, RT_ERR_INVALID, "crush parameters out of range (docs/model.md section 13 gives each range; "
+				"density_critical_per_m2 must exceed density_onset_per_m2)");
+	const rt_stamina_params *sp = &d->stamina;
+	if (!(sp->sustained_speed_mps > 0.0 && sp->reference_speed_mps > sp->sustained_speed_mps &&
+	      sp->reference_speed_mps <= 20.0 && sp->tire_time_s > 0.0 && sp->tire_time_s <= 1e7 && sp->rest_time_s > 0.0 &&
+	      sp->rest_time_s <= 1e7 && sp->speed_loss >= 0.0 && sp->speed_loss < 1.0))
+		return rt__fail(err, RT_ERR_INVALID, "stamina parameters out of range: 0 < sustained_speed_mps < reference_speed_mps "
+				"<= 20 m/s, tire_time_s and rest_time_s in (0, 1e7] s, speed_loss in [0, 1) (docs/model.md section 14)");
+	const rt_torch_params *tp = &d->torch;
+	if (!(tp->threat_weight >= 0.0 && tp->threat_weight <= 1000.0 && tp->ahead_half_angle_deg >= 0.0 &&
+	      tp->ahead_half_angle_deg <= 180.0 && tp->receding_speed_mps >= 0.0 && tp->receding_speed_mps <= 20.0 &&
+	      tp->max_lights >= 1.0 && tp->max_lights <= 1e6 && tp->max_lights == floor(tp->max_lights)))
+		return rt__fail(err, RT_ERR_INVALID, "torch parameters out of range: threat_weight 0..1000 men, ahead_half_angle_deg "
+				"0..180, receding_speed_mps 0..20, max_lights a whole number 1..1e6 (docs/model.md section 15)");
 	if (!d->allocator.alloc || !d->allocator.free)
 		return rt__fail(err, RT_ERR_INVALID, "allocator needs both alloc and free");
 	return RT_OK;
@@ -505,6 +533,8 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	if (!(d->health >= 0.0f && d->health <= 1.0f && d->morale >= 0.0f && d->morale <= 1.0f && d->fatigue >= 0.0f &&
 	      d->fatigue <= 1.0f && d->horse_fatigue >= 0.0f && d->horse_fatigue <= 1.0f))
 		return rt__fail(err, RT_ERR_INVALID, "agent health, morale, fatigue and horse_fatigue must be within 0..1");
+	if (d->horse_fatigue != 0.0f && !rt__rider((uint8_t)d->kind))
+		return rt__fail(err, RT_ERR_INVALID, "agent of kind %s has no horse: horse_fatigue must be 0", rt_kind_name(d->kind));
 	rt_agents *a = &w->agents;
 	if (a->count >= RT_MAX_AGENTS) return rt__fail(err, RT_ERR_CAPACITY, "more than %d agents", RT_MAX_AGENTS);
 	if (a->count == a->capacity) {
@@ -556,6 +586,9 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	a->prize[slot] = -1;
 	a->impetus[slot] = 0.0f;
 	a->reload[slot] = 0.0f; /* a gun comes loaded */
+	a->crush[slot] = 0;
+	a->alarm[slot] = -1;
+	w->horse_count += rt__rider((uint8_t)d->kind);
 	w->slot_of_id[id] = (uint32_t)slot;
 	w->riders += d->kind == RT_KIND_HORSE || d->kind == RT_KIND_HORSE_ARCHER;
 	w->guns += (d->equipment & RT_EQUIP_CANNON) != 0;
@@ -601,9 +634,11 @@ static rt_status reserve_scratch(rt_world *w, rt_error *err)
 {
 	/* per man, the most one step can ask: storage reorder (int + double), the sense
 	 * buckets (int), sight in smoke (float) and a pursuit ranking (16 bytes); plus the
-	 * corps table, and the decide phase's neighbour buffers, one per thread */
-	size_t need = (size_t)w->agents.capacity * (2 * sizeof(int) + sizeof(double) + sizeof(float) + 16) +
-		      (size_t)w->corps_count * sizeof(double) + (size_t)w->threads * sizeof(rt_nb_batch) + 4096;
+	 * corps table, and the decide phase's neighbour buffers, one per thread; the lights in
+	 * the dark (torch.c: 24 bytes a light, and 64 cells of 16 bytes) and the crush's
+	 * outcomes (a byte) */
+	size_t need = (size_t)w->agents.capacity * (2 * sizeof(int) + sizeof(double) + sizeof(float) + 16 + 24 + 1) +
+		      (size_t)w->corps_count * sizeof(double) + (size_t)w->threads * sizeof(rt_nb_batch) + 4096 + 64 * 16 + 4 * 64;
 	if (w->arena.capacity >= need) return RT_OK;
 	if (rt__arena_reserve(&w->arena, &w->allocator, need + need / 2) != RT_OK)
 		return rt__fail(err, RT_ERR_NOMEM, "cannot reserve %zu bytes of step scratch", need);
@@ -657,6 +692,7 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	rt__forts_admit(w);
 	rt__refuges_arrive(w); /* a way home reached */
 	rt__boats_board(w);    /* E7 */
+	rt__stamina(w); /* C4: horses tire with the pace they went */
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_MOVE] += t1 - t0; t0 = t1;
 
 	/* 8 fight: each man chooses his blow or shot, written in his own slot */
@@ -667,6 +703,7 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	if ((s = rt__resolve(w, err)) != RT_OK) return s;
 	rt__drown(w); /* E3: men in water over their depth */
 	rt__fire_burn(w); /* E4: men in the flames of a head fire */
+	if ((s = rt__crush(w, err)) != RT_OK) return s; /* C2: men knocked down and trampled in the crush */
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_RESOLVE] += t1 - t0; t0 = t1;
 
 	/* 10 record: the caller pulls results after the step (trace, stats) */
@@ -705,6 +742,8 @@ bool rt_world_get_agent(const rt_world *w, rt_agent_id id, rt_agent_view *o)
 	o->morale_baseline = a->morale_base[s];
 	o->threat = a->threat[s];
 	o->routing_share = a->routing_share[s];
+	o->fallen = (a->crush[s] & RT_CRUSH_DOWN) != 0;
+	o->alarm = a->alarm[s];
 	return true;
 }
 
@@ -765,6 +804,9 @@ void rt_world_get_stats(const rt_world *w, rt_world_stats *o)
 	o->charges = w->charges;
 	o->summoned = w->summoned;
 	o->wounded = w->wounded;
+	o->falls = w->falls;
+	o->lying = w->lying;
+	o->torch_alarms = w->torch_alarms;
 	memcpy(o->phase_seconds, w->phase_seconds, sizeof o->phase_seconds);
 	o->threads = w->threads;
 }

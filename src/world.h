@@ -40,6 +40,8 @@ typedef struct rt_agents {
 	int32_t *prize;        /* sense: nearest kneeling enemy to collect (C5), -1 none */
 	float *impetus;        /* fight: a rider's speed carried into contact, fading (the charge), m/s */
 	float *reload;         /* fight: a gun's time until it is loaded again, s */
+	uint8_t *crush;        /* RT_CRUSH_* bits: down in the crush (crush.c), pressed at his last decision (decide) */
+	int32_t *alarm;        /* sense: id of the man whose light he takes for the enemy (E2), -1 none */
 } rt_agents;
 
 /* Every per-agent array of rt_agents, once: storage growth, the storage reorder and the
@@ -54,7 +56,8 @@ typedef struct rt_agents {
 	X(side, uint8_t) X(kind, uint8_t) X(state, uint8_t) X(equipment, uint8_t) X(level, uint8_t) \
 	X(stance, uint8_t) X(ammunition, int32_t) X(enemy, int32_t) X(enemy_dist, float) X(victim, int32_t) \
 	X(experience, uint8_t) X(morale_base, float) X(flee_goal, int32_t) X(threat, float) X(routing_share, float) \
-	X(deaths_seen, float) X(corps, int32_t) X(prize, int32_t) X(impetus, float) X(reload, float)
+	X(deaths_seen, float) X(corps, int32_t) X(prize, int32_t) X(impetus, float) X(reload, float) \
+	X(crush, uint8_t) X(alarm, int32_t)
 #define RT__AGENT_FIELD_ONE(name, type) +1
 enum { RT_AGENT_FIELD_COUNT = 0 AGENT_FIELDS(RT__AGENT_FIELD_ONE) };
 _Static_assert(sizeof(rt_agents) == 2 * sizeof(int) + RT_AGENT_FIELD_COUNT * sizeof(void *),
@@ -307,6 +310,9 @@ struct rt_world {
 	int64_t burned, misfires;
 	int64_t cannon_shots, charges, summoned, wounded;
 	int riders, guns;      /* agents added as riders, and with a gun: the fight phase skips what none need */
+	int64_t falls, lying, torch_alarms; /* crush.c: men knocked down, men down now; torch.c: lights feared */
+	int horse_count;        /* riders ever added (stamina.c runs only when there are any) */
+	bool torch_on;          /* sense found lights that may be taken for the enemy this step (torch.c) */
 	double phase_seconds[RT_PHASE_COUNT];
 	double max_radius; /* largest body radius so far */
 	double max_speed;  /* largest free speed so far */
@@ -464,6 +470,8 @@ enum { RT_STREAM_FIRE = 16, RT_STREAM_BURN = 17 };
  * summons (man, round); a gun's aim (gun, step) and the k-th man its ball crosses
  * (gun, step, RT_STREAM_CANNON + 1 + k, k < 32) */
 enum { RT_STREAM_WOUND = 40, RT_STREAM_SUMMONS = 41, RT_STREAM_CANNON = 64 };
+/* (19 is taken: morale's kneeling draw is RT_STREAM_MORALE + 16) crush.c: falls, getting up, trampling */
+enum { RT_STREAM_CRUSH = 24 };
 
 /* terrain.c */
 static inline int rt__terrain_cell(const rt_world *w, double x, double y)
@@ -616,6 +624,49 @@ static inline bool rt__disabled(const rt_world *w, int slot)
 
 /* summons.c: the summons to surrender (M7), every command round */
 void rt__summons(rt_world *w, int64_t round);
+
+/* crush.c: after the move, men pressed in a dense, uneven crowd may be knocked down and
+ * men down may be trampled or get up (C2); serial outcomes in slot order */
+rt_status rt__crush(rt_world *w, rt_error *err);
+enum { RT_CRUSH_DOWN = 1, RT_CRUSH_PRESSED = 2 }; /* rt_agents.crush bits */
+/* rt__grid_build leaves men lying down out of the neighbour grid: others walk over them */
+static inline bool rt__lying(const rt_world *w, int slot) { return w->lying > 0 && (w->agents.crush[slot] & RT_CRUSH_DOWN); }
+
+/* stamina.c: after the move, every rider's horse tires or recovers with the pace it went (C4) */
+void rt__stamina(rt_world *w);
+/* a rider's pace factor for his horse's fatigue */
+static inline double rt__stamina_factor(const rt_world *w, float horse_fatigue)
+{
+	return 1.0 - w->def.stamina.speed_loss * (double)horse_fatigue;
+}
+static inline bool rt__rider(uint8_t kind) { return kind == RT_KIND_HORSE || kind == RT_KIND_HORSE_ARCHER; }
+
+/* torch.c: the lights a man in flight or on the march may take for the enemy (E2). The
+ * torch-bearers are binned once per sense phase into coarse cells (arena scratch, valid
+ * for the step); count 0 means there is no light to fear and alarms are off. */
+typedef struct rt_lights {
+	double origin_x, origin_y, cell, inv_cell;
+	int nx, ny, count;
+	int *start, *order;    /* cell c holds torch-bearers order[start[c] .. start[c + 1]) (slots) */
+	int64_t *unit_of;      /* per cell, the unit all its lights belong to, or -1 */
+	int32_t *corps_of;     /* per cell, the corps all its lights belong to, or -1 */
+	double range_m, identify_m, cos_ahead, receding_mps, weight;
+	int max_lights;
+} rt_lights;
+rt_status rt__lights_prepare(rt_world *w, rt_lights *lights, rt_error *err);
+/* The enemy weight of the lights the man in slot s takes for the enemy, and the slot of
+ * the nearest of them (-1 none). */
+double rt__lights_feared(const rt_world *w, const rt_lights *lights, int s, int *nearest);
+
+/* How dark it is: 0 in daylight, 1 at or below the light model's dark end (log-linear
+ * between); 0 without an environment (morale.c's darkness, E1). */
+static inline double rt__darkness(const rt_world *w)
+{
+	if (!w->env.set) return 0.0;
+	const rt_light_params *lp = &w->environment.light;
+	const double lux = w->env.illuminance_lux > 1e-12 ? w->env.illuminance_lux : 1e-12;
+	return rt__clamp(log(lp->daylight_lux / lux) / log(lp->daylight_lux / lp->dark_lux), 0.0, 1.0);
+}
 
 /* morale.c */
 void rt__morale(rt_world *w);

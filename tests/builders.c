@@ -1,6 +1,9 @@
 /* Worlds and maps shared by several tests (builders.h). */
 #include "builders.h"
 
+#include "rout/env.h"
+
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -160,6 +163,64 @@ rt_world *pressure_line_world(uint64_t seed, const double courage[PRESSURE_CORPS
 		}
 	}
 	if (!ok) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+rt_world *funnel_world(const funnel_def *f, rt_error *err)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = f->seed;
+	d.threads = f->threads;
+	d.bounds_min = (rt_vec2){ -200.0, -20.0 };
+	d.bounds_max = (rt_vec2){ 130.0, 24.0 };
+	d.agent_capacity = f->men + f->riders;
+	d.morale.recovery_time_s = 1e6; /* broken men stay broken */
+	rt_world *w = rt_world_create(&d, err);
+	if (!w) return NULL;
+	rt_status s = RT_OK;
+	const rt_vec2 walls[4][2] = { { { 0, 0 }, { 120, 0 } }, { { 0, 4 }, { 120, 4 } }, { { 0, 0 }, { 0, -19 } }, { { 0, 4 }, { 0, 23 } } };
+	for (int i = 0; i < 4 && s == RT_OK; ++i) s = rt_world_add_wall(w, walls[i][0], walls[i][1], err);
+	rt_goal_def g = rt_goal_def_default();
+	g.target_min = (rt_vec2){ 110, 0 };
+	g.target_max = (rt_vec2){ 120, 4 };
+	g.arrival = RT_ARRIVAL_LEAVE;
+	g.field_cell_m = 0.5;
+	rt_goal_id exit = RT_NO_GOAL;
+	if (s == RT_OK) s = rt_world_add_goal(w, &g, &exit, err);
+	if (s == RT_OK && f->night) {
+		rt_environment_def env = rt_environment_def_default();
+		env.start_jd_ut = rt_julian_day_from_civil(1641, 10, 5, 0, 0, 0.0, 8.0);
+		env.latitude_deg = MAP_ORIGIN_LAT;
+		env.longitude_deg = MAP_ORIGIN_LON;
+		env.cloud_cover = 1.0;
+		s = rt_world_set_environment(w, &env, err);
+	}
+	rt_agent_def ad = rt_agent_def_default();
+	ad.state = f->routing ? RT_STATE_ROUTING : RT_STATE_FORMED;
+	ad.morale = f->routing ? 0.05f : 1.0f;
+	ad.goal = ad.flee_goal = exit;
+	const double spacing = 1.0 / sqrt(f->density_per_m2);
+	const int across = (int)fmax(1.0, floor(f->front_m / spacing));
+	for (int i = 0; i < f->men && s == RT_OK; ++i) {
+		ad.position = (rt_vec2){ -1.0 - spacing * (i / across + 0.5), 2.0 - 0.5 * across * spacing + spacing * (i % across + 0.5) };
+		const bool torch = f->torch_share > 0.0 && floor((i + 1) * f->torch_share) > floor(i * f->torch_share);
+		ad.equipment = (uint8_t)(RT_EQUIP_WEAPON | (torch ? RT_EQUIP_TORCH : 0));
+		s = rt_world_add_agent(w, &ad, NULL, err);
+	}
+	ad.kind = RT_KIND_HORSE;
+	ad.unit = 1;
+	ad.equipment = RT_EQUIP_WEAPON;
+	const double back = -1.0 - spacing * ((f->men + across - 1) / across) - 2.0;
+	const int riders_across = (int)fmax(1.0, floor(f->front_m / 2.8));
+	for (int i = 0; i < f->riders && s == RT_OK; ++i) {
+		ad.position = (rt_vec2){ back - 2.0 * (i / riders_across), 2.0 - 0.5 * riders_across * 2.8 + 2.8 * (i % riders_across + 0.5) };
+		s = rt_world_add_agent(w, &ad, NULL, err);
+	}
+	if (s != RT_OK) {
 		rt_world_destroy(w);
 		return NULL;
 	}

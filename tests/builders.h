@@ -43,4 +43,20 @@ rt_world *skirmish_world(int threads, rt_error *err);
 rt_world *pressure_line_world(uint64_t seed, const double courage[PRESSURE_CORPS], const rt_command_params *command, int threads,
 			      rt_error *err);
 
+/* A crowd pressed into a narrow road (C2): open ground for x < 0 funnels into a road 4 m
+ * wide (0 <= y <= 4) that runs to an exit at x = 110..120 m. `men` foot stand in a block
+ * `front_m` wide (centred on the road) at `density_per_m2`, their front 1 m short of the
+ * road; `riders` horse of the same side stand behind them, 2.8 m apart across and 2 m
+ * deep. Routing (morale 0.05, never recovering) or formed and walking to the exit. At
+ * night (overcast, new Moon, 1641-10-05 00:00 at Songshan) when `night`, with one man in
+ * 1/torch_share carrying a torch (0: none). */
+typedef struct funnel_def {
+	uint64_t seed;
+	int threads;
+	int men, riders;
+	bool routing, night;
+	double density_per_m2, front_m, torch_share;
+} funnel_def;
+rt_world *funnel_world(const funnel_def *def, rt_error *err);
+
 #endif

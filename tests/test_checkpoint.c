@@ -543,6 +543,41 @@ TEST(checkpoint_resume_terrain)
 	CHECK(st.drowned > 0);
 }
 
+/* A night rout into a narrow road: men knocked down and trampled (lying out of the
+ * neighbour grid at the stop), horses tiring, torches taken for the enemy. */
+static rt_world *night_rout(const void *ctx, int threads, rt_error *err)
+{
+	(void)ctx;
+	const funnel_def f = { .seed = 5, .threads = threads, .men = 600, .riders = 120, .routing = true, .night = true,
+			       .density_per_m2 = 3.0, .front_m = 36.0, .torch_share = 0.2 };
+	return funnel_world(&f, err);
+}
+
+TEST(checkpoint_resume_crush_horses_and_torches)
+{
+	rt_world_stats st;
+	check_resume("night rout into a road", night_rout, NULL, 600, 3, &st);
+	rt_error err;
+	rt_world *w = night_rout(NULL, 0, &err);
+	CHECK(w);
+	CHECK(run(w, 300));
+	rt_world_stats mid;
+	rt_world_get_stats(w, &mid);
+	double fatigue = 0.0;
+	for (int id = 600; id < 720; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		fatigue += v.horse_fatigue / 120.0;
+	}
+	rt_world_destroy(w);
+	rt_test_note("at the stop (30 s): %lld knocked down, %lld lying, %d trampled, %lld alarms, horses' fatigue %.4f; "
+		     "at the end: %lld knocked down, %d trampled",
+		     (long long)mid.falls, (long long)mid.lying, mid.by_state[RT_STATE_DEAD_TRAMPLED], (long long)mid.torch_alarms,
+		     fatigue, (long long)st.falls, st.by_state[RT_STATE_DEAD_TRAMPLED]);
+	CHECK(mid.lying > 0 && mid.torch_alarms > 0 && fatigue > 0.0);
+	CHECK(st.by_state[RT_STATE_DEAD_TRAMPLED] > 0);
+}
+
 /* Rain, wind and a spreading fire with its smoke: stopped while the fire burns and the
  * smoke drifts, resumed at another thread count, the run ends where it would have, and
  * the fire (every cell, the lists, the smoke) is saved whole: the final checkpoints are

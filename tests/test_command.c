@@ -190,6 +190,6 @@ TEST(command_pursuit_stops_at_its_limit)
 	rt_test_note("farthest pursuer: %.0f m with the limit at 300 m (fleeing reached %.0f m), %.0f m without it", limited,
 		     fled_limited, free_ride);
 	CHECK(limited <= 300.0 + 60.0); /* at most one decision interval's ride past the line */
-	CHECK(free_ride > 450.0);
+	CHECK(free_ride > 300.0 + 100.0); /* without it they ride on well past the line (their horses tiring, C4) */
 	CHECK(rt_test_bytes_held() == 0);
 }

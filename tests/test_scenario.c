@@ -709,8 +709,8 @@ TEST(scenario_key_moments_are_the_most_telling)
 }
 
 /* A history figure with a time (`at`) is taken then, not at the end: the mini scenario
- * with its dead counted at 07:20 gives, in a run to 07:40, what a run stopped at 07:20
- * gives at its end; a run stopped at 07:10 reports it as not reached. */
+ * with its dead counted at 07:08 gives, in a run to 07:40, what a run stopped at 07:08
+ * gives at its end; a run stopped at 07:04 reports it as not reached. */
 static void run_mini_until(const char *text, double until_s, double *at_value, double *end_value, double *since_value,
 			   const char *out_dir)
 {
@@ -743,23 +743,23 @@ TEST(scenario_history_figure_taken_at_its_time)
 	size_t n = fread(text, 1, sizeof text - 1024, f);
 	fclose(f);
 	text[n] = '\0';
-	strcat(text, "  - {figure: Red down at 07:20, recorded: 10, grade: E, source: test, at: 1641-09-26T07:20,\n"
+	strcat(text, "  - {figure: Red down at 07:08, recorded: 10, grade: E, source: test, at: 1641-09-26T07:08,\n"
 		     "     measure: [sides.red.dead, sides.red.captured, sides.red.surrendered]}\n"
 		     "  - {figure: Red down, recorded: 10, grade: E, source: test,\n"
 		     "     measure: [sides.red.dead, sides.red.captured, sides.red.surrendered]}\n"
-		     "  - {figure: Red down after 07:20, recorded: 10, grade: E, source: test, since: 1641-09-26T07:20,\n"
+		     "  - {figure: Red down after 07:08, recorded: 10, grade: E, source: test, since: 1641-09-26T07:08,\n"
 		     "     measure: [sides.red.dead, sides.red.captured, sides.red.surrendered], percent: true}\n");
 	double at_full, end_full, since_full, at_short, end_short, since_short, at_early, end_early, since_early;
 	run_mini_until(text, 0.0, &at_full, &end_full, &since_full, NULL);
-	run_mini_until(text, 1200.0, &at_short, &end_short, &since_short, NULL);
+	run_mini_until(text, 480.0, &at_short, &end_short, &since_short, NULL);
 	char dir[] = "/tmp/rout-test-at-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
-	run_mini_until(text, 600.0, &at_early, &end_early, &since_early, dir);
-	rt_test_note("red down: %g at 07:20 in the full run (%g at its end); %g at the end of a run stopped at 07:20; "
-		     "a run stopped at 07:10 gives %g for the 07:20 figure; after 07:20 %.1f %% of the free men went down",
+	run_mini_until(text, 240.0, &at_early, &end_early, &since_early, dir);
+	rt_test_note("red down: %g at 07:08 in the full run (%g at its end); %g at the end of a run stopped at 07:08; "
+		     "a run stopped at 07:04 gives %g for the 07:08 figure; after 07:08 %.1f %% of the free men went down",
 		     at_full, end_full, end_short, at_early, since_full);
 	CHECK(isfinite(at_full) && at_full == end_short && at_short == end_short);
-	CHECK(end_full > at_full); /* the rout went on after 07:20 */
+	CHECK(end_full > at_full); /* the rout went on after 07:08 */
 	CHECK(isnan(at_early) && isnan(since_early));
 	CHECK(since_short == 0.0);
 	/* the men down after 07:20, as a share of those still free then */
@@ -772,7 +772,7 @@ TEST(scenario_history_figure_taken_at_its_time)
 		report[fread(report, 1, sizeof report - 1, r)] = '\0';
 		fclose(r);
 	}
-	CHECK(strstr(report, "| Red down at 07:20 (at 1641-09-26T07:20:00) |") != NULL);
+	CHECK(strstr(report, "| Red down at 07:08 (at 1641-09-26T07:08:00) |") != NULL);
 	CHECK(strstr(report, "not reached: the run stopped before") != NULL);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

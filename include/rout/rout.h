@@ -245,6 +245,60 @@ typedef struct rt_command_params {
 
 rt_command_params rt_command_params_default(void);
 
+/* Crowd crush and trampling (docs/model.md section 13, C2). A man on foot pressed by
+ * the crowd (held to less than held_speed_share of the pace he wants) in a crowd
+ * denser than density_onset_per_m2 and moving unevenly (the crowd pressure of Helbing,
+ * Johansson and Al-Abideen 2007) may be knocked down; a man down is walked over by the
+ * men and horses round him and may be trampled to death, or get up when no one stands
+ * on him. */
+typedef struct rt_crush_params {
+	double density_radius_m;         /* R: radius of the Gaussian that measures local density (0.7 m) */
+	double held_speed_share;         /* pressed: the crowd holds him to less than this share of his pace */
+	double density_onset_per_m2;     /* no falls below this local density (men per m2) */
+	double density_critical_per_m2;  /* the fall rate is full from this density */
+	double pressure_critical_per_s2; /* crowd pressure (density x velocity variance) of turbulence */
+	double fall_rate_per_s;          /* falls a second at critical density under high pressure */
+	double fatigue_fall_factor;      /* a spent man (fatigue 1) falls (1 + this) times as often */
+	double darkness_fall_factor;     /* ... in full darkness */
+	double mud_fall_factor;          /* ... per unit of speed lost to mud */
+	double trample_rate_per_s;       /* deaths a second of a man down, walked over at walk_speed_mps by one man */
+	double pile_rate_per_s;          /* ... stood on by one man */
+	double push_max_factor;          /* the push factor (push / walk_speed_mps - 1) is capped at this */
+	double rider_mass_factor;        /* a horse and its rider weigh this many men */
+	double walk_speed_mps;           /* the reference walking speed of trample_rate_per_s */
+	double rise_rate_per_s;          /* a man down with no one on him gets up at this rate */
+} rt_crush_params;
+
+rt_crush_params rt_crush_params_default(void);
+
+/* Horse stamina (docs/model.md section 14, C4). A horse going faster than the pace it can
+ * keep all day tires, in proportion to the excess; slower, it recovers. Its rider's pace is
+ * his free speed x (1 - speed_loss x horse_fatigue). */
+typedef struct rt_stamina_params {
+	double sustained_speed_mps;  /* v_s: the pace kept all day (walk and trot alternated) */
+	double reference_speed_mps;  /* v_r: the trot */
+	double tire_time_s;          /* at v_r, horse_fatigue rises by 1 in this time */
+	double rest_time_s;          /* standing, horse_fatigue falls by a factor e in this time */
+	double speed_loss;           /* a spent horse (fatigue 1) loses this share of its pace */
+} rt_stamina_params;
+
+rt_stamina_params rt_stamina_params_default(void);
+
+/* Lights in the dark (docs/model.md section 15, E2). At night a man on the march or in
+ * flight who sees torches on his way that he cannot identify (farther than the
+ * identification range, within min(sense_range_m, torch detection range)) that are not of
+ * his own unit or corps and are not moving away takes them for the enemy: each (up to
+ * max_lights) counts as threat_weight enemy men in his threat, and a routing man runs from
+ * the nearest. */
+typedef struct rt_torch_params {
+	double threat_weight;        /* enemy men a light is taken for */
+	double ahead_half_angle_deg; /* "on his way": within this angle of where he is going */
+	double receding_speed_mps;   /* a light moving away faster than this is a column going on */
+	double max_lights;           /* he takes in this many lights at most (the nearest first) */
+} rt_torch_params;
+
+rt_torch_params rt_torch_params_default(void);
+
 /* ---- world ------------------------------------------------------------------------- */
 typedef struct rt_world rt_world;
 
@@ -262,6 +316,9 @@ typedef struct rt_world_def {
 	rt_combat_params combat;
 	rt_morale_params morale;
 	rt_command_params command;
+	rt_crush_params crush;
+	rt_stamina_params stamina;
+	rt_torch_params torch;
 	rt_kind_params kinds[RT_KIND_COUNT]; /* per kind: body, speed, weapons */
 	rt_allocator allocator;
 	uint32_t cookie;          /* set by rt_world_def_default; detects a def not built by it */
@@ -411,12 +468,25 @@ typedef struct rt_agent_view {
 	float morale_baseline;  /* what his morale returns to when nothing presses him */
 	float threat;           /* enemy strength near him per friend near him */
 	float routing_share;    /* share of the friends near him who are routing */
+	bool fallen;            /* down in the crush (C2) */
+	int32_t alarm;          /* id of the man whose torch he takes for the enemy (E2), -1 none */
 } rt_agent_view;
 
 int rt_world_agent_count(const rt_world *world);
 bool rt_world_get_agent(const rt_world *world, rt_agent_id id, rt_agent_view *out);
 rt_status rt_world_set_agent_goal(rt_world *world, rt_agent_id id, rt_goal_id goal, rt_error *err);
 rt_status rt_world_set_agent_state(rt_world *world, rt_agent_id id, rt_state state, rt_error *err);
+
+/* The crowd round a man as the crush model sees it after the last step (docs/model.md
+ * section 13): the local density in men per m2 (bodies counted by their area, so an agent
+ * standing for k men counts k), the crowd pressure (density x the local variance of
+ * velocity, 1/s2) and the push (m/s: the mean speed the pressed men round him want and
+ * cannot have, a rider's weighted by rider_mass_factor). Men down in the crush are not
+ * counted. False if the id does not exist or the world has not stepped. */
+typedef struct rt_crowd_sample {
+	double density_per_m2, pressure_per_s2, push_mps;
+} rt_crowd_sample;
+bool rt_world_crowd_sample(const rt_world *world, rt_agent_id id, rt_crowd_sample *out);
 
 /* Per-phase wall-clock times are kept for benchmarks; they never affect results. */
 enum {
@@ -448,6 +518,9 @@ typedef struct rt_world_stats {
 	int64_t charges;               /* riders who struck home at a charge */
 	int64_t summoned;              /* encircled men who surrendered to a summons (M7) */
 	int64_t wounded;               /* commanders felled but not killed (C6) */
+	int64_t falls;                 /* times a man was knocked down in the crush (C2) */
+	int64_t lying;                 /* men down in the crush now */
+	int64_t torch_alarms;          /* times a man took lights he could not identify for the enemy (E2) */
 	int64_t wall_clamps;           /* moves cut short by the hard wall constraint */
 	double phase_seconds[RT_PHASE_COUNT];
 	int threads;

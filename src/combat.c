@@ -836,16 +836,22 @@ rt_status rt__resolve(rt_world *w, rt_error *err)
 		if (a->health[s] > 0.0f || !rt__active(a->state[s])) continue;
 		a->state[s] = RT_STATE_DEAD_COMBAT;
 		a->vx[s] = a->vy[s] = 0.0;
-		/* remembered by those who saw him fall */
-		if (w->death_count == w->death_capacity) {
-			int cap = w->death_capacity ? 2 * w->death_capacity : 256;
-			rt_death_event *d = rt__realloc(&w->allocator, w->deaths, (size_t)w->death_capacity * sizeof(rt_death_event),
-							(size_t)cap * sizeof(rt_death_event));
-			if (!d) return rt__fail(err, RT_ERR_NOMEM, "cannot grow the memory of deaths to %d", cap);
-			w->deaths = d;
-			w->death_capacity = cap;
-		}
-		w->deaths[w->death_count++] = (rt_death_event){ a->x[s], a->y[s], w->step, a->side[s] };
+		rt_status st = rt__remember_death(w, s, err); /* by those who saw him fall */
+		if (st != RT_OK) return st;
 	}
+	return RT_OK;
+}
+
+rt_status rt__remember_death(rt_world *w, int s, rt_error *err)
+{
+	if (w->death_count == w->death_capacity) {
+		int cap = w->death_capacity ? 2 * w->death_capacity : 256;
+		rt_death_event *d = rt__realloc(&w->allocator, w->deaths, (size_t)w->death_capacity * sizeof(rt_death_event),
+						(size_t)cap * sizeof(rt_death_event));
+		if (!d) return rt__fail(err, RT_ERR_NOMEM, "cannot grow the memory of deaths to %d", cap);
+		w->deaths = d;
+		w->death_capacity = cap;
+	}
+	w->deaths[w->death_count++] = (rt_death_event){ w->agents.x[s], w->agents.y[s], w->step, w->agents.side[s] };
 	return RT_OK;
 }

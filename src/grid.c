@@ -161,9 +161,10 @@ void rt__grid_build(rt_world *w)
 	int *bucket_of = g->bucket_of;
 	const int hx = g->hx, hy = g->hy;
 	const double ox = g->origin_x, oy = g->origin_y, inv = g->inv_cell;
+	const bool any_lying = w->lying > 0;
 #pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
-		if (!rt__active(a->state[s]) || rt__lying(w, s)) { /* men down in the crush are walked over (crush.c) */
+		if (!rt__active(a->state[s]) || (any_lying && (a->crush[s] & RT_CRUSH_DOWN))) { /* men down in the crush are walked over (crush.c) */
 			bucket_of[s] = -1;
 			continue;
 		}

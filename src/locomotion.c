@@ -282,13 +282,16 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 		const int k = nb->k[i];
 		/* E4: a man in the flames of a head fire, or on grass beside them, runs for the
 		 * nearest safe ground */
-		const uint8_t state = a->state[g->order[k]];
-		if (c->fire && rt__fire_flight(w, g->sx[k], g->sy[k], &bm->head_x[i], &bm->head_y[i]) && state != RT_STATE_ROUTING)
-			bm->pace[i] *= c->flight_factor;
-		/* E3: a man not in flight feels the water rise round him and wades out toward the
-		 * shallows; a routing man in the dark runs where his flight takes him */
-		else if (c->water && state != RT_STATE_ROUTING && state != RT_STATE_SURRENDERED)
-			rt__water_flight(w, g->sx[k], g->sy[k], &bm->head_x[i], &bm->head_y[i]);
+		if (c->fire || c->water) {
+			const uint8_t state = a->state[g->order[k]];
+			if (c->fire && rt__fire_flight(w, g->sx[k], g->sy[k], &bm->head_x[i], &bm->head_y[i]) &&
+			    state != RT_STATE_ROUTING)
+				bm->pace[i] *= c->flight_factor;
+			/* E3: a man not in flight feels the water rise round him and wades out toward
+			 * the shallows; a routing man in the dark runs where his flight takes him */
+			else if (c->water && state != RT_STATE_ROUTING && state != RT_STATE_SURRENDERED)
+				rt__water_flight(w, g->sx[k], g->sy[k], &bm->head_x[i], &bm->head_y[i]);
+		}
 		/* neighbours within the interaction range */
 		const double vT = bm->pace[i] * c->T;
 		const double cutoff = g->sr[k] + c->max_radius + (vT >= c->rep_range ? vT : c->rep_range); /* fmax */
@@ -544,6 +547,51 @@ void rt__locomotion_decide(rt_world *w)
 	w->agent_updates += updates;
 }
 
+/* The move phase's barriers: whether man s may step from (x, y) to (tx, ty). */
+typedef bool (*step_open)(const rt_world *w, int s, double x, double y, double tx, double ty);
+static bool fort_open(const rt_world *w, int s, double x, double y, double tx, double ty)
+{
+	(void)x;
+	(void)y;
+	return rt__fort_admits(w, tx, ty, w->agents.side[s]);
+}
+static bool ground_open(const rt_world *w, int s, double x, double y, double tx, double ty)
+{
+	(void)s;
+	(void)x;
+	(void)y;
+	return rt__terrain_passable(w, tx, ty);
+}
+static bool fire_open(const rt_world *w, int s, double x, double y, double tx, double ty)
+{
+	(void)s;
+	(void)x;
+	(void)y;
+	return !rt__fire_hot(w, rt__terrain_cell(w, tx, ty));
+}
+static bool water_open(const rt_world *w, int s, double x, double y, double tx, double ty)
+{
+	return !rt__deeper_water(w, x, y, tx, ty, w->agents.kind[s]);
+}
+
+/* A step to (nx, ny) that a barrier refuses: keep only its x part, or else only its y
+ * part, if the barrier lets that through; else stay. */
+static inline void slide(const rt_world *w, int s, double x, double y, double *nx, double *ny, double *vx, double *vy,
+			 step_open open)
+{
+	if (open(w, s, x, y, *nx, y)) {
+		*ny = y;
+		*vy = 0.0;
+	} else if (open(w, s, x, y, x, *ny)) {
+		*nx = x;
+		*vx = 0.0;
+	} else {
+		*nx = x;
+		*ny = y;
+		*vx = *vy = 0.0;
+	}
+}
+
 void rt__locomotion_move(rt_world *w)
 {
 	rt_agents *a = &w->agents;
@@ -613,68 +661,25 @@ void rt__locomotion_move(rt_world *w)
 		/* a fort not his own, or full, is a wall to him: he slides along it one axis at a
 		 * time, or stays (a man turned from a full fort's corner goes round it); inside a
 		 * fort (leaving it on a sortie) he walks within its walls to the gate */
-		if (w->fort_side && !rt__fort_admits(w, nx, ny, a->side[s]) && rt__fort_at(w, x, y) != rt__fort_at(w, nx, ny)) {
-			if (rt__fort_admits(w, nx, y, a->side[s])) {
-				ny = y;
-				vy = 0.0;
-			} else if (rt__fort_admits(w, x, ny, a->side[s])) {
-				nx = x;
-				vx = 0.0;
-			} else {
-				nx = x;
-				ny = y;
-				vx = vy = 0.0;
-			}
-		}
+		if (w->fort_side && !rt__fort_admits(w, nx, ny, a->side[s]) && rt__fort_at(w, x, y) != rt__fort_at(w, nx, ny))
+			slide(w, s, x, y, &nx, &ny, &vx, &vy, fort_open);
 		/* impassable ground (a river away from its fords, a deep trench, the sea's
 		 * impassable features): slide along it one axis at a time, or stay */
 		if (w->map && !rt__terrain_passable(w, nx, ny)) {
-			if (rt__terrain_passable(w, nx, y)) {
-				ny = y;
-				vy = 0.0;
-			} else if (rt__terrain_passable(w, x, ny)) {
-				nx = x;
-				vx = 0.0;
-			} else {
-				nx = x;
-				ny = y;
-				vx = vy = 0.0;
-			}
+			slide(w, s, x, y, &nx, &ny, &vx, &vy, ground_open);
 			clamps++;
 		}
 		/* E4: the flames of a head fire are a wall to a man outside them; a man caught in
 		 * them may cross them to get out */
-		if (fire && !rt__fire_hot(w, rt__terrain_cell(w, x, y)) && rt__fire_hot(w, rt__terrain_cell(w, nx, ny))) {
-			if (!rt__fire_hot(w, rt__terrain_cell(w, nx, y))) {
-				ny = y;
-				vy = 0.0;
-			} else if (!rt__fire_hot(w, rt__terrain_cell(w, x, ny))) {
-				nx = x;
-				vx = 0.0;
-			} else {
-				nx = x;
-				ny = y;
-				vx = vy = 0.0;
-			}
-		}
+		if (fire && !rt__fire_hot(w, rt__terrain_cell(w, x, y)) && rt__fire_hot(w, rt__terrain_cell(w, nx, ny)))
+			slide(w, s, x, y, &nx, &ny, &vx, &vy, fire_open);
 		/* E3: a man going after an enemy (advancing, containing) does not follow him into
 		 * water over his depth; a man on the march keeps to his planned way in the dark, and
 		 * a routing man runs where he runs (the flooded flats of Song-Jin drowned the
 		 * fleeing, not the pursuers) */
 		if (w->map && a->state[s] != RT_STATE_ROUTING && a->stance[s] != RT_STANCE_HOLD &&
-		    rt__deeper_water(w, x, y, nx, ny, a->kind[s])) {
-			if (!rt__deeper_water(w, x, y, nx, y, a->kind[s])) {
-				ny = y;
-				vy = 0.0;
-			} else if (!rt__deeper_water(w, x, y, x, ny, a->kind[s])) {
-				nx = x;
-				vx = 0.0;
-			} else {
-				nx = x;
-				ny = y;
-				vx = vy = 0.0;
-			}
-		}
+		    rt__deeper_water(w, x, y, nx, ny, a->kind[s]))
+			slide(w, s, x, y, &nx, &ny, &vx, &vy, water_open);
 		if (periodic) nx = x_min + (nx - x_min) - period * floor((nx - x_min) / period);
 		a->x[s] = nx;
 		a->y[s] = ny;

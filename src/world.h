@@ -578,6 +578,9 @@ rt_status rt__sense_reserve(rt_world *w, size_t entries, rt_error *err);
 void rt__fight(rt_world *w);
 /* Enemies in all four quarters round the man within radius (M7: no way out). */
 bool rt__surrounded(const rt_world *w, int slot, double radius);
+/* combat.c: the death of the man in slot s, remembered by those who saw it (morale's
+ * deaths_seen); RT_ERR_NOMEM if the memory cannot grow. */
+rt_status rt__remember_death(rt_world *w, int s, rt_error *err);
 /* Whether (ex, ey), a vector from man `slot`, lies behind him: he is on the move
  * (marching or routing) faster than combat.facing_speed_mps and away from it (more than
  * 90 degrees off his course). A man in his ranks (formed, engaged, desperate), or one

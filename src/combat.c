@@ -240,7 +240,7 @@ static void local_picture(rt_world *w, const rt_lights *lights)
 	w->torch_alarms += alarms;
 }
 
-bool rt__surrounded(const rt_world *w, int slot, double radius)
+bool rt__surrounded(const rt_world *w, int slot, double radius, const uint8_t *routing)
 {
 	/* enemies (men who can fight) in all four quarters round him within the radius:
 	 * rings of the sense grid outward until every quarter has one */
@@ -263,7 +263,7 @@ bool rt__surrounded(const rt_world *w, int slot, double radius)
 					const int b = side * g->cells + yy * nx + xx;
 					for (int k = g->start[b]; k < g->start[b + 1]; ++k) {
 						const int t = g->order[k];
-						if (a->state[t] == RT_STATE_ROUTING) continue;
+						if (routing ? routing[t] != 0 : a->state[t] == RT_STATE_ROUTING) continue;
 						const double dx = a->x[t] - x, dy = a->y[t] - y;
 						if (dx * dx + dy * dy > radius * radius) continue;
 						quarters |= 1u << ((dx >= 0.0 ? 1 : 0) | (dy >= 0.0 ? 2 : 0));

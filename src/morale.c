@@ -38,6 +38,14 @@ void rt__morale(rt_world *w)
 	 * surrender, and seldom kneels (E1) */
 	const double kneel_rate = m->kneel_rate_per_s * (1.0 - darkness * (1.0 - m->dark_kneel_factor));
 	const double guard_loss = w->def.command.guard_loss_factor;
+	/* who is routing as the phase begins: "no way out" reads it of his enemies, whose own
+	 * states this loop may change meanwhile (on other threads) */
+	uint8_t *routing = rt__arena_push(&w->arena, (size_t)n + 1);
+	RT_ASSERT(routing != NULL); /* reserved by the step (world.c) */
+	if (routing) {
+#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
+		for (int s = 0; s < n; ++s) routing[s] = a->state[s] == RT_STATE_ROUTING;
+	}
 #pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : routed, rallied, armour, weapons, knelt, desperate) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		const uint8_t state = a->state[s];
@@ -67,7 +75,7 @@ void rt__morale(rt_world *w)
 		a->morale[s] = (float)morale;
 		if (bound) {
 			/* he stays with his commander */
-		} else if (steady && morale < m->rout_threshold && rt__surrounded(w, s, trapped_radius)) {
+		} else if (steady && morale < m->rout_threshold && rt__surrounded(w, s, trapped_radius, routing)) {
 			/* M7: with no way out he does not run; he fights harder */
 			a->state[s] = RT_STATE_DESPERATE;
 			a->level[s] = 0;

@@ -577,7 +577,10 @@ rt_status rt__sense(rt_world *w, rt_error *err);
 rt_status rt__sense_reserve(rt_world *w, size_t entries, rt_error *err);
 void rt__fight(rt_world *w);
 /* Enemies in all four quarters round the man within radius (M7: no way out). */
-bool rt__surrounded(const rt_world *w, int slot, double radius);
+/* Whether enemies who can fight (not routing as of `routing`, a byte a slot taken before
+ * the morale phase changes anyone; NULL: their states now) stand in all four quarters
+ * round the man in slot `slot` within `radius` (M7). */
+bool rt__surrounded(const rt_world *w, int slot, double radius, const uint8_t *routing);
 /* combat.c: the death of the man in slot s, remembered by those who saw it (morale's
  * deaths_seen); RT_ERR_NOMEM if the memory cannot grow. */
 rt_status rt__remember_death(rt_world *w, int s, rt_error *err);

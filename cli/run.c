@@ -581,17 +581,21 @@ static int write_ensemble(const rt_scenario *sc, const run_options *o, const dou
 		const bool inside = n > 0 && hv.recorded_high >= lo && hv.recorded_low <= hi;
 		if (hv.recorded_low == hv.recorded_high) fprintf(f, "| %s | %.0f | %s |", hv.figure, hv.recorded_low, hv.grade);
 		else fprintf(f, "| %s | %.0f–%.0f | %s |", hv.figure, hv.recorded_low, hv.recorded_high, hv.grade);
-		fprintf(f, " %.0f | %.0f – %.0f | %s |\n", med, lo, hi, inside ? "yes" : "**no**");
+		if (n == 0) fprintf(f, " — | — | not reached: the runs stopped before its time |\n");
+		else fprintf(f, " %.0f | %.0f – %.0f | %s |\n", med, lo, hi, inside ? "yes" : "**no**");
 		json_t *e = json_object();
 		json_object_set_new(e, "figure", json_string(hv.figure));
 		json_object_set_new(e, "recorded_low", json_real(hv.recorded_low));
 		json_object_set_new(e, "recorded_high", json_real(hv.recorded_high));
 		json_object_set_new(e, "grade", json_string(hv.grade));
-		json_object_set_new(e, "median", json_real(med));
-		json_object_set_new(e, "p05", json_real(lo));
-		json_object_set_new(e, "p95", json_real(hi));
+		json_object_set_new(e, "median", n > 0 ? json_real(med) : json_null());
+		json_object_set_new(e, "p05", n > 0 ? json_real(lo) : json_null());
+		json_object_set_new(e, "p95", n > 0 ? json_real(hi) : json_null());
 		json_t *all = json_array();
-		for (int r = 0; r < runs; ++r) json_array_append_new(all, json_real(values[(size_t)r * (size_t)figures + h]));
+		for (int r = 0; r < runs; ++r) {
+			const double v = values[(size_t)r * (size_t)figures + h];
+			json_array_append_new(all, isfinite(v) ? json_real(v) : json_null()); /* null: not reached */
+		}
 		json_object_set_new(e, "runs", all);
 		json_array_append_new(arr, e);
 	}

@@ -611,6 +611,21 @@ static rt_status read_kind(reader *r, const rt_ynode *v, const char *path, rt_ki
 		   "unknown kind \"%s\"; expected foot, archer, gunner, crew, horse, horse_archer or guard", word);
 }
 
+
+/* offset_m: [east, north] in metres from the place (optional; left as it was if absent). */
+static rt_status get_offset(reader *r, const rt_ynode *v, const char *p, double *x, double *y)
+{
+	const rt_ynode *off = rt__yaml_get(v, "offset_m");
+	if (!off) return RT_OK;
+	char op[PATH_SIZE];
+	join(op, p, "offset_m");
+	rt_status s;
+	if ((s = need_seq(r, off, op)) != RT_OK) return s;
+	if (off->count != 2) return bad(r, off, op, "expected [east, north] in metres, found %d numbers", off->count);
+	if ((s = scalar_number(r, off->items[0], op, -100000.0, 100000.0, x)) != RT_OK) return s;
+	return scalar_number(r, off->items[1], op, -100000.0, 100000.0, y);
+}
+
 static rt_status read_unit(reader *r, const rt_ynode *v, const char *p, rt_sc_unit *u)
 {
 	static const char *const keys[] = { "kind", "men", "experience", "armour", "torches", "morale", "at", "lat", "lon",
@@ -656,15 +671,7 @@ static rt_status read_unit(reader *r, const rt_ynode *v, const char *p, rt_sc_un
 		if (r->sc->map && !inside_map(r->sc->map, u->lat, u->lon))
 			return bad(r, v, p, "lat %g, lon %g lies outside the map %s", u->lat, u->lon, r->sc->map_path);
 	}
-	const rt_ynode *off = rt__yaml_get(v, "offset_m");
-	if (off) {
-		char op[PATH_SIZE];
-		join(op, p, "offset_m");
-		if ((s = need_seq(r, off, op)) != RT_OK) return s;
-		if (off->count != 2) return bad(r, off, op, "expected [east, north] in metres, found %d numbers", off->count);
-		if ((s = scalar_number(r, off->items[0], op, -100000.0, 100000.0, &u->offset_x_m)) != RT_OK) return s;
-		if ((s = scalar_number(r, off->items[1], op, -100000.0, 100000.0, &u->offset_y_m)) != RT_OK) return s;
-	}
+	if ((s = get_offset(r, v, p, &u->offset_x_m, &u->offset_y_m)) != RT_OK) return s;
 	/* a block of men about 1.5 m apart, ten ranks deep, unless told otherwise */
 	u->depth_m = 0.0;
 	u->frontage_m = 0.0;
@@ -1255,15 +1262,7 @@ static rt_status read_fires(reader *r, const rt_ynode *root)
 			if (sc->map && !inside_map(sc->map, f->lat, f->lon))
 				return bad(r, v, p, "lat %g, lon %g lies outside the map %s", f->lat, f->lon, sc->map_path);
 		}
-		const rt_ynode *off = rt__yaml_get(v, "offset_m");
-		if (off) {
-			char op[PATH_SIZE];
-			join(op, p, "offset_m");
-			if ((s = need_seq(r, off, op)) != RT_OK) return s;
-			if (off->count != 2) return bad(r, off, op, "expected [east, north] in metres, found %d numbers", off->count);
-			if ((s = scalar_number(r, off->items[0], op, -100000.0, 100000.0, &f->offset_x_m)) != RT_OK) return s;
-			if ((s = scalar_number(r, off->items[1], op, -100000.0, 100000.0, &f->offset_y_m)) != RT_OK) return s;
-		}
+		if ((s = get_offset(r, v, p, &f->offset_x_m, &f->offset_y_m)) != RT_OK) return s;
 		if ((s = get_number(r, v, "length_m", p, false, 0.0, 100000.0, &f->length_m)) != RT_OK) return s;
 		if ((s = get_number(r, v, "bearing_deg", p, false, 0.0, 360.0, &f->bearing_deg)) != RT_OK) return s;
 		if (rt__yaml_get(v, "bearing_deg") && !(f->length_m > 0.0))

@@ -500,39 +500,56 @@ TEST(combat_wagon_laager_holds_longer_than_the_open)
 	CHECK(laager_longer * 10 >= seeds * 8);
 }
 
+/* A chase: `foot` men like `man` (side 0) in files of `rows`, 1.2 m apart, from x = x0,
+ * and `riders` veteran horse (side 1, advancing) in files of `rider_rows`, 2 m apart,
+ * behind x = 0, both centred on y = 0, in a world from x = -x_back to x_ahead, under
+ * `env` if given; *out NULL if it cannot be made (a CHECK has failed). */
+static void chase_world(uint64_t seed, double x_back, double x_ahead, const rt_environment_def *env, const rt_agent_def *man,
+			int foot, int rows, double x0, int riders, int rider_rows, rt_world **out)
+{
+	*out = NULL;
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = seed;
+	d.bounds_min = (rt_vec2){ -x_back, -50 };
+	d.bounds_max = (rt_vec2){ x_ahead, 50 };
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	CHECK(w);
+	if (!w) return;
+	*out = w; /* the caller destroys it, whatever fails below */
+	if (env) CHECK_OK(rt_world_set_environment(w, env, &err), err);
+	rt_agent_def m = *man;
+	for (int i = 0; i < foot; ++i) {
+		m.position = (rt_vec2){ x0 + 1.2 * (i / rows), -0.6 * (rows - 1) + 1.2 * (i % rows) };
+		CHECK_OK(rt_world_add_agent(w, &m, NULL, &err), err);
+	}
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.stance = RT_STANCE_ADVANCE;
+	horse.experience = RT_EXPERIENCE_VETERAN;
+	for (int i = 0; i < riders; ++i) {
+		horse.position = (rt_vec2){ -2.0 * (i / rider_rows), -(rider_rows - 1) + 2.0 * (i % rider_rows) };
+		CHECK_OK(rt_world_add_agent(w, &horse, NULL, &err), err);
+	}
+}
+
 /* Facing: 40 foot caught by 12 horse, 60 s. Marching off with their backs to the horse,
  * they strike no blow and are struck unguarded; standing in their ranks, they turn and
  * fight. Summed over 30 seeds. */
 static void caught_from_behind(bool marching, int *horse_lost, int *foot_lost)
 {
 	*horse_lost = *foot_lost = 0;
+	rt_agent_def man = rt_agent_def_default();
+	man.experience = RT_EXPERIENCE_VETERAN; /* steady men: the difference is where they face */
+	man.state = marching ? RT_STATE_MARCHING : RT_STATE_FORMED;
+	man.heading = marching ? (rt_vec2){ 1.0, 0.0 } : (rt_vec2){ 0.0, 0.0 };
 	for (int seed = 1; seed <= 30; ++seed) {
-		rt_world_def d = rt_world_def_default();
-		d.allocator = rt_test_allocator();
-		d.seed = (uint64_t)seed;
-		d.bounds_min = (rt_vec2){ -100, -50 };
-		d.bounds_max = (rt_vec2){ 400, 50 };
-		rt_error err;
-		rt_world *w = rt_world_create(&d, &err);
-		CHECK(w);
+		rt_world *w;
+		chase_world((uint64_t)seed, 100, 400, NULL, &man, 40, 8, 10.0, 12, 6, &w);
 		if (!w) return;
-		rt_agent_def man = rt_agent_def_default();
-		man.experience = RT_EXPERIENCE_VETERAN; /* steady men: the difference is where they face */
-		man.state = marching ? RT_STATE_MARCHING : RT_STATE_FORMED;
-		man.heading = marching ? (rt_vec2){ 1.0, 0.0 } : (rt_vec2){ 0.0, 0.0 };
-		for (int i = 0; i < 40; ++i) {
-			man.position = (rt_vec2){ 10.0 + 1.2 * (i / 8), -4.2 + 1.2 * (i % 8) };
-			CHECK_OK(rt_world_add_agent(w, &man, NULL, &err), err);
-		}
-		rt_agent_def horse = rt_agent_def_default();
-		horse.kind = RT_KIND_HORSE;
-		horse.side = 1;
-		horse.stance = RT_STANCE_ADVANCE;
-		horse.experience = RT_EXPERIENCE_VETERAN;
-		for (int i = 0; i < 12; ++i) {
-			horse.position = (rt_vec2){ -2.0 * (i / 6), -5.0 + 2.0 * (i % 6) };
-			CHECK_OK(rt_world_add_agent(w, &horse, NULL, &err), err);
-		}
+		rt_error err;
 		for (int step = 0; step < 600; ++step) CHECK_OK(rt_world_step(w, &err), err);
 		for (int id = 0; id < 52; ++id) {
 			rt_agent_view v;
@@ -562,38 +579,19 @@ TEST(combat_men_caught_from_behind_strike_no_blow)
 static void rout_at(int hour, int day, int *killed, int *taken)
 {
 	*killed = *taken = 0;
+	rt_environment_def env = rt_environment_def_default();
+	env.start_jd_ut = rt_julian_day_from_civil(1641, 10, day, hour, 0, 0.0, 8.0);
+	env.latitude_deg = 41.03;
+	env.longitude_deg = 121.08;
+	env.cloud_cover = 1.0;
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_ROUTING;
+	man.heading = (rt_vec2){ 1.0, 0.0 };
 	for (int seed = 1; seed <= 30; ++seed) {
-		rt_world_def d = rt_world_def_default();
-		d.allocator = rt_test_allocator();
-		d.seed = (uint64_t)seed;
-		d.bounds_min = (rt_vec2){ -50, -50 };
-		d.bounds_max = (rt_vec2){ 800, 50 };
-		rt_error err;
-		rt_world *w = rt_world_create(&d, &err);
-		CHECK(w);
+		rt_world *w;
+		chase_world((uint64_t)seed, 50, 800, &env, &man, 20, 5, 6.0, 10, 5, &w);
 		if (!w) return;
-		rt_environment_def env = rt_environment_def_default();
-		env.start_jd_ut = rt_julian_day_from_civil(1641, 10, day, hour, 0, 0.0, 8.0);
-		env.latitude_deg = 41.03;
-		env.longitude_deg = 121.08;
-		env.cloud_cover = 1.0;
-		CHECK_OK(rt_world_set_environment(w, &env, &err), err);
-		rt_agent_def man = rt_agent_def_default();
-		man.state = RT_STATE_ROUTING;
-		man.heading = (rt_vec2){ 1.0, 0.0 };
-		for (int i = 0; i < 20; ++i) {
-			man.position = (rt_vec2){ 6.0 + 1.2 * (i / 5), -2.4 + 1.2 * (i % 5) };
-			CHECK_OK(rt_world_add_agent(w, &man, NULL, &err), err);
-		}
-		rt_agent_def horse = rt_agent_def_default();
-		horse.kind = RT_KIND_HORSE;
-		horse.side = 1;
-		horse.stance = RT_STANCE_ADVANCE;
-		horse.experience = RT_EXPERIENCE_VETERAN;
-		for (int i = 0; i < 10; ++i) {
-			horse.position = (rt_vec2){ -2.0 * (i / 5), -4.0 + 2.0 * (i % 5) };
-			CHECK_OK(rt_world_add_agent(w, &horse, NULL, &err), err);
-		}
+		rt_error err;
 		for (int step = 0; step < 3000; ++step) CHECK_OK(rt_world_step(w, &err), err);
 		for (int id = 0; id < 20; ++id) {
 			rt_agent_view v;

@@ -19,7 +19,7 @@
  *
  * (m/s: the speed the pressed men want and cannot have; m_j = rider_mass_factor for a
  * rider, else 1; pace_j his free speed, x flight_speed_factor when routing, x his horse's
- * stamina factor). He is knocked down at the rate
+ * stamina factor, x the dark pace of E1 as in the decide phase). He is knocked down at the rate
  *
  *   lambda_fall = f s(rho_i) P_i / (P_i + P_c) min(U_i / v_walk - 1, q_max)
  *                 (1 + k_fatigue fatigue)(1 + k_dark darkness)(1 + k_mud mud_loss)
@@ -97,7 +97,7 @@ static int cells_near(const rt_grid *g, double x, double y, double reach, int *l
 typedef struct crush_ctx {
 	const rt_world *w;
 	const rt_crush_params *p;
-	double r_foot, margin, dt, darkness;
+	double r_foot, margin, dt, darkness, dark_pace;
 	bool periodic;
 	double period, inv_period;
 } crush_ctx;
@@ -142,6 +142,7 @@ static void measure(const crush_ctx *c, int s, double *density, double *pressure
 				const bool rider = rt__rider(a->kind[t]);
 				double pace = (double)a->free_speed[t] * (a->state[t] == RT_STATE_ROUTING ? flight : 1.0);
 				if (rider) pace *= rt__stamina_factor(w, a->horse_fatigue[t]);
+				pace *= c->dark_pace;
 				const double held = pace - sqrt(vx * vx + vy * vy);
 				if (held > 0.0) spush += weight * (rider ? p->rider_mass_factor : 1.0) * held;
 			}
@@ -217,6 +218,7 @@ static crush_ctx context(const rt_world *w)
 	 * moved ones) */
 	c.margin = w->max_speed * w->def.morale.flight_speed_factor * c.dt;
 	c.darkness = rt__darkness(w);
+	c.dark_pace = 1.0 - c.darkness * (1.0 - w->def.locomotion.dark_pace_factor); /* E1, as the decide phase */
 	c.periodic = w->def.periodic_x;
 	c.period = w->def.bounds_max.x - w->def.bounds_min.x;
 	c.inv_period = 1.0 / c.period;

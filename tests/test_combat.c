@@ -616,3 +616,49 @@ TEST(morale_a_rout_by_night_is_cut_down)
 	CHECK(day_taken > 3 * day_killed);      /* by day most of the caught are taken */
 	CHECK(night_share > 2.0 * day_share);   /* by night far more of them are cut down */
 }
+
+/* E1: one man on foot walking east for 60 s under an overcast sky near Songshan, at
+ * noon, at dusk and at a new-moon midnight; in the dark he keeps dark_pace_factor
+ * (0.35) of his day's pace, at dusk something between. */
+static void walked_in_60s(int day, int hour, int minute, double *x)
+{
+	*x = -1.0;
+	rt_environment_def env = rt_environment_def_default();
+	env.start_jd_ut = rt_julian_day_from_civil(1641, 10, day, hour, minute, 0.0, 8.0);
+	env.latitude_deg = 41.03;
+	env.longitude_deg = 121.08;
+	env.cloud_cover = 1.0;
+	rt_agent_def man = rt_agent_def_default();
+	man.heading = (rt_vec2){ 1.0, 0.0 };
+	rt_world *w;
+	chase_world(1, 10, 200, &env, &man, 1, 1, 0.0, 0, 1, &w);
+	if (!w) return;
+	rt_error err;
+	rt_world_stats st = { 0 };
+	while (st.time_s < 60.0 - 1e-9) {
+		rt_world_get_stats(w, &st);
+		if (st.time_s >= 60.0 - 1e-9) break;
+		if (rt_world_step(w, &err) != RT_OK) {
+			rt_world_destroy(w);
+			CHECK_OK(RT_ERR_INVALID, err);
+		}
+	}
+	rt_agent_view v;
+	rt_world_get_agent(w, 0, &v);
+	rt_world_destroy(w);
+	*x = v.position.x;
+}
+
+TEST(night_slows_the_march)
+{
+	double noon, midnight, dusk;
+	walked_in_60s(5, 12, 0, &noon);
+	walked_in_60s(5, 0, 0, &midnight);
+	walked_in_60s(5, 17, 50, &dusk); /* just after sunset: twilight, half dark */
+	const rt_locomotion_params lp = rt_locomotion_params_default();
+	rt_test_note("60 s on foot, overcast: %.1f m at noon, %.1f m at dusk, %.1f m at a new-moon midnight "
+		     "(%.2f of noon's; dark_pace_factor %.2f)", noon, dusk, midnight, midnight / noon, lp.dark_pace_factor);
+	CHECK_NEAR(noon, 60.0 * 1.34, 2.0);                        /* by day his free speed */
+	CHECK_NEAR(midnight / noon, lp.dark_pace_factor, 0.02); /* in the dark, the share */
+	CHECK(dusk < noon - 1.0 && dusk > midnight + 1.0);        /* in the twilight, between */
+}

@@ -124,6 +124,7 @@ typedef struct rt_locomotion_params {
 	double wall_clearance_factor; /* a centre never comes nearer a wall than this x radius */
 	double push_gain;             /* k: time gap T / (1 + k push) when pushed from behind */
 	double push_max_factor;       /* the time gap shrinks by at most this factor */
+	double dark_pace_factor;      /* E1: free speed in full darkness, share of the day's (1: darkness does not slow) */
 } rt_locomotion_params;
 
 rt_locomotion_params rt_locomotion_params_default(void);

@@ -94,6 +94,7 @@ typedef struct rt_sc_corps {
 	int refuge;             /* place, -1 none */
 	int guards;             /* men of his personal guard (M8) */
 	bool summon;            /* M7: once its ring holds, its commander summons the encircled */
+	double quarter;         /* C5: share of the kneeling its men take prisoner; the rest are cut down */
 	double pursue_ratio;
 	int pursue_all_out;     /* men fleeing */
 	int pursue_limit;       /* place the pursuit goes no farther than (Q2), -1 none */

@@ -662,3 +662,72 @@ TEST(night_slows_the_march)
 	CHECK_NEAR(midnight / noon, lp.dark_pace_factor, 0.02); /* in the dark, the share */
 	CHECK(dusk < noon - 1.0 && dusk > midnight + 1.0);        /* in the twilight, between */
 }
+
+/* C5, quarter: 20 men kneeling in a file and two horse of a corps with the given quarter
+ * standing at their head, for 60 s; how many were taken and how many cut down. */
+static void kneeling_before(uint64_t seed, double quarter, int *taken, int *killed)
+{
+	*taken = *killed = 0;
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = seed;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	CHECK(w);
+	if (!w) return;
+	rt_corps_def cd = rt_corps_def_default();
+	cd.side = 1;
+	cd.quarter = quarter;
+	rt_corps_id corps;
+	if (rt_world_add_corps(w, &cd, &corps, &err) != RT_OK) {
+		rt_world_destroy(w);
+		CHECK_OK(RT_ERR_INVALID, err);
+	}
+	rt_agent_def ad = rt_agent_def_default();
+	ad.state = RT_STATE_SURRENDERED;
+	bool added = true;
+	for (int i = 0; i < 20 && added; ++i) {
+		ad.position = (rt_vec2){ 10.0 + 1.5 * i, 10.0 };
+		added = rt_world_add_agent(w, &ad, NULL, &err) == RT_OK;
+	}
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.corps = corps;
+	horse.stance = RT_STANCE_ADVANCE;
+	for (int i = 0; i < 2 && added; ++i) {
+		horse.position = (rt_vec2){ 8.0, 9.0 + 2.0 * i };
+		added = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+	}
+	for (int step = 0; step < 600 && added; ++step) added = rt_world_step(w, &err) == RT_OK;
+	CHECK(added);
+	for (int id = 0; id < 20; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		*taken += v.state == RT_STATE_CAPTURED;
+		*killed += v.state == RT_STATE_DEAD_COMBAT;
+	}
+	rt_world_destroy(w);
+}
+
+TEST(pursuers_without_quarter_cut_down_the_kneeling)
+{
+	int taken, killed;
+	kneeling_before(1, 1.0, &taken, &killed);
+	rt_test_note("quarter 1: %d of 20 taken, %d killed", taken, killed);
+	CHECK(taken == 20 && killed == 0);
+	kneeling_before(1, 0.0, &taken, &killed);
+	rt_test_note("quarter 0: %d taken, %d killed", taken, killed);
+	CHECK(taken == 0 && killed == 20);
+	int all_taken = 0, all_killed = 0;
+	for (uint64_t seed = 1; seed <= 10; ++seed) {
+		kneeling_before(seed, 0.5, &taken, &killed);
+		CHECK_MSG(taken + killed == 20, "seed %d: %d taken and %d killed of 20", (int)seed, taken, killed);
+		CHECK_MSG(taken >= 3 && taken <= 17, "seed %d: %d of 20 taken at quarter 0.5", (int)seed, taken);
+		all_taken += taken;
+		all_killed += killed;
+	}
+	/* 200 men, each taken with probability 0.5: sd 7.1, so 100 +- 25 is 3.5 sd */
+	rt_test_note("quarter 0.5, 10 seeds: %d taken, %d killed of 200", all_taken, all_killed);
+	CHECK(all_taken >= 75 && all_taken <= 125);
+}

@@ -416,6 +416,9 @@ typedef struct rt_corps_def {
 	/* M7: once the corps' containing ring holds, its commander summons the encircled to
 	 * surrender */
 	bool summon;
+	/* C5: the share of the kneeling men his men take prisoner when they come to them;
+	 * the others they cut down (1: all are taken) */
+	double quarter;
 	uint32_t cookie;
 } rt_corps_def;
 

@@ -944,7 +944,7 @@ static rt_status read_term(reader *r, const rt_ynode *n, const char *path, rt_sc
 {
 	static const char *const whats[RT_MEASURE_COUNT] = { "initial", "killed", "drowned", "trampled", "captured",
 							     "surrendered", "escaped", "in_field", "sheltered", "horses_lost",
-							     "armour_dropped", "dead", "routing", "desperate", "burned", "escaped_by_sea" };
+							     "armour_dropped", "dead", "routing", "desperate", "burned", "escaped_by_sea", "horses_taken" };
 	if (n->type != RT_YNODE_SCALAR) return bad(r, n, path, "expected a measure like sides.ming.killed, found %s", type_word(n));
 	char buf[RT_SCENARIO_TEXT_SIZE];
 	snprintf(buf, sizeof buf, "%s", n->text);
@@ -964,7 +964,7 @@ static rt_status read_term(reader *r, const rt_ynode *n, const char *path, rt_sc
 	for (int i = 0; i < RT_MEASURE_COUNT; i++)
 		if (strcmp(parts[2], whats[i]) == 0) w = i;
 	if (w < 0)
-		return bad(r, n, path, "unknown measure \"%s\"; expected initial, killed, drowned, trampled, burned, captured, surrendered, escaped, escaped_by_sea, in_field, sheltered, horses_lost, armour_dropped, dead, routing or desperate", parts[2]);
+		return bad(r, n, path, "unknown measure \"%s\"; expected initial, killed, drowned, trampled, burned, captured, surrendered, escaped, escaped_by_sea, in_field, sheltered, horses_lost, horses_taken, armour_dropped, dead, routing or desperate", parts[2]);
 	t->what = (rt_sc_measure_what)w;
 	if (t->what == RT_MEASURE_ESCAPED_BY_SEA && t->side < 0)
 		return bad(r, n, path, "escaped_by_sea is counted per side only (the boats of a side's landings): write sides.<side>.escaped_by_sea");

@@ -55,7 +55,7 @@
  *                                                                      of every field is fingerprinted
  *   corps[corps_count]: def.side, name, courage, hunger, refuge,
  *       pursue_ratio, all_out_threshold, pursue_limited, pursue_limit  STATIC (fingerprint)
- *   corps[].def.summon                                                 STATIC (fingerprint)
+ *   corps[].def.summon, quarter                                        STATIC (fingerprint)
  *   corps: commander, left, left_at_s, mean_threat, men, active,
  *       fleeing_seen, pursuers, def.cut_off, home_set, home_x, home_y,
  *       carrier, summons_at_s, encircled                               SAVED (CORP)
@@ -154,7 +154,7 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 /* Parameters fingerprinted one by one (all doubles, so the sizes below are portable). */
 #define LOCOMOTION_PARAMS(X) \
 	X(time_gap_s) X(neighbor_strength) X(neighbor_range_m) X(wall_strength) X(wall_range_m) \
-	X(wall_clearance_factor) X(push_gain) X(push_max_factor)
+	X(wall_clearance_factor) X(push_gain) X(push_max_factor) X(dark_pace_factor)
 #define COMBAT_PARAMS(X) \
 	X(sense_range_m) X(sense_cell_m) X(armour_protection) X(advance_range_m) X(collect_range_m) \
 	X(contain_distance_m) X(desperate_factor) X(cover) X(facing_speed_mps) X(rear_hit_factor) \
@@ -224,11 +224,11 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 4608, "struct rt_world changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_world_def) == 1608, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 4616, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_world_def) == 1616, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
-_Static_assert(sizeof(rt_corps) == 232, "rt_corps changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_corps_def) == 80, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_corps) == 248, "rt_corps changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_corps_def) == 96, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal) == 120, "rt_goal changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal_def) == 56, "rt_goal_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_death_event) == 32, "rt_death_event changed: update the checkpoint (checkpoint.c)");
@@ -466,7 +466,7 @@ static void fingerprint(const rt_world *w, fp_list *f)
 		h = mix_u64(h, (uint64_t)(int64_t)c->def.all_out_threshold);
 		h = mix_u64(h, c->def.pursue_limited);
 		if (c->def.pursue_limited) h = mix_f64(mix_f64(h, c->def.pursue_limit.x), c->def.pursue_limit.y);
-		h = mix_u64(h, c->def.summon);
+		h = mix_f64(mix_u64(h, c->def.summon), c->def.quarter);
 	}
 	FP_H(f, h, "the corps' definitions");
 

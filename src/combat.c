@@ -820,13 +820,21 @@ rt_status rt__resolve(rt_world *w, rt_error *err)
 	w->hits += hits;
 	w->charges += charges;
 	/* C5: a kneeling man is taken by an enemy beside him who has no one left to chase or
-	 * fight near him; pursuers with runners ahead ride past */
+	 * fight near him; pursuers with runners ahead ride past. The taker's corps gives
+	 * quarter to its share of them; the others are cut down where they kneel */
 	const double capture = w->def.morale.capture_distance_m, chase = w->def.combat.advance_range_m;
 	for (int s = 0; s < n; ++s) {
 		if (a->state[s] != RT_STATE_SURRENDERED || a->enemy[s] < 0 || a->enemy_dist[s] > capture) continue;
 		const int t = (int)w->slot_of_id[a->enemy[s]];
 		const uint8_t taker = a->state[t];
 		if ((taker == RT_STATE_FORMED || taker == RT_STATE_MARCHING) && a->enemy_dist[t] > chase) {
+			const int32_t tc = a->corps[t];
+			const double quarter = tc >= 0 && tc < w->corps_count ? w->corps[tc].def.quarter : 1.0;
+			if (quarter < 1.0 && rt_random_uniform(w->def.seed, a->id[s], (uint64_t)w->step, RT_STREAM_QUARTER) >= quarter) {
+				a->health[s] = 0.0f; /* no quarter: dead below, seen by those about */
+				a->vx[s] = a->vy[s] = 0.0;
+				continue;
+			}
 			a->state[s] = RT_STATE_CAPTURED;
 			a->vx[s] = a->vy[s] = 0.0;
 			w->captured++;

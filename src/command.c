@@ -62,6 +62,7 @@ rt_corps_def rt_corps_def_default(void)
 	memset(&d, 0, sizeof d);
 	d.courage = 0.5;
 	d.refuge = RT_NO_GOAL;
+	d.quarter = 1.0;
 	d.cookie = RT_COOKIE;
 	return d;
 }
@@ -76,6 +77,8 @@ rt_status rt_world_add_corps(rt_world *w, const rt_corps_def *d, rt_corps_id *ou
 		return rt__fail(err, RT_ERR_INVALID, "corps courage and hunger must be within 0..1");
 	if (!(d->pursue_ratio >= 0.0 && d->pursue_ratio <= 100.0) || d->all_out_threshold < 0)
 		return rt__fail(err, RT_ERR_INVALID, "corps pursue_ratio must be 0..100 and all_out_threshold >= 0");
+	if (!(d->quarter >= 0.0 && d->quarter <= 1.0))
+		return rt__fail(err, RT_ERR_INVALID, "corps quarter is %g; expected the share of the kneeling taken prisoner, 0..1", d->quarter);
 	if (d->pursue_limited && !(isfinite(d->pursue_limit.x) && isfinite(d->pursue_limit.y)))
 		return rt__fail(err, RT_ERR_INVALID, "corps pursue_limit must be a finite point");
 	if (d->refuge != RT_NO_GOAL && (d->refuge < 0 || d->refuge >= w->goal_count))

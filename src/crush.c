@@ -19,9 +19,9 @@
  *
  * (m/s: the speed the pressed men want and cannot have; m_j = rider_mass_factor for a
  * rider, else 1; pace_j his free speed, x flight_speed_factor when routing, x his horse's
- * stamina factor). He is knocked down at the rate
+ * stamina factor, x the dark pace g of E1 as in the decide phase: g = 1 by day). He is knocked down at the rate
  *
- *   lambda_fall = f s(rho_i) P_i / (P_i + P_c) min(U_i / v_walk - 1, q_max)
+ *   lambda_fall = f s(rho_i) P_i / (P_i + P_c) min(U_i / (g v_walk) - 1, q_max)
  *                 (1 + k_fatigue fatigue)(1 + k_dark darkness)(1 + k_mud mud_loss)
  *   s(rho) = clamp((rho - rho_onset) / (rho_critical - rho_onset), 0, 1)
  *
@@ -97,7 +97,7 @@ static int cells_near(const rt_grid *g, double x, double y, double reach, int *l
 typedef struct crush_ctx {
 	const rt_world *w;
 	const rt_crush_params *p;
-	double r_foot, margin, dt, darkness;
+	double r_foot, margin, dt, darkness, dark_pace;
 	bool periodic;
 	double period, inv_period;
 } crush_ctx;
@@ -142,6 +142,7 @@ static void measure(const crush_ctx *c, int s, double *density, double *pressure
 				const bool rider = rt__rider(a->kind[t]);
 				double pace = (double)a->free_speed[t] * (a->state[t] == RT_STATE_ROUTING ? flight : 1.0);
 				if (rider) pace *= rt__stamina_factor(w, a->horse_fatigue[t]);
+				pace *= c->dark_pace;
 				const double held = pace - sqrt(vx * vx + vy * vy);
 				if (held > 0.0) spush += weight * (rider ? p->rider_mass_factor : 1.0) * held;
 			}
@@ -164,8 +165,11 @@ static int upright(const crush_ctx *c, int s)
 	const rt_crush_params *p = c->p;
 	double density, pressure, push;
 	measure(c, s, &density, &pressure, &push);
+	pressure /= c->dark_pace * c->dark_pace; /* E1: the turbulence of a crowd slowed by the dark, at the day's pace */
 	const double ramp = (density - p->density_onset_per_m2) / (p->density_critical_per_m2 - p->density_onset_per_m2);
-	const double shove = fmin(push / p->walk_speed_mps - 1.0, p->push_max_factor);
+	/* against men held up at tonight's walking pace (E1: darkness slows the wanted pace and
+	 * the walk alike) */
+	const double shove = fmin(push / (p->walk_speed_mps * c->dark_pace) - 1.0, p->push_max_factor);
 	if (!(ramp > 0.0) || !(shove > 0.0)) return OUTCOME_NONE;
 	double rate = p->fall_rate_per_s * fmin(ramp, 1.0) * pressure / (pressure + p->pressure_critical_per_s2) * shove;
 	rate *= 1.0 + p->fatigue_fall_factor * (double)a->fatigue[s];
@@ -217,6 +221,7 @@ static crush_ctx context(const rt_world *w)
 	 * moved ones) */
 	c.margin = w->max_speed * w->def.morale.flight_speed_factor * c.dt;
 	c.darkness = rt__darkness(w);
+	c.dark_pace = 1.0 - c.darkness * (1.0 - w->def.locomotion.dark_pace_factor); /* E1, as the decide phase */
 	c.periodic = w->def.periodic_x;
 	c.period = w->def.bounds_max.x - w->def.bounds_min.x;
 	c.inv_period = 1.0 / c.period;

@@ -75,6 +75,7 @@ typedef struct decide_ctx {
 	double T, inv_T, rep_range, neighbor_range;
 	double Aw, inv_Dw, wall_rep_range;
 	double push_gain, push_max, flight_factor, dt, max_speed, max_radius;
+	double dark_pace; /* E1: 1 - darkness (1 - dark_pace_factor): the share of his pace a man keeps tonight */
 	bool periodic;
 	double period, inv_period;
 	int max_level, rc_limit;
@@ -241,6 +242,7 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 			    (w->map ? rt__terrain_speed(w, rt__terrain_cell(w, xi, yi)) : 1.0);
 		if (c->mud) v0 *= rt__mud_factor(w, rt__terrain_cell(w, xi, yi));
 		if (c->horses) v0 *= rt__stamina_factor(w, a->horse_fatigue[s]); /* C4: a tired horse */
+		v0 *= c->dark_pace; /* E1: in the dark he feels his way (exactly 1 by day or without a sky) */
 		const int i = nb->men++;
 		nb->k[i] = k;
 		const int32_t goal = desired_direction(c, s, xi, yi, &bm->head_x[i], &bm->head_y[i], &v0, false);
@@ -496,6 +498,7 @@ void rt__locomotion_decide(rt_world *w)
 	c.push_gain = p->push_gain;
 	c.push_max = p->push_max_factor;
 	c.flight_factor = w->def.morale.flight_speed_factor;
+	c.dark_pace = 1.0 - rt__darkness(w) * (1.0 - p->dark_pace_factor);
 	c.dt = w->def.dt_s;
 	c.max_level = w->def.max_period_level;
 	c.max_speed = w->max_speed;

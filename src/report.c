@@ -97,6 +97,14 @@ static bool is_lost(uint8_t st)
 	return is_dead(st) || st == RT_STATE_CAPTURED || st == RT_STATE_SURRENDERED;
 }
 
+/* A rider whose horse the enemy took: cut down or trampled on land, taken or kneeling
+ * (not drowned or burned with it) */
+static bool horse_taken(uint8_t kind, uint8_t st)
+{
+	return is_rider(kind) && (st == RT_STATE_DEAD_COMBAT || st == RT_STATE_DEAD_TRAMPLED || st == RT_STATE_CAPTURED ||
+				  st == RT_STATE_SURRENDERED);
+}
+
 static bool in_field(uint8_t st)
 {
 	return st == RT_STATE_FORMED || st == RT_STATE_MARCHING || st == RT_STATE_ENGAGED || st == RT_STATE_ROUTING ||
@@ -140,6 +148,7 @@ static bool counts(const rt_run *run, const rt_sc_term *t, int s)
 	case RT_MEASURE_SHELTERED:
 		return st == RT_STATE_SHELTERED && (t->place < 0 || shelter_place(run, a->x[s], a->y[s]) == t->place);
 	case RT_MEASURE_HORSES_LOST: return is_rider(a->kind[s]) && is_lost(st);
+	case RT_MEASURE_HORSES_TAKEN: return horse_taken(a->kind[s], st);
 	case RT_MEASURE_ARMOUR_DROPPED:
 		return run->initial_armour[a->id[s]] && !(a->equipment[s] & RT_EQUIP_ARMOUR);
 	case RT_MEASURE_DEAD: return is_dead(st);
@@ -633,7 +642,7 @@ static rt_status write_json(const char *path, json_t *root, rt_error *err)
 
 typedef struct side_tally {
 	double initial, killed, drowned, trampled, burned, captured, surrendered, escaped, in_field, sheltered, horses_lost,
-		armour_dropped, escaped_by_sea;
+		horses_taken, armour_dropped, escaped_by_sea;
 } side_tally;
 
 static void tally_sides(const rt_run *run, side_tally *t, double *sheltered_by_place)
@@ -661,6 +670,7 @@ static void tally_sides(const rt_run *run, side_tally *t, double *sheltered_by_p
 			sheltered_by_place[(size_t)(p < 0 ? sc->place_count : p) * (size_t)sc->side_count + a->side[s]] += k;
 		}
 		x->horses_lost += is_rider(a->kind[s]) && is_lost(st) ? k : 0.0;
+		x->horses_taken += horse_taken(a->kind[s], st) ? k : 0.0;
 		x->armour_dropped += run->initial_armour[a->id[s]] && !(a->equipment[s] & RT_EQUIP_ARMOUR) ? k : 0.0;
 	}
 	for (int i = 0; i < sc->side_count; ++i) t[i].escaped_by_sea = by_sea(run, i);
@@ -712,6 +722,7 @@ static rt_status write_summary(rt_run *run, const char *path, const side_tally *
 		}
 		json_object_set_new(o, "sheltered", sh);
 		json_object_set_new(o, "horses_lost", json_real(x->horses_lost));
+		json_object_set_new(o, "horses_taken", json_real(x->horses_taken));
 		json_object_set_new(o, "armour_dropped", json_real(x->armour_dropped));
 		json_object_set_new(sides, sc->sides[i].id, o);
 	}

@@ -474,6 +474,7 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 		cd.cut_off = k->cut_off;
 		cd.refuge = place_goal(run, k->refuge);
 		cd.summon = k->summon;
+		cd.quarter = k->quarter;
 		cd.pursue_ratio = k->pursue_ratio;
 		if (k->pursue_limit >= 0) {
 			cd.pursue_limited = true;

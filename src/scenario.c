@@ -711,7 +711,7 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 	if (r->sc->units) r->sc->units_alloc = units;
 	if (!r->sc->corps || (units && !r->sc->units)) return nomem(r);
 	static const char *const keys[] = { "side", "name", "name_zh", "courage", "hunger", "cut_off", "refuge", "guards",
-					    "pursue", "summon", "units", "note", "source", NULL };
+					    "pursue", "summon", "quarter", "units", "note", "source", NULL };
 	for (int i = 0; i < n->count; i++) {
 		if ((s = check_id(r, n, i, "corps")) != RT_OK) return s;
 		char p[PATH_SIZE];
@@ -733,6 +733,8 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 		if ((s = get_ref(r, v, "refuge", p, false, find_place, "place", &c->refuge)) != RT_OK) return s;
 		if ((s = get_int(r, v, "guards", p, false, 0, 100000, &c->guards)) != RT_OK) return s;
 		if ((s = get_bool(r, v, "summon", p, &c->summon)) != RT_OK) return s;
+		c->quarter = 1.0;
+		if ((s = get_number(r, v, "quarter", p, false, 0.0, 1.0, &c->quarter)) != RT_OK) return s;
 		const rt_ynode *pu = rt__yaml_get(v, "pursue");
 		if (pu) {
 			char pp[PATH_SIZE];
@@ -942,7 +944,7 @@ static rt_status read_term(reader *r, const rt_ynode *n, const char *path, rt_sc
 {
 	static const char *const whats[RT_MEASURE_COUNT] = { "initial", "killed", "drowned", "trampled", "captured",
 							     "surrendered", "escaped", "in_field", "sheltered", "horses_lost",
-							     "armour_dropped", "dead", "routing", "desperate", "burned", "escaped_by_sea" };
+							     "armour_dropped", "dead", "routing", "desperate", "burned", "escaped_by_sea", "horses_taken" };
 	if (n->type != RT_YNODE_SCALAR) return bad(r, n, path, "expected a measure like sides.ming.killed, found %s", type_word(n));
 	char buf[RT_SCENARIO_TEXT_SIZE];
 	snprintf(buf, sizeof buf, "%s", n->text);
@@ -962,7 +964,7 @@ static rt_status read_term(reader *r, const rt_ynode *n, const char *path, rt_sc
 	for (int i = 0; i < RT_MEASURE_COUNT; i++)
 		if (strcmp(parts[2], whats[i]) == 0) w = i;
 	if (w < 0)
-		return bad(r, n, path, "unknown measure \"%s\"; expected initial, killed, drowned, trampled, burned, captured, surrendered, escaped, escaped_by_sea, in_field, sheltered, horses_lost, armour_dropped, dead, routing or desperate", parts[2]);
+		return bad(r, n, path, "unknown measure \"%s\"; expected initial, killed, drowned, trampled, burned, captured, surrendered, escaped, escaped_by_sea, in_field, sheltered, horses_lost, horses_taken, armour_dropped, dead, routing or desperate", parts[2]);
 	t->what = (rt_sc_measure_what)w;
 	if (t->what == RT_MEASURE_ESCAPED_BY_SEA && t->side < 0)
 		return bad(r, n, path, "escaped_by_sea is counted per side only (the boats of a side's landings): write sides.<side>.escaped_by_sea");

@@ -94,6 +94,7 @@ typedef struct rt_sc_corps {
 	int refuge;             /* place, -1 none */
 	int guards;             /* men of his personal guard (M8) */
 	bool summon;            /* M7: once its ring holds, its commander summons the encircled */
+	double quarter;         /* C5: share of the kneeling its men take prisoner; the rest are cut down */
 	double pursue_ratio;
 	int pursue_all_out;     /* men fleeing */
 	int pursue_limit;       /* place the pursuit goes no farther than (Q2), -1 none */
@@ -136,7 +137,7 @@ typedef enum rt_sc_measure_what {
 	RT_MEASURE_INITIAL = 0, RT_MEASURE_KILLED, RT_MEASURE_DROWNED, RT_MEASURE_TRAMPLED,
 	RT_MEASURE_CAPTURED, RT_MEASURE_SURRENDERED, RT_MEASURE_ESCAPED, RT_MEASURE_IN_FIELD,
 	RT_MEASURE_SHELTERED, RT_MEASURE_HORSES_LOST, RT_MEASURE_ARMOUR_DROPPED, RT_MEASURE_DEAD,
-	RT_MEASURE_ROUTING, RT_MEASURE_DESPERATE, RT_MEASURE_BURNED, RT_MEASURE_ESCAPED_BY_SEA, RT_MEASURE_COUNT
+	RT_MEASURE_ROUTING, RT_MEASURE_DESPERATE, RT_MEASURE_BURNED, RT_MEASURE_ESCAPED_BY_SEA, RT_MEASURE_HORSES_TAKEN, RT_MEASURE_COUNT
 } rt_sc_measure_what;
 
 typedef struct rt_sc_term {

@@ -65,6 +65,7 @@ rt_locomotion_params rt_locomotion_params_default(void)
 	p.wall_clearance_factor = 0.5;
 	p.push_gain = 0.5;
 	p.push_max_factor = 3.0;
+	p.dark_pace_factor = 0.35; /* estimate (E): E1; HISTORY.md, fugitives 2-3 km/h by night (docs/model.md section 2) */
 	return p;
 }
 
@@ -262,6 +263,8 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 		return rt__fail(err, RT_ERR_INVALID, "locomotion repulsion strengths must be >= 0 and ranges in (0, 5) m");
 	if (!(l->push_gain >= 0.0 && l->push_gain <= 100.0 && l->push_max_factor >= 1.0 && l->push_max_factor <= 10.0))
 		return rt__fail(err, RT_ERR_INVALID, "locomotion.push_gain must be 0..100 and push_max_factor 1..10");
+	if (!(l->dark_pace_factor > 0.0 && l->dark_pace_factor <= 1.0))
+		return rt__fail(err, RT_ERR_INVALID, "locomotion.dark_pace_factor is %g; expected a share of the day's pace above 0 and at most 1", l->dark_pace_factor);
 	if (!(l->wall_clearance_factor > 0.0 && l->wall_clearance_factor <= 1.0))
 		return rt__fail(err, RT_ERR_INVALID, "locomotion.wall_clearance_factor is %g; expected (0, 1]", l->wall_clearance_factor);
 	const rt_combat_params *c = &d->combat;

@@ -469,7 +469,7 @@ enum { RT_STREAM_FIRE = 16, RT_STREAM_BURN = 17 };
 /* men at war (guard.c, summons.c, combat.c): a commander's wound (victim, step); a
  * summons (man, round); a gun's aim (gun, step) and the k-th man its ball crosses
  * (gun, step, RT_STREAM_CANNON + 1 + k, k < 32) */
-enum { RT_STREAM_WOUND = 40, RT_STREAM_SUMMONS = 41, RT_STREAM_CANNON = 64 };
+enum { RT_STREAM_WOUND = 40, RT_STREAM_SUMMONS = 41, RT_STREAM_QUARTER = 42, RT_STREAM_CANNON = 64 };
 /* (19 is taken: morale's kneeling draw is RT_STREAM_MORALE + 16) crush.c: falls, getting up, trampling */
 enum { RT_STREAM_CRUSH = 24 };
 

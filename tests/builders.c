@@ -179,6 +179,9 @@ rt_world *funnel_world(const funnel_def *f, rt_error *err)
 	d.bounds_max = (rt_vec2){ 130.0, 24.0 };
 	d.agent_capacity = f->men + f->riders;
 	d.morale.recovery_time_s = 1e6; /* broken men stay broken */
+	/* the scene is for the crush, the horses and the torches: by night the men keep the
+	 * day's pace (E1's slowing is tested by night_slows_the_march) */
+	d.locomotion.dark_pace_factor = 1.0;
 	rt_world *w = rt_world_create(&d, err);
 	if (!w) return NULL;
 	rt_status s = RT_OK;

@@ -49,7 +49,7 @@ rt_world *pressure_line_world(uint64_t seed, const double courage[PRESSURE_CORPS
  * road; `riders` horse of the same side stand behind them, 2.8 m apart across and 2 m
  * deep. Routing (morale 0.05, never recovering) or formed and walking to the exit. At
  * night (overcast, new Moon, 1641-10-05 00:00 at Songshan) when `night`, with one man in
- * 1/torch_share carrying a torch (0: none). */
+ * 1/torch_share carrying a torch (0: none), and at the day's pace (dark_pace_factor 1). */
 typedef struct funnel_def {
 	uint64_t seed;
 	int threads;

@@ -616,3 +616,118 @@ TEST(morale_a_rout_by_night_is_cut_down)
 	CHECK(day_taken > 3 * day_killed);      /* by day most of the caught are taken */
 	CHECK(night_share > 2.0 * day_share);   /* by night far more of them are cut down */
 }
+
+/* E1: one man on foot walking east for 60 s under an overcast sky near Songshan, at
+ * noon, at dusk and at a new-moon midnight; in the dark he keeps dark_pace_factor
+ * (0.35) of his day's pace, at dusk something between. */
+static void walked_in_60s(int day, int hour, int minute, double *x)
+{
+	*x = -1.0;
+	rt_environment_def env = rt_environment_def_default();
+	env.start_jd_ut = rt_julian_day_from_civil(1641, 10, day, hour, minute, 0.0, 8.0);
+	env.latitude_deg = 41.03;
+	env.longitude_deg = 121.08;
+	env.cloud_cover = 1.0;
+	rt_agent_def man = rt_agent_def_default();
+	man.heading = (rt_vec2){ 1.0, 0.0 };
+	rt_world *w;
+	chase_world(1, 10, 200, &env, &man, 1, 1, 0.0, 0, 1, &w);
+	if (!w) return;
+	rt_error err;
+	rt_world_stats st = { 0 };
+	while (st.time_s < 60.0 - 1e-9) {
+		rt_world_get_stats(w, &st);
+		if (st.time_s >= 60.0 - 1e-9) break;
+		if (rt_world_step(w, &err) != RT_OK) {
+			rt_world_destroy(w);
+			CHECK_OK(RT_ERR_INVALID, err);
+		}
+	}
+	rt_agent_view v;
+	rt_world_get_agent(w, 0, &v);
+	rt_world_destroy(w);
+	*x = v.position.x;
+}
+
+TEST(night_slows_the_march)
+{
+	double noon, midnight, dusk;
+	walked_in_60s(5, 12, 0, &noon);
+	walked_in_60s(5, 0, 0, &midnight);
+	walked_in_60s(5, 17, 50, &dusk); /* just after sunset: twilight, half dark */
+	const rt_locomotion_params lp = rt_locomotion_params_default();
+	rt_test_note("60 s on foot, overcast: %.1f m at noon, %.1f m at dusk, %.1f m at a new-moon midnight "
+		     "(%.2f of noon's; dark_pace_factor %.2f)", noon, dusk, midnight, midnight / noon, lp.dark_pace_factor);
+	CHECK_NEAR(noon, 60.0 * 1.34, 2.0);                        /* by day his free speed */
+	CHECK_NEAR(midnight / noon, lp.dark_pace_factor, 0.02); /* in the dark, the share */
+	CHECK(dusk < noon - 1.0 && dusk > midnight + 1.0);        /* in the twilight, between */
+}
+
+/* C5, quarter: 20 men kneeling in a file and two horse of a corps with the given quarter
+ * standing at their head, for 60 s; how many were taken and how many cut down. */
+static void kneeling_before(uint64_t seed, double quarter, int *taken, int *killed)
+{
+	*taken = *killed = 0;
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = seed;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	CHECK(w);
+	if (!w) return;
+	rt_corps_def cd = rt_corps_def_default();
+	cd.side = 1;
+	cd.quarter = quarter;
+	rt_corps_id corps;
+	if (rt_world_add_corps(w, &cd, &corps, &err) != RT_OK) {
+		rt_world_destroy(w);
+		CHECK_OK(RT_ERR_INVALID, err);
+	}
+	rt_agent_def ad = rt_agent_def_default();
+	ad.state = RT_STATE_SURRENDERED;
+	bool added = true;
+	for (int i = 0; i < 20 && added; ++i) {
+		ad.position = (rt_vec2){ 10.0 + 1.5 * i, 10.0 };
+		added = rt_world_add_agent(w, &ad, NULL, &err) == RT_OK;
+	}
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.corps = corps;
+	horse.stance = RT_STANCE_ADVANCE;
+	for (int i = 0; i < 2 && added; ++i) {
+		horse.position = (rt_vec2){ 8.0, 9.0 + 2.0 * i };
+		added = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+	}
+	for (int step = 0; step < 600 && added; ++step) added = rt_world_step(w, &err) == RT_OK;
+	CHECK(added);
+	for (int id = 0; id < 20; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		*taken += v.state == RT_STATE_CAPTURED;
+		*killed += v.state == RT_STATE_DEAD_COMBAT;
+	}
+	rt_world_destroy(w);
+}
+
+TEST(pursuers_without_quarter_cut_down_the_kneeling)
+{
+	int taken, killed;
+	kneeling_before(1, 1.0, &taken, &killed);
+	rt_test_note("quarter 1: %d of 20 taken, %d killed", taken, killed);
+	CHECK(taken == 20 && killed == 0);
+	kneeling_before(1, 0.0, &taken, &killed);
+	rt_test_note("quarter 0: %d taken, %d killed", taken, killed);
+	CHECK(taken == 0 && killed == 20);
+	int all_taken = 0, all_killed = 0;
+	for (uint64_t seed = 1; seed <= 10; ++seed) {
+		kneeling_before(seed, 0.5, &taken, &killed);
+		CHECK_MSG(taken + killed == 20, "seed %d: %d taken and %d killed of 20", (int)seed, taken, killed);
+		CHECK_MSG(taken >= 3 && taken <= 17, "seed %d: %d of 20 taken at quarter 0.5", (int)seed, taken);
+		all_taken += taken;
+		all_killed += killed;
+	}
+	/* 200 men, each taken with probability 0.5: sd 7.1, so 100 +- 25 is 3.5 sd */
+	rt_test_note("quarter 0.5, 10 seeds: %d taken, %d killed of 200", all_taken, all_killed);
+	CHECK(all_taken >= 75 && all_taken <= 125);
+}

@@ -70,6 +70,7 @@ static const struct {
 	{ "boats-in-fort", 13, 32, "places.keep.boats: a fort is no landing" },
 	{ "boats-turnaround", 17, 70, "places.landing.boats.turnaround_s: expected a number in 1..2.592e+06, found 0" },
 	{ "courage-out-of-range", 20, 14, "corps.red_one.courage: expected a number in 0..1, found 1.5" },
+	{ "quarter-out-of-range", 21, 14, "corps.red_one.quarter: expected a number in 0..1, found -0.2" },
 	{ "duplicate-key", 21, 5, "duplicate key \"courage\" (first at line 20)" },
 	{ "duplicate-unit", 28, 7, "another unit already has the id \"one_foot\"" },
 	{ "embark-no-boats", 23, 80, "order.to: the place \"keep\" has no boats; embark needs a landing" },

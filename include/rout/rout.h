@@ -124,6 +124,7 @@ typedef struct rt_locomotion_params {
 	double wall_clearance_factor; /* a centre never comes nearer a wall than this x radius */
 	double push_gain;             /* k: time gap T / (1 + k push) when pushed from behind */
 	double push_max_factor;       /* the time gap shrinks by at most this factor */
+	double dark_pace_factor;      /* E1: free speed in full darkness, share of the day's (1: darkness does not slow) */
 } rt_locomotion_params;
 
 rt_locomotion_params rt_locomotion_params_default(void);
@@ -415,6 +416,9 @@ typedef struct rt_corps_def {
 	/* M7: once the corps' containing ring holds, its commander summons the encircled to
 	 * surrender */
 	bool summon;
+	/* C5: the share of the kneeling men his men take prisoner when they come to them;
+	 * the others they cut down (1: all are taken) */
+	double quarter;
 	uint32_t cookie;
 } rt_corps_def;
 

@@ -50,11 +50,19 @@ void rt__morale(rt_world *w)
 	for (int s = 0; s < n; ++s) {
 		const uint8_t state = a->state[s];
 		const bool steady = state == RT_STATE_FORMED || state == RT_STATE_MARCHING || state == RT_STATE_ENGAGED;
-		if ((!steady && state != RT_STATE_ROUTING) || !rt__agent_due(w, s)) continue;
+		const bool sheltered = state == RT_STATE_SHELTERED;
+		if ((!steady && state != RT_STATE_ROUTING && !sheltered) || !rt__agent_due(w, s)) continue;
 		const double dt = w->def.dt_s * (double)(1 << a->level[s]);
 		const double sens = m->sensitivity[a->experience[s]] * dark_gain;
 		const int corps = a->corps[s];
 		const double base = a->morale_base[s] - (corps >= 0 ? m->hunger_baseline_loss * w->corps[corps].def.hunger : 0.0);
+		if (sheltered) {
+			/* within walls he sees no enemy: his morale comes back toward his baseline (the
+			 * hunger of his corps still weighs on it), and a sortie finds him steady (Q9) */
+			const double back = a->morale[s] + (base - a->morale[s]) / m->recovery_time_s * dt;
+			a->morale[s] = (float)rt__clamp(back, 0.0, 1.0);
+			continue;
+		}
 		/* an enemy behind him frightens more than one in front (flank and rear) */
 		double rear = 1.0;
 		if (a->enemy[s] >= 0) {

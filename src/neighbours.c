@@ -17,6 +17,7 @@
  * commit, are the same whichever version runs. */
 #include "world.h"
 
+#include <float.h>
 #include <math.h>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -74,7 +75,12 @@ static void repel_plain(rt_nb_batch *b, int from, int to, const rt_nb_params *p)
 	/* the exponentials in a loop of their own, so that the library call spills nothing */
 	for (int m = from; m < to; ++m) {
 		const double gap = b->gap[m];
-		b->f[m] = gap < p->rep_range ? p->A * (double)expf((float)(-gap * p->inv_D)) / b->f[m] : 0.0;
+		/* men stacked deep into each other (a fort's men sallying from where they went in)
+		 * would overflow expf: the force is held at the largest float, so it stays finite
+		 * and pushes them apart; below that the clamp changes no bit */
+		float e = expf((float)(-gap * p->inv_D));
+		e = e < FLT_MAX ? e : FLT_MAX;
+		b->f[m] = gap < p->rep_range ? p->A * (double)e / b->f[m] : 0.0;
 	}
 }
 
@@ -268,6 +274,7 @@ static AVX2 void repel_avx2(rt_nb_batch *b, int end, const rt_nb_params *p)
 	const __m256d tiny = _mm256_set1_pd(1e-9), rep_range = _mm256_set1_pd(p->rep_range);
 	const __m256d inv_D = _mm256_set1_pd(p->inv_D), A = _mm256_set1_pd(p->A), sign = _mm256_set1_pd(-0.0);
 	const __m128i big = _mm_set1_epi32(0x42b00000 - 1), abs_mask = _mm_set1_epi32(0x7fffffff);
+	const __m128 flt_max = _mm_set1_ps(FLT_MAX);
 	for (int m = 0; m < end; m += 4) {
 		const __m256d dist = _mm256_max_pd(_mm256_sqrt_pd(_mm256_loadu_pd(b->gap + m)), tiny); /* fmax(d, 1e-9) */
 		const __m256d gap = _mm256_sub_pd(dist, _mm256_loadu_pd(b->l + m));
@@ -286,6 +293,7 @@ static AVX2 void repel_avx2(rt_nb_batch *b, int end, const rt_nb_params *p)
 				if (odd >> q & 1) ev[q] = expf(av[q]);
 			e = _mm_loadu_ps(ev);
 		}
+		e = _mm_min_ps(e, flt_max); /* as the plain kernel: an overflow (or NaN) is the largest float */
 		const __m256d f = _mm256_div_pd(_mm256_mul_pd(A, _mm256_cvtps_pd(e)), dist);
 		_mm256_storeu_pd(b->f + m, _mm256_and_pd(f, near)); /* +0.0 where not near */
 		_mm256_storeu_pd(b->gap + m, gap);

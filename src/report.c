@@ -182,21 +182,23 @@ static double term_men(const rt_run *run, const rt_sc_term *t)
 }
 
 /* The figure's measure now, in men; and its groups' initial men, and their free men
- * (in the field or sheltered) now. */
+ * (in the field or sheltered) now. A man is counted once in those bases however many of
+ * the figure's terms name his group (corps.x.dead and corps.x.captured are one group). */
 static void history_parts(const rt_run *run, const rt_sc_history *h, double *value, double *initial, double *free_men)
 {
 	*value = *initial = *free_men = 0.0;
-	for (int k = 0; k < h->term_count; ++k) {
-		*value += term_men(run, &h->terms[k]);
-		rt_sc_term g = h->terms[k];
-		g.place = -1;
-		g.what = RT_MEASURE_INITIAL;
-		*initial += term_men(run, &g);
-		g.what = RT_MEASURE_IN_FIELD;
-		*free_men += term_men(run, &g);
-		g.what = RT_MEASURE_SHELTERED;
-		*free_men += term_men(run, &g);
+	for (int k = 0; k < h->term_count; ++k) *value += term_men(run, &h->terms[k]);
+	const rt_agents *a = &run->world->agents;
+	int64_t all = 0, free_count = 0;
+	for (int s = 0; s < a->count; ++s) {
+		bool in = false;
+		for (int k = 0; k < h->term_count && !in; ++k) in = in_group(run, &h->terms[k], s);
+		if (!in) continue;
+		all++;
+		free_count += in_field(a->state[s]) || a->state[s] == RT_STATE_SHELTERED;
 	}
+	*initial = (double)all * run->scale;
+	*free_men = (double)free_count * run->scale;
 }
 
 /* The figure as it stands now: its measure (grown since its `since`, if it has one), or

@@ -461,6 +461,7 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 		const rt_sc_order *o = &sc->actions[k].order;
 		if (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK || o->kind == RT_ORDER_EMBARK)
 			if ((s = add_goal(run, o->place, err)) != RT_OK) return s;
+		if ((s = add_goal(run, sc->actions[k].refuge, err)) != RT_OK) return s;
 	}
 	if ((s = add_refuges_and_boats(run, err)) != RT_OK) return s;
 	/* corps, then men unit by unit, then commanders and guards */
@@ -678,6 +679,19 @@ static bool condition_holds(const rt_run *run, int i)
 	return false;
 }
 
+/* An action's `refuge`: where the men it names (a corps: its commander and guard too) run
+ * now if they break; a man in flight turns there at once. Men dead, taken or gone are
+ * left as they are. */
+static void set_refuge(rt_run *run, const rt_sc_action *act)
+{
+	rt_agents *a = &run->world->agents;
+	const int32_t goal = run->place_goal[act->refuge];
+	for (int s = 0; s < a->count; ++s) {
+		const bool named = act->unit >= 0 ? (int)a->unit[s] == act->unit : a->corps[s] == act->corps;
+		if (named && (rt__active(a->state[s]) || a->state[s] == RT_STATE_SHELTERED)) a->flee_goal[s] = goal;
+	}
+}
+
 static rt_status fire_trigger(rt_run *run, int i)
 {
 	const rt_scenario *sc = run->scenario;
@@ -693,6 +707,7 @@ static rt_status fire_trigger(rt_run *run, int i)
 			for (int u = c->first_unit; s == RT_OK && u < c->first_unit + c->unit_count; ++u) s = apply_order(run, u, &act->order);
 		}
 		if (s != RT_OK) return s;
+		if (act->refuge >= 0) set_refuge(run, act);
 	}
 	rt_vec2 where = t->place >= 0 ? sc->places[t->place].centre : (rt_vec2){ NAN, NAN };
 	return rt__run_event(run, "trigger", t->id, where, "", "trigger %s fired", t->id);

@@ -782,9 +782,11 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 
 static rt_status read_action(reader *r, const rt_ynode *v, const char *p, int *count)
 {
-	static const char *const keys[] = { "unit", "units", "corps", "order", NULL };
+	static const char *const keys[] = { "unit", "units", "corps", "order", "refuge", NULL };
 	rt_status s;
 	if ((s = need_map(r, v, p)) != RT_OK || (s = check_keys(r, v, p, keys)) != RT_OK) return s;
+	int refuge = -1;
+	if ((s = get_ref(r, v, "refuge", p, false, find_place, "place", &refuge)) != RT_OK) return s;
 	int given = (rt__yaml_get(v, "unit") != NULL) + (rt__yaml_get(v, "units") != NULL) + (rt__yaml_get(v, "corps") != NULL);
 	if (given != 1) return bad(r, v, p, "name exactly one of unit, units or corps");
 	const rt_ynode *on;
@@ -830,6 +832,7 @@ static rt_status read_action(reader *r, const rt_ynode *v, const char *p, int *c
 		a->unit = corps >= 0 ? -1 : targets[i];
 		a->corps = corps;
 		a->order = order;
+		a->refuge = refuge;
 	}
 	(*count)++;
 	return RT_OK;

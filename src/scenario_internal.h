@@ -114,6 +114,7 @@ typedef struct rt_sc_action {
 	int unit;               /* -1: every unit of corps */
 	int corps;              /* -1 when unit is set */
 	rt_sc_order order;
+	int refuge;             /* place the men now run to if they break, -1: unchanged */
 } rt_sc_action;
 
 typedef struct rt_sc_trigger {

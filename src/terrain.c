@@ -188,16 +188,22 @@ void rt__forts_admit(rt_world *w)
 		if (f < 0) continue;
 		/* a man who stood in this fort before the move is leaving it (a sortie) */
 		if (rt__fort_at(w, w->prev_x[s], w->prev_y[s]) == f) continue;
-		/* a man marching to a place beyond the fort is not taken in on his way (the crowd
-		 * at a gate may push him back through it); a routing man takes any fort open to him */
+		/* a man marching to a place beyond the fort is not taken in on his way: he passes
+		 * through it by its gates if it is his side's; a routing man takes any fort open
+		 * to him */
 		bool wanted = true;
 		if (a->state[s] != RT_STATE_ROUTING && a->goal[s] >= 0) {
 			const rt_goal_def *g = &w->goals[a->goal[s]].def;
 			wanted = rt__fort_at(w, 0.5 * (g->target_min.x + g->target_max.x), 0.5 * (g->target_min.y + g->target_max.y)) == f;
 		}
-		if (wanted && w->fort_sheltered[f] < w->fort_capacity[f] && (w->fort_side[f] == -1 || w->fort_side[f] == a->side[s])) {
+		const bool own = w->fort_side[f] == -1 || w->fort_side[f] == a->side[s];
+		if (wanted && w->fort_sheltered[f] < w->fort_capacity[f] && own) {
 			w->fort_sheltered[f]++;
 			a->state[s] = RT_STATE_SHELTERED;
+		} else if (!wanted && own && a->state[s] == RT_STATE_MARCHING) {
+			/* on his way through: the road runs in at one gate and out at another; he takes
+			 * no place, and walks through within the walls (as a man on a sortie) */
+			continue;
 		} else {
 			a->x[s] = w->prev_x[s];
 			a->y[s] = w->prev_y[s];

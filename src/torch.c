@@ -150,10 +150,18 @@ static bool his_way(const rt_world *w, int s, double *ex, double *ey)
 	return true;
 }
 
+/* The goal of a man marching on an order (not marching off after his commander), or -1:
+ * men marching on orders to one place go as one column and know its lights (two corps
+ * sallying together from a fort), as a man knows his own unit's and corps' lights. */
+static inline int32_t on_order(const rt_world *w, int s)
+{
+	return w->agents.state[s] == RT_STATE_MARCHING && !rt__marching_off(w, s) ? w->agents.goal[s] : -1;
+}
+
 /* The lights of cell c that man s takes for the enemy: counted into *count, the nearest
  * kept in (*best, *best2). */
-static void lights_in_cell(const rt_world *w, const rt_lights *l, int c, int s, double ex, double ey, int *count, int *best,
-			   double *best2)
+static void lights_in_cell(const rt_world *w, const rt_lights *l, int c, int s, int32_t column, double ex, double ey,
+			   int *count, int *best, double *best2)
 {
 	const rt_agents *a = &w->agents;
 	const double x = a->x[s], y = a->y[s], range2 = l->range_m * l->range_m, id2 = l->identify_m * l->identify_m;
@@ -164,6 +172,7 @@ static void lights_in_cell(const rt_world *w, const rt_lights *l, int c, int s, 
 	for (int k = l->start[c]; k < l->start[c + 1]; ++k) {
 		const int t = l->order[k];
 		if (t == s || a->unit[t] == unit || (corps >= 0 && a->corps[t] == corps)) continue;
+		if (column >= 0 && on_order(w, t) == column) continue; /* one column: marching on orders to one place */
 		const double dx = a->x[t] - x, dy = a->y[t] - y, d2 = dx * dx + dy * dy;
 		if (d2 <= id2 || d2 > range2) continue;
 		const double d = sqrt(d2);
@@ -194,6 +203,7 @@ double rt__lights_feared(const rt_world *w, const rt_lights *l, int s, int *near
 	int last = fx > fy ? fx : fy;
 	const int reach = (int)ceil(range * l->inv_cell) + 1;
 	last = last < reach ? last : reach;
+	const int32_t column = on_order(w, s);
 	int count = 0, best = -1;
 	double best2 = INFINITY;
 	for (int ring = first; ring <= last && count < l->max_lights; ++ring) {
@@ -203,7 +213,7 @@ double rt__lights_feared(const rt_world *w, const rt_lights *l, int s, int *near
 			const bool edge_row = yy == cy - ring || yy == cy + ring;
 			for (int xx = cx - ring; xx <= cx + ring; xx += edge_row ? 1 : (ring > 0 ? 2 * ring : 1)) {
 				if (xx < 0 || xx >= l->nx) continue;
-				lights_in_cell(w, l, yy * l->nx + xx, s, ex, ey, &count, &best, &best2);
+				lights_in_cell(w, l, yy * l->nx + xx, s, column, ex, ey, &count, &best, &best2);
 			}
 		}
 	}

@@ -731,12 +731,15 @@ double rt__now_seconds(void);
 rt_status rt__agents_reserve(rt_world *w, int capacity);
 /* rt_state_is_active, inline: the hot loops ask it of every man every step */
 static inline bool rt__active(uint8_t state) { return state <= RT_STATE_SURRENDERED; }
-/* A man marching off with his corps after its commander left: to the enemy he is
- * fleeing (pursuit, Q2) and, his back turned, no threat (sense). */
+/* A man marching off with his corps after its commander left, to the corps' refuge: to
+ * the enemy he is fleeing (pursuit, Q2) and, his back turned, no threat (sense). A man
+ * of such a corps sent somewhere else by a later order (a breakout from the fort they
+ * reached) marches on that order like any other. */
 static inline bool rt__marching_off(const rt_world *w, int slot)
 {
 	const int c = w->agents.corps[slot];
-	return w->agents.state[slot] == RT_STATE_MARCHING && c >= 0 && w->corps[c].left;
+	return w->agents.state[slot] == RT_STATE_MARCHING && c >= 0 && w->corps[c].left &&
+	       w->agents.goal[slot] == w->corps[c].def.refuge;
 }
 
 #endif

@@ -111,6 +111,7 @@ static const struct {
 	{ "unknown-order", 33, 31, "triggers.go.then.0.order: unknown order \"protect\"; expected hold, advance, contain, march, attack, ambush, shelter, embark, guard or counter_charge" },
 	{ "unknown-place", 21, 13, "corps.red_one.refuge: no place has the id \"ningyuan\"" },
 	{ "unknown-unit-in-order", 33, 16, "triggers.go.then.0.unit: no unit has the id \"raiders\"" },
+	{ "unknown-action-refuge", 33, 69, "triggers.go.then.0.refuge: no place has the id \"ningyuan\"" },
 	{ "weather-rain-order", 13, 9, "environment.weather.rain.1: rain times must increase" },
 	{ "weather-unknown-key", 12, 5, "environment.weather.humidity: unknown key \"humidity\"; expected one of: wetness, rain, wind" },
 	{ "weather-wind-speed", 14, 43, "environment.weather.wind.1.speed_mps: expected a number in 0..60, found 90" },
@@ -713,7 +714,7 @@ TEST(scenario_key_moments_are_the_most_telling)
  * with its dead counted at 07:08 gives, in a run to 07:40, what a run stopped at 07:08
  * gives at its end; a run stopped at 07:04 reports it as not reached. */
 static void run_mini_until(const char *text, double until_s, double *at_value, double *end_value, double *since_value,
-			   const char *out_dir)
+			   double *free_at, const char *out_dir)
 {
 	rt_scenario_def def = scenario_def();
 	rt_scenario *sc = NULL;
@@ -725,11 +726,12 @@ static void run_mini_until(const char *text, double until_s, double *at_value, d
 	rt_run *run = NULL;
 	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
 	while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
-	double values[6];
-	CHECK(rt_run_history_values(run, values, 6) == 6);
+	double values[7];
+	CHECK(rt_run_history_values(run, values, 7) == 7);
 	*at_value = values[3];
 	*end_value = values[4];
 	*since_value = values[5];
+	if (free_at) *free_at = values[6];
 	if (out_dir) CHECK_OK(rt_run_write_outputs(run, out_dir, &err), err);
 	rt_run_destroy(run);
 	rt_scenario_destroy(sc);
@@ -749,13 +751,15 @@ TEST(scenario_history_figure_taken_at_its_time)
 		     "  - {figure: Red down, recorded: 10, grade: E, source: test,\n"
 		     "     measure: [sides.red.dead, sides.red.captured, sides.red.surrendered]}\n"
 		     "  - {figure: Red down after 07:08, recorded: 10, grade: E, source: test, since: 1641-09-26T07:08,\n"
-		     "     measure: [sides.red.dead, sides.red.captured, sides.red.surrendered], percent: true}\n");
-	double at_full, end_full, since_full, at_short, end_short, since_short, at_early, end_early, since_early;
-	run_mini_until(text, 0.0, &at_full, &end_full, &since_full, NULL);
-	run_mini_until(text, 480.0, &at_short, &end_short, &since_short, NULL);
+		     "     measure: [sides.red.dead, sides.red.captured, sides.red.surrendered], percent: true}\n"
+		     "  - {figure: Red free at 07:08, recorded: 10, grade: E, source: test, at: 1641-09-26T07:08,\n"
+		     "     measure: [sides.red.in_field, sides.red.sheltered]}\n");
+	double at_full, end_full, since_full, at_short, end_short, since_short, at_early, end_early, since_early, free_at;
+	run_mini_until(text, 0.0, &at_full, &end_full, &since_full, &free_at, NULL);
+	run_mini_until(text, 480.0, &at_short, &end_short, &since_short, NULL, NULL);
 	char dir[] = "/tmp/rout-test-at-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
-	run_mini_until(text, 240.0, &at_early, &end_early, &since_early, dir);
+	run_mini_until(text, 240.0, &at_early, &end_early, &since_early, NULL, dir);
 	rt_test_note("red down: %g at 07:08 in the full run (%g at its end); %g at the end of a run stopped at 07:08; "
 		     "a run stopped at 07:04 gives %g for the 07:08 figure; after 07:08 %.1f %% of the free men went down",
 		     at_full, end_full, end_short, at_early, since_full);
@@ -763,8 +767,10 @@ TEST(scenario_history_figure_taken_at_its_time)
 	CHECK(end_full > at_full); /* the rout went on after 07:08 */
 	CHECK(isnan(at_early) && isnan(since_early));
 	CHECK(since_short == 0.0);
-	/* the men down after 07:20, as a share of those still free then */
+	/* the men down after 07:08, as a share of those still free then: each man counted
+	 * once in the base, though three terms name his side */
 	CHECK(since_full > 0.0 && since_full <= 100.0);
+	CHECK_NEAR(since_full, 100.0 * (end_full - at_full) / free_at, 1e-9);
 	char path[256], report[32768] = "";
 	snprintf(path, sizeof path, "%s/report.md", dir);
 	FILE *r = fopen(path, "rb");
@@ -778,4 +784,81 @@ TEST(scenario_history_figure_taken_at_its_time)
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
+}
+
+/* A trigger's action with `refuge:` changes where the men it names run if they break: in
+ * the mini scenario red_two's men are told at 07:01 that their refuge is the crossroads
+ * north of the camp, not the keep. After it every man of red_two, his captain too, has
+ * the crossroads as his flee goal and red_one's men still have the keep; and red_two's
+ * routing men run toward the crossroads. */
+TEST(scenario_action_refuge_turns_the_flight)
+{
+	FILE *f = fopen("tests/data/scenarios/mini/scenario.yaml", "rb");
+	CHECK(f);
+	if (!f) return;
+	static char text[65536];
+	size_t n = fread(text, 1, sizeof text - 1024, f);
+	fclose(f);
+	text[n] = '\0';
+	const char *add = "  new_refuge:\n"
+			  "    when: {at: 1641-09-26T07:01}\n"
+			  "    then:\n"
+			  "      - {corps: red_two, order: hold, refuge: crossroads}\n";
+	char *at = strstr(text, "parameters:");
+	CHECK(at != NULL);
+	if (!at) return;
+	static char joined[70000];
+	snprintf(joined, sizeof joined, "%.*s%s%s", (int)(at - text), text, add, at);
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK_OK(rt_scenario_load_string(joined, strlen(joined), "mini-refuge.yaml", "tests/data/scenarios/mini", &def, &sc, &err), err);
+	if (!sc) return;
+	rt_run_def rd = run_def(3, 1);
+	rd.until_s = 500.0;
+	rt_run *run = NULL;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	if (!run) {
+		rt_scenario_destroy(sc);
+		return;
+	}
+	int keep = -1, crossroads = -1, red_two = -1;
+	for (int i = 0; i < sc->place_count; ++i) {
+		if (strcmp(sc->places[i].id, "keep") == 0) keep = i;
+		if (strcmp(sc->places[i].id, "crossroads") == 0) crossroads = i;
+	}
+	for (int c = 0; c < sc->corps_count; ++c)
+		if (strcmp(sc->corps[c].id, "red_two") == 0) red_two = c;
+	CHECK(keep >= 0 && crossroads >= 0 && red_two >= 0);
+	while (!rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+	const rt_world *w = rt_run_world(run);
+	const int32_t to_keep = run->place_goal[keep], to_crossroads = run->place_goal[crossroads];
+	int turned = 0, others_kept = 0, two = 0, one = 0, running = 0, toward = 0;
+	const rt_vec2 cr = sc->places[crossroads].centre;
+	for (int s = 0; s < w->agents.count; ++s) {
+		if (w->agents.side[s] != 0) continue;
+		const bool of_two = w->agents.corps[s] == red_two;
+		const uint8_t st = w->agents.state[s];
+		if (!(rt_state_is_active(st) || st == RT_STATE_SHELTERED)) continue;
+		if (of_two) {
+			two++;
+			turned += w->agents.flee_goal[s] == to_crossroads;
+			if (st == RT_STATE_ROUTING && hypot(w->agents.vx[s], w->agents.vy[s]) > 0.3) {
+				running++;
+				toward += w->agents.vx[s] * (cr.x - w->agents.x[s]) + w->agents.vy[s] * (cr.y - w->agents.y[s]) > 0.0;
+			}
+		} else {
+			one++;
+			others_kept += w->agents.flee_goal[s] == to_keep;
+		}
+	}
+	rt_test_note("after the trigger: %d of %d of red_two's men run to the crossroads if they break, %d of %d of red_one's "
+		     "to the keep; at 07:08 %d of red_two's %d running men run toward the crossroads",
+		     turned, two, others_kept, one, toward, running);
+	CHECK(two > 0 && turned == two);
+	CHECK(one > 0 && others_kept == one);
+	CHECK(running > 0 && toward * 10 >= running * 8);
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	CHECK(rt_test_bytes_held() == 0);
 }

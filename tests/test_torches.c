@@ -10,13 +10,16 @@
 
 #include <math.h>
 
-enum { MEET = 0, DAY, NO_TORCHES, GOING_ON };
+enum { MEET = 0, DAY, NO_TORCHES, GOING_ON, HALTED_OTHER, HALTED_SAME };
 static const char *const setting_name[] = { "at night with torches", "by day", "at night without torches",
-					    "at night, the other column going on ahead" };
+					    "at night, the other column going on ahead",
+					    "at night, the other column halted ahead, bound elsewhere",
+					    "at night, the other column halted ahead, on orders to the same place" };
 
 /* Column A (unit 0) marches east from x = 150 m, column B (unit 1) west from x = 450 m
- * (GOING_ON: east too, ahead of A), 100 trained men each, four abreast. Returns how many
- * of A broke, and how many of those were running back west at the end. */
+ * (GOING_ON: east too, ahead of A; HALTED_*: east at a crawl of 0.2 m/s, a column stuck
+ * at a gate, bound for a place of its own or for A's), 100 trained men each, four abreast.
+ * Returns how many of A broke, and how many of those were running back west at the end. */
 static bool columns(uint64_t seed, int setting, int steps, int *broke, int *back, int64_t *alarms)
 {
 	rt_world_def d = rt_world_def_default();
@@ -37,8 +40,9 @@ static bool columns(uint64_t seed, int setting, int steps, int *broke, int *back
 	g.straight = true;
 	g.target_min = (rt_vec2){ 590.0, 0.0 };
 	g.target_max = (rt_vec2){ 600.0, 40.0 };
-	rt_goal_id east = RT_NO_GOAL, west = RT_NO_GOAL;
+	rt_goal_id east = RT_NO_GOAL, west = RT_NO_GOAL, east_too = RT_NO_GOAL;
 	ok = ok && rt_world_add_goal(w, &g, &east, &err) == RT_OK;
+	ok = ok && rt_world_add_goal(w, &g, &east_too, &err) == RT_OK; /* the same ground, another place */
 	g.target_min = (rt_vec2){ 0.0, 0.0 };
 	g.target_max = (rt_vec2){ 10.0, 40.0 };
 	ok = ok && rt_world_add_goal(w, &g, &west, &err) == RT_OK;
@@ -46,9 +50,11 @@ static bool columns(uint64_t seed, int setting, int steps, int *broke, int *back
 	ad.state = RT_STATE_MARCHING;
 	for (int u = 0; u < 2 && ok; ++u)
 		for (int i = 0; i < 100 && ok; ++i) {
-			const bool eastward = u == 0 || setting == GOING_ON;
+			const bool halted = u == 1 && (setting == HALTED_OTHER || setting == HALTED_SAME);
+			const bool eastward = u == 0 || setting == GOING_ON || halted;
 			ad.unit = (uint32_t)u;
-			ad.goal = eastward ? east : west;
+			ad.goal = eastward ? (halted && setting == HALTED_OTHER ? east_too : east) : west;
+			ad.free_speed_mps = halted ? 0.2 : 0.0; /* 0: the kind's own */
 			ad.flee_goal = eastward ? west : east; /* home is behind them */
 			ad.position = (rt_vec2){ (u ? 450.0 : 150.0) + (eastward ? -1.5 : 1.5) * (i / 4), 17.75 + 1.5 * (i % 4) };
 			const bool torch = setting != NO_TORCHES && i % 5 == 0;
@@ -82,9 +88,9 @@ static bool columns(uint64_t seed, int setting, int steps, int *broke, int *back
 TEST(torches_in_the_dark_are_taken_for_the_enemy)
 {
 	const int steps = 1300; /* 130 s: the columns start 300 m apart, closing at 2.7 m/s */
-	const int seeds[4] = { 10, 4, 4, 4 };
-	int turned[4] = { 0 };
-	for (int setting = MEET; setting <= GOING_ON; ++setting) {
+	const int seeds[6] = { 10, 4, 4, 4, 4, 4 };
+	int turned[6] = { 0 };
+	for (int setting = MEET; setting <= HALTED_SAME; ++setting) {
 		int broke_sum = 0, back_sum = 0;
 		int64_t alarm_sum = 0;
 		for (int seed = 1; seed <= seeds[setting]; ++seed) {
@@ -101,4 +107,8 @@ TEST(torches_in_the_dark_are_taken_for_the_enemy)
 	}
 	CHECK(turned[MEET] * 10 >= seeds[MEET] * 8); /* in 80 % of the seeds at least */
 	CHECK(turned[DAY] == 0 && turned[NO_TORCHES] == 0 && turned[GOING_ON] == 0);
+	/* a column halted ahead is feared unless it is bound for the same place on orders:
+	 * one column, whose lights are known as a unit's own (two corps sallying together) */
+	CHECK(turned[HALTED_OTHER] * 10 >= seeds[HALTED_OTHER] * 8);
+	CHECK(turned[HALTED_SAME] == 0);
 }

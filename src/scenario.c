@@ -967,10 +967,14 @@ static rt_status read_term(reader *r, const rt_ynode *n, const char *path, rt_sc
 	if (t->what == RT_MEASURE_ESCAPED_BY_SEA && t->side < 0)
 		return bad(r, n, path, "escaped_by_sea is counted per side only (the boats of a side's landings): write sides.<side>.escaped_by_sea");
 	if (np == 4) {
-		if (t->what != RT_MEASURE_SHELTERED) return bad(r, n, path, "only sheltered takes a place (sheltered.<place>)");
+		const bool where = t->what == RT_MEASURE_IN_FIELD || t->what == RT_MEASURE_SURRENDERED || t->what == RT_MEASURE_ROUTING ||
+				   t->what == RT_MEASURE_DESPERATE;
+		if (t->what != RT_MEASURE_SHELTERED && !where)
+			return bad(r, n, path, "only sheltered, in_field, surrendered, routing and desperate take a place (<what>.<place>)");
 		t->place = find_place(r->sc, parts[3]);
 		if (t->place < 0) return bad(r, n, path, "no place has the id \"%s\"", parts[3]);
-		if (r->sc->map && !r->sc->places[t->place].fort) return bad(r, n, path, "the place \"%s\" is no fort; men shelter only in forts", parts[3]);
+		if (!where && r->sc->map && !r->sc->places[t->place].fort)
+			return bad(r, n, path, "the place \"%s\" is no fort; men shelter only in forts", parts[3]);
 	}
 	return RT_OK;
 }

@@ -778,3 +778,42 @@ TEST(scenario_history_figure_taken_at_its_time)
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
 }
+
+/* A measure with a place counts only the men standing in it: the red regiment stands
+ * on the meadow at the start, none of it in the blue camp; a place on a measure that
+ * has no "where" (captured) is refused, naming the key. */
+TEST(scenario_measure_counts_the_men_in_a_place)
+{
+	static char text[sizeof fire_scenario + 1024];
+	snprintf(text, sizeof text, fire_scenario, "");
+	strcat(text, "  - {figure: Red on the meadow, recorded: 300, grade: E, source: test,\n"
+		     "     measure: [sides.red.in_field.meadow, sides.red.surrendered.meadow]}\n"
+		     "  - {figure: Red in the blue camp, recorded: 0, grade: E, source: test, measure: sides.red.in_field.blue_camp}\n"
+		     "  - {figure: Red in the field, recorded: 300, grade: E, source: test, measure: sides.red.in_field}\n");
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK_OK(rt_scenario_load_string(text, strlen(text), "place.yaml", "tests/data/scenarios/mini", &def, &sc, &err), err);
+	if (!sc) return;
+	rt_run_def rd = run_def(1, 1);
+	rd.until_s = 10.0;
+	rt_run *run = NULL;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+	double values[5] = { -1, -1, -1, -1, -1 };
+	CHECK(rt_run_history_values(run, values, 5) == 5);
+	rt_test_note("after 10 s: %g red men on the meadow, %g in the blue camp, %g in the field", values[2], values[3], values[4]);
+	CHECK(values[2] >= 300.0 && values[2] == values[4]);
+	CHECK(values[3] == 0.0);
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	/* captured men are off the field: "where" makes no sense for them */
+	snprintf(text, sizeof text, fire_scenario, "");
+	strcat(text, "  - {figure: Taken on the meadow, recorded: 1, grade: E, source: test, measure: sides.red.captured.meadow}\n");
+	sc = NULL;
+	CHECK(rt_scenario_load_string(text, strlen(text), "place.yaml", "tests/data/scenarios/mini", &def, &sc, &err) != RT_OK);
+	rt_test_note("%s", err.message);
+	CHECK(strstr(err.message, "history.2.measure") != NULL);
+	CHECK(strstr(err.message, "only sheltered, in_field, surrendered, routing and desperate take a place") != NULL);
+	rt_scenario_destroy(sc);
+}

@@ -157,7 +157,7 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(wall_clearance_factor) X(push_gain) X(push_max_factor) X(dark_pace_factor)
 #define COMBAT_PARAMS(X) \
 	X(sense_range_m) X(sense_cell_m) X(armour_protection) X(advance_range_m) X(collect_range_m) \
-	X(contain_distance_m) X(desperate_factor) X(cover) X(facing_speed_mps) X(rear_hit_factor) \
+	X(contain_distance_m) X(contain_watch_m) X(desperate_factor) X(cover) X(facing_speed_mps) X(rear_hit_factor) \
 	X(cannon_range_m) X(cannon_reload_s) X(cannon_rounds) X(cannon_aim_error_deg) X(cannon_ball_hit_prob) \
 	X(cannon_ball_men) X(canister_range_m) X(canister_half_angle_deg) X(canister_balls) X(canister_ball_hit_prob) \
 	X(cannon_shock_radius_m) X(cannon_morale_shock) X(charge_pace_factor) X(charge_run_up_m) X(charge_walk_mps) \
@@ -224,8 +224,8 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 4616, "struct rt_world changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_world_def) == 1616, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 4624, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_world_def) == 1624, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 248, "rt_corps changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps_def) == 96, "rt_corps_def changed: update the checkpoint (checkpoint.c)");

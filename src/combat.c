@@ -395,6 +395,7 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	 * in the smoke round each man, which bounds both what he sees and who sees him */
 	const double range = fmin(w->def.combat.sense_range_m, w->env.detection_range_m);
 	const double advance_range = w->def.combat.advance_range_m;
+	const double watch = fmin(w->def.combat.contain_watch_m, w->env.detection_range_m);
 	const int kneel_base = g->sides;
 	float *sight = NULL;
 	if (rt__smoke_anywhere(w)) {
@@ -420,7 +421,10 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	for (int s = 0; s < n; ++s) {
 		if (!rt__active(a->state[s]) || !rt__agent_due(w, s)) continue;
 		double d = INFINITY, dk = INFINITY;
-		const double own_range = sight ? (double)sight[s] : range;
+		/* M7: a man of the ring watches the men he contains out past the ring's distance,
+		 * as far as the light lets him (not through smoke) */
+		const double own_range = sight ? (double)sight[s]
+					       : (a->stance[s] == RT_STANCE_CONTAIN ? fmax(range, watch) : range);
 		const int best = nearest_of(w, 0, present, a->side[s], a->x[s], a->y[s], own_range, sight, sight ? g->sight_max : NULL, &d);
 		a->enemy[s] = best >= 0 ? (int32_t)a->id[best] : -1;
 		a->enemy_dist[s] = (float)d;
@@ -494,7 +498,7 @@ static inline __attribute__((always_inline)) void fight_one(rt_world *w, const f
 	}
 	const bool gun = any_guns && (a->equipment[s] & RT_EQUIP_CANNON) != 0;
 	if (gun && a->reload[s] > 0.0f) a->reload[s] = (float)fmax(0.0, a->reload[s] - dt); /* the crew loads */
-	if (!can_fight(a->state[s]) || a->stance[s] == RT_STANCE_CONTAIN || a->stance[s] == RT_STANCE_CARRIED) return;
+	if (!can_fight(a->state[s]) || a->stance[s] == RT_STANCE_CARRIED) return;
 	/* C6: a guard with his commander on his shoulders strikes no one */
 	if (any_corps && a->stance[s] == RT_STANCE_GUARD && a->corps[s] >= 0 && w->corps[a->corps[s]].carrier == (int32_t)a->id[s])
 		return;
@@ -516,6 +520,8 @@ static inline __attribute__((always_inline)) void fight_one(rt_world *w, const f
 	 * changes in this phase (a marching man who strikes is engaged in resolve), so the
 	 * target's state read here is the same at any thread count. */
 	if (rt__behind(w, s, ex, ey)) return;
+	/* M7: a man of the ring shoots at no one and strikes only who comes within his reach */
+	if (a->stance[s] == RT_STANCE_CONTAIN && !((a->equipment[s] & RT_EQUIP_WEAPON) && gap <= kp->melee_reach_m)) return;
 	const double rear = rt__behind(w, t, -ex, -ey) ? c->rear_hit : 1.0;
 	if ((a->equipment[s] & RT_EQUIP_WEAPON) && gap <= kp->melee_reach_m) {
 		if (a->state[s] == RT_STATE_FORMED) a->state[s] = RT_STATE_ENGAGED;

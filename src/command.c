@@ -179,11 +179,12 @@ static void leave(rt_world *w, int corps)
 }
 
 /* Whether the man in slot s takes part in his corps' pursuit: steady, and neither a
- * guard keeping by his commander, nor the wounded commander himself, nor a rearguard. */
+ * guard keeping by his commander, nor the wounded commander himself, nor a rearguard,
+ * nor a man ordered to halt and contain (M7: "各旗停止追击"). */
 static bool pursuit_candidate(const rt_agents *a, int s, int corps)
 {
 	return a->corps[s] == corps && rt__active(a->state[s]) && a->state[s] != RT_STATE_ROUTING &&
-	       a->state[s] != RT_STATE_SURRENDERED && a->stance[s] < RT_STANCE_GUARD;
+	       a->state[s] != RT_STATE_SURRENDERED && a->stance[s] < RT_STANCE_GUARD && a->stance[s] != RT_STANCE_CONTAIN;
 }
 
 /* Whether the man in slot s is fleeing in a pursuer's eyes: routing, or marching away

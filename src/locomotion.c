@@ -149,15 +149,19 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 	} else if (!retinue_done && a->stance[s] >= RT_STANCE_GUARD) {
 		return RETINUE;
 	} else if (a->stance[s] == RT_STANCE_CONTAIN && enemy >= 0) {
-		/* M7: close in to the containing distance, give back inside it, else stand */
+		/* M7: close in to the containing distance, give back inside it, else stand; but
+		 * he gives no ground to a man coming at him (a breakout is met, combat.c) */
 		const int t = (int)w->slot_of_id[enemy];
 		const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
 		const double en = sqrt(ex * ex + ey * ey);
 		const double band = 0.03 * contain_distance;
 		if (en > 1e-9 && fabs(en - contain_distance) > band) {
 			const double sign = en > contain_distance ? 1.0 : -1.0;
-			*e0x = sign * ex / en;
-			*e0y = sign * ey / en;
+			const bool closing = -(a->vx[t] * ex + a->vy[t] * ey) / en > w->def.combat.facing_speed_mps;
+			if (sign > 0.0 || !closing) {
+				*e0x = sign * ex / en;
+				*e0y = sign * ey / en;
+			}
 		}
 	} else if (a->stance[s] == RT_STANCE_ADVANCE && (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range))) {
 		/* close with the nearest enemy; with none near, go to collect the kneeling */

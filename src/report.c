@@ -131,10 +131,20 @@ static bool in_group(const rt_run *run, const rt_sc_term *t, int s)
 	return a->corps[s] == t->corps;
 }
 
+/* Whether the agent in slot s stands within place p's rectangle. */
+static bool standing_in(const rt_run *run, int p, int s)
+{
+	const rt_agents *a = &run->world->agents;
+	const rt_sc_place *pl = &run->scenario->places[p];
+	return a->x[s] >= pl->min.x && a->x[s] <= pl->max.x && a->y[s] >= pl->min.y && a->y[s] <= pl->max.y;
+}
+
 static bool counts(const rt_run *run, const rt_sc_term *t, int s)
 {
 	const rt_agents *a = &run->world->agents;
 	const uint8_t st = a->state[s];
+	/* in_field, surrendered, routing, desperate with a place: only the men standing in it */
+	if (t->place >= 0 && t->what != RT_MEASURE_SHELTERED && !standing_in(run, t->place, s)) return false;
 	switch (t->what) {
 	case RT_MEASURE_INITIAL: return true;
 	case RT_MEASURE_KILLED: return st == RT_STATE_DEAD_COMBAT;

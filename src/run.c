@@ -81,8 +81,8 @@ void rt__run_order_text(const rt_run *run, const rt_sc_order *o, char *buf, size
 	const rt_scenario *sc = run->scenario;
 	const char *place = o->place >= 0 && o->place < sc->place_count ? sc->places[o->place].id : NULL;
 	switch (o->kind) {
-	case RT_ORDER_MARCH: snprintf(buf, size, "march to %s", place ? place : "?"); break;
-	case RT_ORDER_ATTACK: snprintf(buf, size, "attack towards %s", place ? place : "?"); break;
+	case RT_ORDER_MARCH: snprintf(buf, size, "march to %s%s", place ? place : "?", o->gallop ? " at the gallop" : ""); break;
+	case RT_ORDER_ATTACK: snprintf(buf, size, "attack towards %s%s", place ? place : "?", o->gallop ? " at the gallop" : ""); break;
 	case RT_ORDER_AMBUSH: snprintf(buf, size, "ambush at %s (%.0f m)", place ? place : "?", o->radius_m); break;
 	case RT_ORDER_SHELTER: snprintf(buf, size, "garrison"); break;
 	default: snprintf(buf, size, "%s", rt__order_name(o->kind)); break;
@@ -102,6 +102,11 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o)
 		const bool sally = st == RT_STATE_SHELTERED && (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK);
 		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED && !sally) continue;
 		if (sally) rt__fort_leave(w, s);
+		/* a march or attack at the gallop: a rider's free speed is his horse's at the
+		 * canter-gallop of the charge until his next order; his horse tires (C4) */
+		const double trot = w->def.kinds[a->kind[s]].free_speed_mps;
+		const bool rides = a->kind[s] == RT_KIND_HORSE || a->kind[s] == RT_KIND_HORSE_ARCHER;
+		if (rides) a->free_speed[s] = (float)(o->gallop ? trot * w->def.combat.charge_pace_factor : trot);
 		switch (o->kind) {
 		case RT_ORDER_HOLD:
 		case RT_ORDER_AMBUSH:
@@ -733,7 +738,7 @@ static rt_status check_ambushes(rt_run *run)
 		}
 		if (!sprung) continue;
 		const int zone = o->place; /* the order is replaced below */
-		rt_sc_order adv = { RT_ORDER_ADVANCE, -1, 0.0 };
+		rt_sc_order adv = { RT_ORDER_ADVANCE, -1, 0.0, false };
 		rt_status s = apply_order(run, u, &adv);
 		if (s != RT_OK) return s;
 		s = rt__run_event(run, "ambush", sc->units[u].id, c, "Q1", "the ambush of %s at %s is sprung",

@@ -97,7 +97,7 @@ static void write_state(const rt_run *run, buffer *b)
 		put(b, &run->reached_at_s[c], sizeof(double));
 	}
 	for (int u = 0; u < sc->unit_count; ++u) {
-		const int32_t kind = run->unit_order[u].kind, place = run->unit_order[u].place;
+		const int32_t kind = (int32_t)run->unit_order[u].kind | (run->unit_order[u].gallop ? 0x100 : 0), place = run->unit_order[u].place;
 		const uint8_t broken = run->unit_routed[u];
 		put(b, &kind, sizeof kind);
 		put(b, &place, sizeof place);
@@ -201,6 +201,8 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 		get(&r, &place, sizeof place);
 		get(&r, &orders[u].radius_m, sizeof(double));
 		get(&r, &broken[u], 1);
+		orders[u].gallop = (kind & 0x100) != 0; /* the pace rides in bit 8 of the kind */
+		kind &= ~0x100;
 		if (kind < 0 || kind >= RT_ORDER_KIND_COUNT || place < -1 || place >= sc->place_count || broken[u] > 1 ||
 		    !isfinite(orders[u].radius_m))
 			r.failed = true;

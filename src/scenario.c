@@ -556,7 +556,7 @@ static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_s
 	snprintf(kp, sizeof kp, "%s", path);
 	rt_status s;
 	if (n->type == RT_YNODE_MAP) {
-		static const char *const keys[] = { "kind", "to", "zone", "radius_m", NULL };
+		static const char *const keys[] = { "kind", "to", "zone", "radius_m", "pace", NULL };
 		if ((s = check_keys(r, n, path, keys)) != RT_OK) return s;
 		if ((s = get_node(r, n, "kind", path, true, &kn)) != RT_OK) return s;
 		join(kp, path, "kind");
@@ -572,6 +572,16 @@ static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_s
 	if (needs_place && n->type != RT_YNODE_MAP)
 		return bad(r, n, path, "the order %s needs a place: write {kind: %s, %s: <place>}", word, word,
 			   o->kind == RT_ORDER_AMBUSH ? "zone" : "to");
+	if (n->type == RT_YNODE_MAP && rt__yaml_get(n, "pace")) {
+		const rt_ynode *pn = rt__yaml_get(n, "pace");
+		char pp[PATH_SIZE], pace[16];
+		join(pp, path, "pace");
+		if (o->kind != RT_ORDER_MARCH && o->kind != RT_ORDER_ATTACK)
+			return bad(r, pn, pp, "only march and attack orders take a pace");
+		if ((s = scalar_text(r, pn, pp, pace, sizeof pace)) != RT_OK) return s;
+		if (strcmp(pace, "gallop") == 0) o->gallop = true;
+		else if (strcmp(pace, "trot") != 0) return bad(r, pn, pp, "unknown pace \"%s\"; expected trot or gallop", pace);
+	}
 	if (n->type == RT_YNODE_MAP) {
 		if (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK || o->kind == RT_ORDER_EMBARK) {
 			if ((s = get_ref(r, n, "to", path, true, find_place, "place", &o->place)) != RT_OK) return s;
@@ -588,7 +598,7 @@ static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_s
 			o->radius_m = 1000.0;
 			if ((s = get_number(r, n, "radius_m", path, false, 1.0, 50000.0, &o->radius_m)) != RT_OK) return s;
 			if (rt__yaml_get(n, "to")) return bad(r, n, path, "an ambush has a zone, not a destination (to)");
-		} else if (n->count > 1) {
+		} else if (n->count > 1 + (rt__yaml_get(n, "pace") != NULL)) {
 			return bad(r, n, path, "the order %s takes no place", word);
 		}
 	}
@@ -972,10 +982,14 @@ static rt_status read_term(reader *r, const rt_ynode *n, const char *path, rt_sc
 	if (t->what == RT_MEASURE_ESCAPED_BY_SEA && t->side < 0)
 		return bad(r, n, path, "escaped_by_sea is counted per side only (the boats of a side's landings): write sides.<side>.escaped_by_sea");
 	if (np == 4) {
-		if (t->what != RT_MEASURE_SHELTERED) return bad(r, n, path, "only sheltered takes a place (sheltered.<place>)");
+		const bool where = t->what == RT_MEASURE_IN_FIELD || t->what == RT_MEASURE_SURRENDERED || t->what == RT_MEASURE_ROUTING ||
+				   t->what == RT_MEASURE_DESPERATE;
+		if (t->what != RT_MEASURE_SHELTERED && !where)
+			return bad(r, n, path, "only sheltered, in_field, surrendered, routing and desperate take a place (<what>.<place>)");
 		t->place = find_place(r->sc, parts[3]);
 		if (t->place < 0) return bad(r, n, path, "no place has the id \"%s\"", parts[3]);
-		if (r->sc->map && !r->sc->places[t->place].fort) return bad(r, n, path, "the place \"%s\" is no fort; men shelter only in forts", parts[3]);
+		if (!where && r->sc->map && !r->sc->places[t->place].fort)
+			return bad(r, n, path, "the place \"%s\" is no fort; men shelter only in forts", parts[3]);
 	}
 	return RT_OK;
 }

@@ -67,6 +67,7 @@ typedef struct rt_sc_order {
 	rt_sc_order_kind kind;
 	int place;              /* march/attack: destination; ambush: zone; -1 none */
 	double radius_m;        /* ambush zone radius */
+	bool gallop;            /* march/attack: riders go at the gallop (charge_pace_factor x free speed) */
 } rt_sc_order;
 
 typedef struct rt_sc_unit {

@@ -11,7 +11,8 @@
  *   it is shut  when each of eight 45-degree sectors round E holds one of its men;
  *   inside      every enemy (active, not kneeling) nearer E than the nearest man of the ring.
  *
- * The first round the ring holds and is shut, its commander summons (summons_at_s). From
+ * The first round the ring holds, is shut and has someone inside, its commander summons
+ * (summons_at_s): a ring shut round nobody (a few strays scattered) summons nobody. From
  * then on, in every round it still holds and is shut, each man inside whose morale is
  * below summons_morale — or who is desperate or routing — kneels (surrenders) with
  * probability 1 - exp(-lambda interval), where
@@ -75,6 +76,17 @@ static void summon_side(rt_world *w, int side, int64_t round)
 		}
 		holds = sectors == (1u << SECTORS) - 1u;
 	}
+	/* who is inside: a ring shut round nobody summons nobody */
+	int inside = 0;
+	if (holds) {
+		for (int s = 0; s < n; ++s) {
+			const uint8_t st = a->state[s];
+			if (a->side[s] == side || !rt__active(st) || st == RT_STATE_SURRENDERED) continue;
+			const double dx = a->x[s] - ex, dy = a->y[s] - ey;
+			inside += dx * dx + dy * dy < inner * inner;
+		}
+		holds = inside > 0;
+	}
 	/* the summoners: corps of this side that summon, their commander at his post */
 	bool summoned = false;
 	double since = INFINITY;
@@ -90,14 +102,12 @@ static void summon_side(rt_world *w, int side, int64_t round)
 	if (!summoned) return;
 	const double interval_h = p->decision_interval_s / 3600.0;
 	const double hours = (w->time_s - since) / 3600.0;
-	int inside = 0;
 	int64_t gave_up = 0, weapons = 0;
 	for (int s = 0; s < n; ++s) {
 		const uint8_t st = a->state[s];
 		if (a->side[s] == side || !rt__active(st) || st == RT_STATE_SURRENDERED) continue;
 		const double dx = a->x[s] - ex, dy = a->y[s] - ey;
 		if (dx * dx + dy * dy >= inner * inner) continue;
-		inside++;
 		const bool desperate = st == RT_STATE_DESPERATE;
 		if (!(desperate || st == RT_STATE_ROUTING || a->morale[s] < p->summons_morale)) continue;
 		const int c = a->corps[s];

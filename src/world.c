@@ -159,6 +159,7 @@ rt_combat_params rt_combat_params_default(void)
 	c.advance_range_m = 300.0;
 	c.collect_range_m = 1000.0;  /* he knows where he passed them: memory, not sight */
 	c.contain_distance_m = 800.0; /* 500 paces of 1.6 m (HISTORY.md) */
+	c.contain_watch_m = 1600.0;   /* twice the ring's distance: estimate (E) */
 	c.desperate_factor = 1.5;     /* "a cornered beast still fights": estimate (E) */
 	c.cover = 0.7;                /* a wagon or wall between stops most arrows and balls: estimate (E) */
 	c.facing_speed_mps = 0.3;     /* slower than a slow walk, a man can turn to face: estimate (E) */
@@ -271,10 +272,10 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	if (!(c->sense_range_m >= 0.0 && c->sense_range_m <= 20000.0 && c->sense_cell_m >= 1.0 && c->sense_cell_m <= 1000.0 &&
 	      c->armour_protection >= 0.0 && c->armour_protection <= 1.0 && c->advance_range_m >= 0.0 && c->advance_range_m <= 20000.0 &&
 	      c->collect_range_m >= 0.0 && c->collect_range_m <= 20000.0 && c->contain_distance_m >= 0.0 &&
-	      c->contain_distance_m <= 20000.0 && c->desperate_factor >= 1.0 && c->desperate_factor <= 10.0 &&
+	      c->contain_distance_m <= 20000.0 && c->contain_watch_m >= 0.0 && c->contain_watch_m <= 20000.0 && c->desperate_factor >= 1.0 && c->desperate_factor <= 10.0 &&
 	      c->cover >= 0.0 && c->cover <= 1.0 && c->facing_speed_mps >= 0.0 && c->facing_speed_mps <= 20.0 &&
 	      c->rear_hit_factor >= 1.0 && c->rear_hit_factor <= 10.0))
-		return rt__fail(err, RT_ERR_INVALID, "combat: sense_range_m 0..20000, sense_cell_m 1..1000, armour_protection 0..1, advance, collect and contain ranges 0..20000 m, desperate_factor 1..10, cover 0..1, facing_speed_mps 0..20, rear_hit_factor 1..10");
+		return rt__fail(err, RT_ERR_INVALID, "combat: sense_range_m 0..20000, sense_cell_m 1..1000, armour_protection 0..1, advance, collect, contain and contain watch ranges 0..20000 m, desperate_factor 1..10, cover 0..1, facing_speed_mps 0..20, rear_hit_factor 1..10");
 	if (!(c->cannon_range_m >= 0.0 && c->cannon_range_m <= 5000.0 && c->cannon_reload_s > 0.0 && c->cannon_reload_s <= 3600.0 &&
 	      c->cannon_rounds >= 0.0 && c->cannon_rounds <= 100000.0 && c->cannon_aim_error_deg >= 0.0 && c->cannon_aim_error_deg <= 45.0 &&
 	      c->cannon_ball_hit_prob >= 0.0 && c->cannon_ball_hit_prob <= 1.0 && c->cannon_ball_men >= 1.0 && c->cannon_ball_men <= 31.0 &&

@@ -356,13 +356,13 @@ TEST(combat_pursuers_pass_the_kneeling_and_take_them_later)
  * them at 500 paces (800 m) ride in from 1,000 m. With the ring all round, the men have
  * no way out and turn desperate rather than running; with the horse on one side only,
  * they run. The ring holds 800 m +- 15 % and kills nobody. */
-static bool ring(bool all_round, double *mean_distance, int *killed, int *desperate, int *routing)
+static bool ring(bool all_round, double sense_range_m, double *mean_distance, int *killed, int *desperate, int *routing)
 {
 	rt_world_def d = rt_world_def_default();
 	d.allocator = rt_test_allocator();
 	d.bounds_min = (rt_vec2){ -1500, -1500 };
 	d.bounds_max = (rt_vec2){ 1500, 1500 };
-	d.combat.sense_range_m = 1500.0; /* by day, on open ground */
+	if (sense_range_m > 0.0) d.combat.sense_range_m = sense_range_m;
 	rt_error err;
 	rt_world *w = rt_world_create(&d, &err);
 	if (!w) return false;
@@ -410,15 +410,98 @@ TEST(combat_containment_at_five_hundred_paces)
 {
 	double distance;
 	int killed, desperate, routing;
-	CHECK(ring(true, &distance, &killed, &desperate, &routing));
+	CHECK(ring(true, 1500.0, &distance, &killed, &desperate, &routing)); /* by day, on open ground */
 	rt_test_note("ring all round: held at %.0f m (800 +- 15 %%); of 300 inside %d desperate, %d running, %d killed", distance,
 		     desperate, routing, killed);
 	CHECK_NEAR(distance, 800.0, 0.15 * 800.0);
 	CHECK(killed == 0);
 	CHECK(desperate > 250 && routing == 0);
-	CHECK(ring(false, &distance, &killed, &desperate, &routing));
+	CHECK(ring(false, 1500.0, &distance, &killed, &desperate, &routing));
 	rt_test_note("horse on one side only: %d desperate, %d running", desperate, routing);
 	CHECK(desperate == 0 && routing > 250);
+	/* with the default sight (300 m) the men of the ring still watch those they contain
+	 * out to contain_watch_m, so the ring keeps 500 paces, not the 300 m they could see */
+	CHECK(ring(true, 0.0, &distance, &killed, &desperate, &routing));
+	rt_test_note("ring all round, default sight: held at %.0f m; %d killed", distance, killed);
+	CHECK_NEAR(distance, 800.0, 0.15 * 800.0);
+	CHECK(killed == 0);
+}
+
+/* M7, a breakout: 100 broken men run for a refuge 1.6 km east; 200 horse of a corps with
+ * a pursuit doctrine (all out), ordered to contain them, stand in a line 2.5 m apart
+ * across their way 800 m off. The ring gives no ground to men coming at it and strikes
+ * those who reach it; it neither pursues nor shoots. */
+static bool breakout(int *through, int *stopped, double *line_x)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_min = (rt_vec2){ -1500, -1500 };
+	d.bounds_max = (rt_vec2){ 1500, 1500 };
+	d.dt_s = 0.5; /* as the scenarios */
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return false;
+	rt_goal_def g = rt_goal_def_default();
+	g.target_min = (rt_vec2){ 1200, -1500 };
+	g.target_max = (rt_vec2){ 1300, 1500 };
+	g.straight = true;
+	g.arrival = RT_ARRIVAL_LEAVE;
+	rt_goal_id refuge = RT_NO_GOAL;
+	bool ok = rt_world_add_goal(w, &g, &refuge, &err) == RT_OK;
+	rt_corps_def cd = rt_corps_def_default();
+	cd.side = 1;
+	cd.pursue_ratio = 1.0;
+	cd.all_out_threshold = 10;
+	rt_corps_id ring_corps = 0;
+	ok = ok && rt_world_add_corps(w, &cd, &ring_corps, &err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.morale = 0.1f;
+	man.flee_goal = refuge;
+	for (int i = 0; i < 100 && ok; ++i) {
+		man.position = (rt_vec2){ -300.0 + 1.5 * (i / 10), -7.0 + 1.5 * (i % 10) };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.stance = RT_STANCE_CONTAIN;
+	horse.experience = RT_EXPERIENCE_VETERAN;
+	horse.corps = ring_corps;
+	for (int i = 0; i < 200 && ok; ++i) {
+		horse.position = (rt_vec2){ 500.0, -250.0 + 2.5 * i };
+		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+	}
+	for (int s = 0; s < 1800 && ok; ++s) ok = rt_world_step(w, &err) == RT_OK; /* 15 minutes */
+	*through = *stopped = 0;
+	for (int id = 0; id < 100; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		*through += v.state == RT_STATE_ESCAPED || (v.state <= RT_STATE_DESPERATE && v.position.x > 550.0); /* through the line */
+		*stopped += v.state == RT_STATE_DEAD_COMBAT || v.state == RT_STATE_SURRENDERED || v.state == RT_STATE_CAPTURED;
+	}
+	double sum = 0.0;
+	for (int id = 100; id < 300; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		sum += v.position.x;
+		ok = ok && v.stance == RT_STANCE_CONTAIN;
+	}
+	*line_x = sum / 200.0;
+	rt_world_destroy(w);
+	return ok;
+}
+
+TEST(combat_ring_meets_a_breakout)
+{
+	int through, stopped;
+	double line_x;
+	CHECK(breakout(&through, &stopped, &line_x));
+	rt_test_note("100 broken men run at a line of 200 containing horse 800 m off: %d got through, %d struck down or kneeling; "
+		     "the line stands at x = %.0f m (was 500)",
+		     through, stopped, line_x);
+	CHECK(through < 50);
+	CHECK(stopped > 50);
+	CHECK_NEAR(line_x, 500.0, 50.0);
 }
 
 /* M5: 60 men (15 archers, 45 foot) in a ring of wagons, or the same men in the open,

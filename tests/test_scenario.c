@@ -861,4 +861,128 @@ TEST(scenario_action_refuge_turns_the_flight)
 	rt_run_destroy(run);
 	rt_scenario_destroy(sc);
 	CHECK(rt_test_bytes_held() == 0);
+
+/* A measure with a place counts only the men standing in it: the red regiment stands
+ * on the meadow at the start, none of it in the blue camp; a place on a measure that
+ * has no "where" (captured) is refused, naming the key. */
+TEST(scenario_measure_counts_the_men_in_a_place)
+{
+	static char text[sizeof fire_scenario + 1024];
+	snprintf(text, sizeof text, fire_scenario, "");
+	strcat(text, "  - {figure: Red on the meadow, recorded: 300, grade: E, source: test,\n"
+		     "     measure: [sides.red.in_field.meadow, sides.red.surrendered.meadow]}\n"
+		     "  - {figure: Red in the blue camp, recorded: 0, grade: E, source: test, measure: sides.red.in_field.blue_camp}\n"
+		     "  - {figure: Red in the field, recorded: 300, grade: E, source: test, measure: sides.red.in_field}\n");
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK_OK(rt_scenario_load_string(text, strlen(text), "place.yaml", "tests/data/scenarios/mini", &def, &sc, &err), err);
+	if (!sc) return;
+	rt_run_def rd = run_def(1, 1);
+	rd.until_s = 10.0;
+	rt_run *run = NULL;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+	double values[5] = { -1, -1, -1, -1, -1 };
+	CHECK(rt_run_history_values(run, values, 5) == 5);
+	rt_test_note("after 10 s: %g red men on the meadow, %g in the blue camp, %g in the field", values[2], values[3], values[4]);
+	CHECK(values[2] >= 300.0 && values[2] == values[4]);
+	CHECK(values[3] == 0.0);
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	/* captured men are off the field: "where" makes no sense for them */
+	snprintf(text, sizeof text, fire_scenario, "");
+	strcat(text, "  - {figure: Taken on the meadow, recorded: 1, grade: E, source: test, measure: sides.red.captured.meadow}\n");
+	sc = NULL;
+	CHECK(rt_scenario_load_string(text, strlen(text), "place.yaml", "tests/data/scenarios/mini", &def, &sc, &err) != RT_OK);
+	rt_test_note("%s", err.message);
+	CHECK(strstr(err.message, "history.2.measure") != NULL);
+	CHECK(strstr(err.message, "only sheltered, in_field, surrendered, routing and desperate take a place") != NULL);
+	rt_scenario_destroy(sc);
+}
+
+/* A march at the gallop: 40 horse ordered to a place 3.4 km east, at the gallop or at the
+ * trot; the seconds until their mean position has come 3 km (0 if never within the run). */
+static void gallop_run(bool gallop, double *arrived)
+{
+	*arrived = 0.0;
+	static const char gallop_scenario[] =
+		"rout: 1\n"
+		"name: gallop\n"
+		"map: map.geojson\n"
+		"start: 1641-09-26T07:00\n"
+		"end: 1641-09-26T07:30\n"
+		"utc_offset_h: 8\n"
+		"place: {lat: 41.0, lon: 121.0}\n"
+		"scale: 1\n"
+		"dt_s: 0.5\n"
+		"sides:\n"
+		"  red: {name: Red, map_side: red}\n"
+		"  blue: {name: Blue, map_side: blue}\n"
+		"places:\n"
+		"  start: {lat: 41.002, lon: 120.978, radius_m: 50}\n"
+		"  far: {lat: 41.002, lon: 121.018, radius_m: 50}\n"
+		"  blue_camp: {feature: blue_camp}\n"
+		"corps:\n"
+		"  riders:\n"
+		"    side: red\n"
+		"    name: Riders\n"
+		"    units:\n"
+		"      horse: {kind: horse, men: 40, at: start, order: {kind: march, to: far, pace: %s}}\n"
+		"  blue:\n"
+		"    side: blue\n"
+		"    name: Blue\n"
+		"    units:\n"
+		"      foot: {kind: foot, men: 10, at: blue_camp}\n";
+	char text[sizeof gallop_scenario + 16];
+	snprintf(text, sizeof text, gallop_scenario, gallop ? "gallop" : "trot");
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK_OK(rt_scenario_load_string(text, strlen(text), "gallop.yaml", "tests/data/scenarios/mini", &def, &sc, &err), err);
+	if (!sc) return;
+	rt_run_def rd = run_def(1, 1);
+	rt_run *run = NULL;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	double start_x = NAN, arrived_s = 0.0;
+	while (run && !rt_run_done(run) && arrived_s == 0.0) {
+		const rt_world *w = rt_run_world(run);
+		double x = 0.0;
+		for (int id = 0; id < 40; ++id) {
+			rt_agent_view v;
+			rt_world_get_agent(w, (rt_agent_id)id, &v);
+			x += v.position.x / 40.0;
+		}
+		if (isnan(start_x)) start_x = x;
+		rt_world_stats st;
+		rt_world_get_stats(w, &st);
+		if (x - start_x >= 3000.0) arrived_s = st.time_s;
+		CHECK_OK(rt_run_step(run, &err), err);
+	}
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	*arrived = arrived_s;
+}
+
+TEST(scenario_march_at_the_gallop)
+{
+	double gallop, trot;
+	gallop_run(true, &gallop);
+	gallop_run(false, &trot);
+	rt_test_note("40 horse come 3 km in %.1f min at the gallop, %.1f min at the trot", gallop / 60.0, trot / 60.0);
+	CHECK(gallop > 0.0 && trot > 0.0);
+	CHECK(gallop < 0.75 * trot);
+	CHECK(trot >= 0.99 * 3000.0 / 3.5); /* no faster than the trot */
+	/* pace on an order that does not move is refused */
+	static const char bad[] = "rout: 1\nname: bad\nmap: map.geojson\nstart: 1641-09-26T07:00\nend: 1641-09-26T07:30\n"
+				  "utc_offset_h: 8\nplace: {lat: 41.0, lon: 121.0}\nsides:\n  red: {name: Red, map_side: red}\n  blue: {name: Blue}\n"
+				  "places:\n  start: {lat: 41.002, lon: 120.978}\ncorps:\n  riders:\n    side: red\n    name: R\n    units:\n"
+				  "      horse: {kind: horse, men: 4, at: start, order: {kind: ambush, zone: start, pace: gallop}}\n";
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK(rt_scenario_load_string(bad, strlen(bad), "bad.yaml", "tests/data/scenarios/mini", &def, &sc, &err) != RT_OK);
+	rt_test_note("%s", err.message);
+	CHECK(strstr(err.message, "only march and attack orders take a pace") != NULL);
+	rt_scenario_destroy(sc);
 }

@@ -153,6 +153,7 @@ typedef struct rt_combat_params {
 	double advance_range_m;     /* an advancing man closes with enemies nearer than this */
 	double collect_range_m;     /* with none to fight, he goes back this far for kneeling men (C5) */
 	double contain_distance_m;  /* a containing man keeps this far from the nearest enemy (M7: 500 paces) */
+	double contain_watch_m;     /* a containing man watches the enemy he contains this far (light and smoke permitting) */
 	double desperate_factor;    /* a desperate man's blows tell this much more often (M7) */
 	double cover;               /* share of missiles stopped by a wall or wagon between shooter and target (M5) */
 	double facing_speed_mps;    /* a man moving faster than this faces where he goes (else he turns to his enemy) */

@@ -861,6 +861,7 @@ TEST(scenario_action_refuge_turns_the_flight)
 	rt_run_destroy(run);
 	rt_scenario_destroy(sc);
 	CHECK(rt_test_bytes_held() == 0);
+}
 
 /* A measure with a place counts only the men standing in it: the red regiment stands
  * on the meadow at the start, none of it in the blue camp; a place on a measure that

@@ -94,6 +94,14 @@ static int cells_near(const rt_grid *g, double x, double y, double reach, int *l
 	return runs;
 }
 
+/* Whether eight men's crush flags from `flags` on are all clear (one load, not eight) */
+static inline bool eight_clear(const uint8_t *flags)
+{
+	uint64_t word;
+	memcpy(&word, flags, sizeof word);
+	return word == 0;
+}
+
 typedef struct crush_ctx {
 	const rt_world *w;
 	const rt_crush_params *p;
@@ -253,11 +261,7 @@ rt_status rt__crush(rt_world *w, rt_error *err)
 	int64_t lying = 0; /* the men down now */
 	for (int b = 0; b < blocks; ++b) {
 		const int s0 = 8 * b, s1 = s0 + 8 < n ? s0 + 8 : n;
-		if (s1 - s0 == 8) {
-			uint64_t word;
-			memcpy(&word, a->crush + s0, sizeof word);
-			if (word == 0) continue;
-		}
+		if (s1 - s0 == 8 && eight_clear(a->crush + s0)) continue;
 		for (int s = s0; s < s1; ++s) {
 			if (!a->crush[s]) continue;
 			if (!rt__active(a->state[s])) {
@@ -274,11 +278,7 @@ rt_status rt__crush(rt_world *w, rt_error *err)
 #pragma omp parallel for schedule(dynamic, 256) num_threads(w->threads) reduction(+ : events) if (RT_PARALLEL(8 * flagged))
 	for (int b = 0; b < blocks; ++b) {
 		const int s0 = 8 * b, s1 = s0 + 8 < n ? s0 + 8 : n;
-		if (s1 - s0 == 8) {
-			uint64_t word;
-			memcpy(&word, a->crush + s0, sizeof word);
-			if (word == 0) continue;
-		}
+		if (s1 - s0 == 8 && eight_clear(a->crush + s0)) continue;
 		for (int s = s0; s < s1; ++s) {
 			const uint8_t flags = a->crush[s];
 			if (!flags) continue;

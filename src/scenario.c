@@ -332,7 +332,7 @@ static rt_status read_sides(reader *r, const rt_ynode *root)
 	if ((s = need_map(r, n, "sides")) != RT_OK) return s;
 	if (n->count < 2) return bad(r, n, "sides", "expected at least two sides, found %d", n->count);
 	if (n->count > RT_SCENARIO_MAX_SIDES) return bad(r, n, "sides", "%d sides; the limit is %d", n->count, RT_SCENARIO_MAX_SIDES);
-	static const char *const keys[] = { "name", "name_zh", "map_side", NULL };
+	static const char *const keys[] = { "name", "name_zh", "map_side", "quarter", NULL };
 	for (int i = 0; i < n->count; i++) {
 		if ((s = check_id(r, n, i, "sides")) != RT_OK) return s;
 		char p[PATH_SIZE];
@@ -344,6 +344,8 @@ static rt_status read_sides(reader *r, const rt_ynode *root)
 		if ((s = get_text(r, v, "name", p, true, side->name, sizeof side->name)) != RT_OK) return s;
 		if ((s = get_text(r, v, "name_zh", p, false, side->name_zh, sizeof side->name_zh)) != RT_OK) return s;
 		if ((s = get_text(r, v, "map_side", p, false, side->map_side, sizeof side->map_side)) != RT_OK) return s;
+		side->quarter = 1.0;
+		if ((s = get_number(r, v, "quarter", p, false, 0.0, 1.0, &side->quarter)) != RT_OK) return s;
 		if (side->map_side[0] && r->sc->map) {
 			bool named = false;
 			for (int f = 0; f < rt_map_feature_count(r->sc->map) && !named; ++f) {
@@ -743,7 +745,7 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 		if ((s = get_ref(r, v, "refuge", p, false, find_place, "place", &c->refuge)) != RT_OK) return s;
 		if ((s = get_int(r, v, "guards", p, false, 0, 100000, &c->guards)) != RT_OK) return s;
 		if ((s = get_bool(r, v, "summon", p, &c->summon)) != RT_OK) return s;
-		c->quarter = 1.0;
+		c->quarter = r->sc->sides[c->side].quarter;
 		if ((s = get_number(r, v, "quarter", p, false, 0.0, 1.0, &c->quarter)) != RT_OK) return s;
 		const rt_ynode *pu = rt__yaml_get(v, "pursue");
 		if (pu) {

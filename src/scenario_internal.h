@@ -25,6 +25,7 @@ typedef struct rt_sc_side {
 	char id[RT_SCENARIO_ID_SIZE];
 	char name[RT_SCENARIO_TEXT_SIZE], name_zh[RT_SCENARIO_TEXT_SIZE];
 	char map_side[RT_SCENARIO_ID_SIZE]; /* the fort side name on the map, "" none */
+	double quarter;         /* C5: its corps' quarter unless a corps says otherwise */
 } rt_sc_side;
 
 typedef struct rt_sc_place {

@@ -172,6 +172,15 @@ TEST(scenario_set_overrides_values_and_is_checked)
 	rt_scenario_get_info(sc, &info);
 	CHECK(info.men == 800);
 	rt_scenario_destroy(sc);
+	/* C5: a side's quarter is its corps' unless a corps gives its own */
+	const char *quarter[] = { "sides.blue.quarter=0.25" };
+	def.sets = quarter;
+	def.set_count = 1;
+	CHECK_OK(rt_scenario_load(MINI, &def, &sc, &err), err);
+	for (int c = 0; c < sc->corps_count; ++c)
+		CHECK_MSG(sc->corps[c].quarter == (sc->corps[c].side == 1 ? 0.25 : 1.0), "corps %s of side %d: quarter %g",
+			  sc->corps[c].id, sc->corps[c].side, sc->corps[c].quarter);
+	rt_scenario_destroy(sc);
 	const char *range[] = { "corps.red_one.courage=1.5" };
 	def.sets = range;
 	def.set_count = 1;
@@ -737,15 +746,22 @@ static void run_mini_until(const char *text, double until_s, double *at_value, d
 	rt_scenario_destroy(sc);
 }
 
-TEST(scenario_history_figure_taken_at_its_time)
+/* The mini scenario's text in `text` (at most size - 1 bytes and a NUL), for tests that
+ * add to it; false if it cannot be read. */
+static bool read_mini(char *text, size_t size)
 {
 	FILE *f = fopen("tests/data/scenarios/mini/scenario.yaml", "rb");
-	CHECK(f);
-	if (!f) return;
-	static char text[65536];
-	size_t n = fread(text, 1, sizeof text - 1024, f);
+	if (!f) return false;
+	const size_t n = fread(text, 1, size - 1, f);
 	fclose(f);
 	text[n] = '\0';
+	return n > 0;
+}
+
+TEST(scenario_history_figure_taken_at_its_time)
+{
+	static char text[65536];
+	CHECK(read_mini(text, sizeof text - 1024));
 	strcat(text, "  - {figure: Red down at 07:08, recorded: 10, grade: E, source: test, at: 1641-09-26T07:08,\n"
 		     "     measure: [sides.red.dead, sides.red.captured, sides.red.surrendered]}\n"
 		     "  - {figure: Red down, recorded: 10, grade: E, source: test,\n"
@@ -793,13 +809,8 @@ TEST(scenario_history_figure_taken_at_its_time)
  * routing men run toward the crossroads. */
 TEST(scenario_action_refuge_turns_the_flight)
 {
-	FILE *f = fopen("tests/data/scenarios/mini/scenario.yaml", "rb");
-	CHECK(f);
-	if (!f) return;
 	static char text[65536];
-	size_t n = fread(text, 1, sizeof text - 1024, f);
-	fclose(f);
-	text[n] = '\0';
+	CHECK(read_mini(text, sizeof text - 1024));
 	const char *add = "  new_refuge:\n"
 			  "    when: {at: 1641-09-26T07:01}\n"
 			  "    then:\n"

@@ -229,7 +229,7 @@ static crush_ctx context(const rt_world *w)
 	 * moved ones) */
 	c.margin = w->max_speed * w->def.morale.flight_speed_factor * c.dt;
 	c.darkness = rt__darkness(w);
-	c.dark_pace = 1.0 - c.darkness * (1.0 - w->def.locomotion.dark_pace_factor); /* E1, as the decide phase */
+	c.dark_pace = rt__dark_pace(w, c.darkness); /* E1, as the decide phase */
 	c.periodic = w->def.periodic_x;
 	c.period = w->def.bounds_max.x - w->def.bounds_min.x;
 	c.inv_period = 1.0 / c.period;

@@ -502,7 +502,7 @@ void rt__locomotion_decide(rt_world *w)
 	c.push_gain = p->push_gain;
 	c.push_max = p->push_max_factor;
 	c.flight_factor = w->def.morale.flight_speed_factor;
-	c.dark_pace = 1.0 - rt__darkness(w) * (1.0 - p->dark_pace_factor);
+	c.dark_pace = rt__dark_pace(w, rt__darkness(w));
 	c.dt = w->def.dt_s;
 	c.max_level = w->def.max_period_level;
 	c.max_speed = w->max_speed;

@@ -5,8 +5,8 @@
  *   magic "RTRUN1\0\0", fingerprint (u64: the scenario's tables, seed, scale, end),
  *   last_check, last_series, sheltered_at_start (i64), tide samples (i32) and the last
  *   two sea levels (f64), then per corps: commander state (u8), left reported (u8),
- *   reached place (i32), reached at (f64); per unit: order (kind i32, place i32,
- *   radius f64), broken reported (u8); per trigger: fired at (f64); per history figure:
+ *   reached place (i32), reached at (f64); per unit: order (kind i32, with 0x100 set for
+ *   an order at the gallop; place i32, radius f64), broken reported (u8); per trigger: fired at (f64); per history figure:
  *   its value at its time (f64, NAN not yet taken or none), then per figure its measure and
  *   free men at its `since` (2 f64); phenomena seen
  *   (u8 each); the events (count i32, then each event as its fixed record); the series

@@ -674,6 +674,13 @@ static inline double rt__darkness(const rt_world *w)
 	return rt__clamp(log(lp->daylight_lux / lux) / log(lp->daylight_lux / lp->dark_lux), 0.0, 1.0);
 }
 
+/* E1: the share of his pace a man keeps at this darkness, 1 - darkness (1 - dark_pace_factor)
+ * (exactly 1 by day or without a sky) */
+static inline double rt__dark_pace(const rt_world *w, double darkness)
+{
+	return 1.0 - darkness * (1.0 - w->def.locomotion.dark_pace_factor);
+}
+
 /* morale.c */
 void rt__morale(rt_world *w);
 void rt__sense_free(rt_world *w);

@@ -504,6 +504,43 @@ TEST(terrain_pursuers_keep_out_of_deep_water)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
+/* A world on a 2 km map whose one feature is a fort of the Ming (side 0, bound) for 100
+ * on the square 40..120 x 40..120 m, with gates `gate_width_m` wide at `gates`; NULL (a
+ * CHECK failed, nothing held) if it cannot be made. *map is the caller's to destroy. */
+static rt_world *ming_fort_world(const rt_vec2 *gates, int gate_count, double gate_width_m, rt_map **map)
+{
+	*map = NULL;
+	map_builder b;
+	if (!map_begin(&b, 400, 400, 5)) {
+		rt_test_fail(__FILE__, __LINE__, "no blank map");
+		return NULL;
+	}
+	char fort[512];
+	int used = snprintf(fort, sizeof fort, "{\"kind\":\"fort\",\"side\":\"ming\",\"capacity\":100,\"gate_width_m\":%g,\"gates\":[",
+			    gate_width_m);
+	for (int g = 0; g < gate_count; ++g) {
+		const rt_lonlat at = rt_map_xy_to_lonlat(b.blank, gates[g]);
+		used += snprintf(fort + used, sizeof fort - (size_t)used, "%s[%.8f,%.8f]", g ? "," : "", at.lon_deg, at.lat_deg);
+	}
+	snprintf(fort + used, sizeof fort - (size_t)used, "]}");
+	map_rect(&b, fort, 40, 40, 120, 120);
+	*map = map_finish(&b);
+	if (!*map) {
+		rt_test_fail(__FILE__, __LINE__, "the fort map did not load");
+		return NULL;
+	}
+	rt_world *w = world_on_map(*map, 190, 190, 0);
+	rt_error err;
+	if (!w || rt_world_bind_side_name(w, "ming", 0, &err) != RT_OK) {
+		if (w) rt_world_destroy(w);
+		rt_map_destroy(*map);
+		*map = NULL;
+		rt_test_fail(__FILE__, __LINE__, "no world on the fort map");
+		return NULL;
+	}
+	return w;
+}
+
 /* Q9 with M4: men who ran into a fort in panic rest there; when they are ordered out days
  * later they march out steady, by the gate, and do not break at the gate. The men are as
  * wide as a scenario's agents at scale 100 (radius 6 m) and went in through one gate, so
@@ -512,25 +549,12 @@ TEST(terrain_pursuers_keep_out_of_deep_water)
  * one) and every position stays a number. */
 TEST(terrain_sortie_after_rest_marches_out_steady)
 {
-	map_builder b;
-	CHECK(map_begin(&b, 400, 400, 5));
-	char fort[512];
-	/* the square 40..120 x 40..120, a 16 m gate in the middle of the south wall */
-	rt_lonlat gate = rt_map_xy_to_lonlat(b.blank, (rt_vec2){ 80, 40 });
-	snprintf(fort, sizeof fort, "{\"kind\":\"fort\",\"side\":\"ming\",\"capacity\":100,\"gate_width_m\":16,\"gates\":[[%.8f,%.8f]]}",
-		 gate.lon_deg, gate.lat_deg);
-	map_rect(&b, fort, 40, 40, 120, 120);
-	rt_map *map = map_finish(&b);
-	CHECK(map);
-	if (!map) return;
-	rt_world *w = world_on_map(map, 190, 190, 0);
-	CHECK(w);
-	if (!w) {
-		rt_map_destroy(map);
-		return;
-	}
+	/* a 16 m gate in the middle of the south wall */
+	const rt_vec2 gates[1] = { { 80, 40 } };
+	rt_map *map;
+	rt_world *w = ming_fort_world(gates, 1, 16.0, &map);
+	if (!w) return;
 	rt_error err;
-	CHECK_OK(rt_world_bind_side_name(w, "ming", 0, &err), err);
 	rt_goal_def gd = rt_goal_def_default();
 	gd.target_min = (rt_vec2){ 50, 50 };
 	gd.target_max = (rt_vec2){ 110, 110 };
@@ -608,26 +632,12 @@ TEST(terrain_sortie_after_rest_marches_out_steady)
  * way round the walls is not in the goal's field: docs/model.md section 13, Not yet). */
 TEST(terrain_column_marches_through_its_own_fort)
 {
-	map_builder b;
-	CHECK(map_begin(&b, 400, 400, 5));
-	char fort[512];
-	/* the square 40..120 x 40..120, gates in the middle of the north and south walls */
-	rt_lonlat north = rt_map_xy_to_lonlat(b.blank, (rt_vec2){ 80, 120 }), south = rt_map_xy_to_lonlat(b.blank, (rt_vec2){ 80, 40 });
-	snprintf(fort, sizeof fort,
-		 "{\"kind\":\"fort\",\"side\":\"ming\",\"capacity\":100,\"gate_width_m\":8,\"gates\":[[%.8f,%.8f],[%.8f,%.8f]]}",
-		 north.lon_deg, north.lat_deg, south.lon_deg, south.lat_deg);
-	map_rect(&b, fort, 40, 40, 120, 120);
-	rt_map *map = map_finish(&b);
-	CHECK(map);
-	if (!map) return;
-	rt_world *w = world_on_map(map, 190, 190, 0);
-	CHECK(w);
-	if (!w) {
-		rt_map_destroy(map);
-		return;
-	}
+	/* gates in the middle of the north and south walls */
+	const rt_vec2 gates[2] = { { 80, 120 }, { 80, 40 } };
+	rt_map *map;
+	rt_world *w = ming_fort_world(gates, 2, 8.0, &map);
+	if (!w) return;
 	rt_error err;
-	CHECK_OK(rt_world_bind_side_name(w, "ming", 0, &err), err);
 	rt_goal_def gd = rt_goal_def_default();
 	gd.target_min = (rt_vec2){ 40, -160 };
 	gd.target_max = (rt_vec2){ 120, -120 };

@@ -499,6 +499,11 @@ static inline __attribute__((always_inline)) void fight_one(rt_world *w, const f
 	const bool gun = any_guns && (a->equipment[s] & RT_EQUIP_CANNON) != 0;
 	if (gun && a->reload[s] > 0.0f) a->reload[s] = (float)fmax(0.0, a->reload[s] - dt); /* the crew loads */
 	if (!can_fight(a->state[s]) || a->stance[s] == RT_STANCE_CARRIED) return;
+	/* M4: a man marching off after his fled commander is in flight, not in battle: he
+	 * strikes no one, even one standing in his way ("几乎是引颈受戮", seed 003; the Qing
+	 * lost none killed, HISTORY.md). Cornered he turns desperate and fights (M7); his
+	 * commander's guards and rearguard fight for him (M6, M8) */
+	if (any_corps && a->stance[s] < RT_STANCE_GUARD && rt__marching_off(w, s)) return;
 	/* C6: a guard with his commander on his shoulders strikes no one */
 	if (any_corps && a->stance[s] == RT_STANCE_GUARD && a->corps[s] >= 0 && w->corps[a->corps[s]].carrier == (int32_t)a->id[s])
 		return;

@@ -655,6 +655,84 @@ TEST(combat_men_caught_from_behind_strike_no_blow)
 	CHECK(2 * foot_marching > foot_formed); /* and a column caught from behind is cut down all the same */
 }
 
+/* M4: 60 veteran foot walk for three minutes toward a refuge 200 m off, through 12 horse
+ * holding their ground 40 m ahead. In flight (their commander left at the first round,
+ * and they march off after him) they strike no one, even the horse in their way; sent
+ * there by an order, the same men fight whom they meet. The horse strike whoever comes in
+ * reach either way. Summed over 20 seeds. */
+static void column_meets_a_post(bool flight, int *horse_lost, int *foot_lost)
+{
+	*horse_lost = *foot_lost = 0;
+	for (int seed = 1; seed <= 20; ++seed) {
+		rt_world_def d = rt_world_def_default();
+		d.allocator = rt_test_allocator();
+		d.seed = (uint64_t)seed;
+		d.bounds_min = (rt_vec2){ -20, -60 };
+		d.bounds_max = (rt_vec2){ 220, 60 };
+		d.command.decision_interval_s = 2.0;
+		d.command.base_hazard_per_h = 1000.0; /* a craven commander goes in the first seconds */
+		rt_error err;
+		rt_world *w = rt_world_create(&d, &err);
+		CHECK(w);
+		if (!w) return;
+		rt_goal_def g = rt_goal_def_default();
+		g.target_min = (rt_vec2){ 200, -60 };
+		g.target_max = (rt_vec2){ 220, 60 };
+		g.straight = true;
+		rt_goal_id home;
+		CHECK_OK(rt_world_add_goal(w, &g, &home, &err), err);
+		rt_corps_def cd = rt_corps_def_default();
+		cd.courage = flight ? 0.0 : 1.0;
+		cd.refuge = flight ? home : RT_NO_GOAL; /* ordered: he cannot leave; his men march */
+		rt_corps_id corps;
+		CHECK_OK(rt_world_add_corps(w, &cd, &corps, &err), err);
+		rt_agent_def man = rt_agent_def_default();
+		man.corps = corps;
+		man.experience = RT_EXPERIENCE_VETERAN;
+		man.state = flight ? RT_STATE_FORMED : RT_STATE_MARCHING;
+		man.goal = flight ? RT_NO_GOAL : home;
+		rt_agent_id commander = 0;
+		for (int i = 0; i < 61; ++i) {
+			man.kind = i == 60 ? RT_KIND_COMMANDER : RT_KIND_FOOT;
+			man.position = i == 60 ? (rt_vec2){ -15.0, 0.0 } : (rt_vec2){ 1.2 * (i / 10), -5.4 + 1.2 * (i % 10) };
+			CHECK_OK(rt_world_add_agent(w, &man, i == 60 ? &commander : NULL, &err), err);
+		}
+		CHECK_OK(rt_world_set_corps_commander(w, corps, commander, &err), err);
+		rt_agent_def horse = rt_agent_def_default();
+		horse.kind = RT_KIND_HORSE;
+		horse.side = 1;
+		horse.stance = RT_STANCE_HOLD;
+		horse.experience = RT_EXPERIENCE_VETERAN;
+		for (int i = 0; i < 12; ++i) {
+			horse.position = (rt_vec2){ 50.0 + 2.0 * (i / 6), -5.0 + 2.0 * (i % 6) };
+			CHECK_OK(rt_world_add_agent(w, &horse, NULL, &err), err);
+		}
+		const int steps = (int)(180.0 / d.dt_s);
+		for (int step = 0; step < steps; ++step) CHECK_OK(rt_world_step(w, &err), err);
+		rt_corps_view cv;
+		rt_world_get_corps(w, corps, &cv);
+		CHECK(cv.left == flight);
+		for (int id = 0; id < 73; ++id) {
+			rt_agent_view v;
+			rt_world_get_agent(w, (rt_agent_id)id, &v);
+			if (v.state == RT_STATE_DEAD_COMBAT) ++*(id < 61 ? foot_lost : horse_lost);
+		}
+		rt_world_destroy(w);
+	}
+}
+
+TEST(combat_men_in_flight_strike_no_one_in_their_way)
+{
+	int horse_flight, foot_flight, horse_ordered, foot_ordered;
+	column_meets_a_post(true, &horse_flight, &foot_flight);
+	column_meets_a_post(false, &horse_ordered, &foot_ordered);
+	rt_test_note("20 seeds, 3 min: in flight, the foot lose %d and kill %d horse; marching on orders, they lose %d and kill %d",
+		     foot_flight, horse_flight, foot_ordered, horse_ordered);
+	CHECK(horse_flight == 0);  /* no blow from a man in flight */
+	CHECK(horse_ordered >= 5); /* the same men on orders fight their way */
+	CHECK(foot_flight >= 5);   /* the post cuts down those who come in reach */
+}
+
 /* C5 and E1: twenty foot flee from ten horse 4 m behind them for five minutes, by day
  * (noon) and at an overcast new-moon midnight; counted over 30 seeds. By day the caught
  * mostly kneel and are taken; in the dark they seldom kneel, and of those caught a far

@@ -315,6 +315,12 @@ static rt_status add_commander(rt_run *run, int corps, rt_error *err)
 	d.corps = corps;
 	d.experience = RT_EXPERIENCE_VETERAN;
 	d.radius_m = w->def.kinds[RT_KIND_COMMANDER].radius_m * sqrt(run->scale);
+	if (c->mounted) {
+		/* M8: he rides, at a horse's pace and with its bulk (his horse's stamina is not
+		 * modelled: docs/model.md section 10b) */
+		d.radius_m = w->def.kinds[RT_KIND_HORSE].radius_m * sqrt(run->scale);
+		d.free_speed_mps = w->def.kinds[RT_KIND_HORSE].free_speed_mps;
+	}
 	d.flee_goal = place_goal(run, c->refuge);
 	if (first->order.kind == RT_ORDER_SHELTER) d.state = RT_STATE_SHELTERED;
 	rt_agent_id id;
@@ -330,9 +336,10 @@ static rt_status add_commander(rt_run *run, int corps, rt_error *err)
 		if (!passable_near(w, g, &gq)) gq = q;
 		rt_agent_def gd = d;
 		gd.position = gq;
-		gd.kind = RT_KIND_GUARD;
+		gd.kind = c->mounted ? RT_KIND_HORSE : RT_KIND_GUARD; /* mounted, his guards are horsemen */
+		gd.free_speed_mps = 0.0;                                 /* their kind's */
 		gd.stance = RT_STANCE_GUARD; /* he keeps by his commander (guard.c) */
-		gd.radius_m = w->def.kinds[RT_KIND_GUARD].radius_m * sqrt(run->scale);
+		gd.radius_m = w->def.kinds[gd.kind].radius_m * sqrt(run->scale);
 		gd.morale = (float)w->def.morale.baseline[RT_EXPERIENCE_VETERAN];
 		if ((s = rt_world_add_agent(w, &gd, NULL, err)) != RT_OK) return s;
 	}

@@ -723,7 +723,7 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 	if (r->sc->units) r->sc->units_alloc = units;
 	if (!r->sc->corps || (units && !r->sc->units)) return nomem(r);
 	static const char *const keys[] = { "side", "name", "name_zh", "courage", "hunger", "cut_off", "refuge", "guards",
-					    "pursue", "summon", "quarter", "units", "note", "source", NULL };
+					    "mounted", "pursue", "summon", "quarter", "units", "note", "source", NULL };
 	for (int i = 0; i < n->count; i++) {
 		if ((s = check_id(r, n, i, "corps")) != RT_OK) return s;
 		char p[PATH_SIZE];
@@ -744,6 +744,7 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 		c->pursue_limit = -1;
 		if ((s = get_ref(r, v, "refuge", p, false, find_place, "place", &c->refuge)) != RT_OK) return s;
 		if ((s = get_int(r, v, "guards", p, false, 0, 100000, &c->guards)) != RT_OK) return s;
+		if ((s = get_bool(r, v, "mounted", p, &c->mounted)) != RT_OK) return s;
 		if ((s = get_bool(r, v, "summon", p, &c->summon)) != RT_OK) return s;
 		c->quarter = r->sc->sides[c->side].quarter;
 		if ((s = get_number(r, v, "quarter", p, false, 0.0, 1.0, &c->quarter)) != RT_OK) return s;

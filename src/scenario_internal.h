@@ -95,6 +95,7 @@ typedef struct rt_sc_corps {
 	bool cut_off;
 	int refuge;             /* place, -1 none */
 	int guards;             /* men of his personal guard (M8) */
+	bool mounted;           /* he and his guard ride (M8: a general's 家丁 were horsemen) */
 	bool summon;            /* M7: once its ring holds, its commander summons the encircled */
 	double quarter;         /* C5: share of the kneeling its men take prisoner; the rest are cut down */
 	double pursue_ratio;

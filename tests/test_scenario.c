@@ -99,6 +99,7 @@ static const struct {
 	{ "refuge-unknown-side", 17, 3, "refuges.green: no side has the id \"green\"" },
 	{ "shelter-not-fort", 23, 61, "shelter needs the unit to stand at a fort" },
 	{ "summon-not-bool", 27, 13, "corps.blue_horse.summon: expected true or false, found \"often\"" },
+	{ "mounted-not-bool", 22, 14, "corps.red_one.mounted: expected true or false, found \"on a mule\"" },
 	{ "syntax-tab", 18, 1, "YAML syntax: found character that cannot start any token" },
 	{ "syntax-unclosed", 11, 7, "did not find expected ',' or '}'" },
 	{ "history-at-outside-run", 40, 9, "history.0.at: 1641-09-26T09:00 lies outside the run" },

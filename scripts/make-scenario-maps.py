@@ -954,9 +954,13 @@ def dalinghe():
           note='From the Jinzhou ford along the south bank to the crossing (E).')
     lg = (xford_c[0] + 5 * LI_M / math.sqrt(2), xford_c[1] + 5 * LI_M / math.sqrt(2))
     w.add('road', ('LineString', [xford_c, lg, xy(121.262, 41.108)]), id='road_relief',
-          name='The relief army\'s route', name_zh='援军行军路线', width_m=6.0, speed_factor=1.1, grade='E',
+          name='The relief army\'s route', name_zh='援军行军路线', width_m=6.0, speed_factor=1.0, grade='E',
           source='HISTORY.md: crossed the Xiaoling, laagered 5 li beyond it, camps at Changshan ~15 li from the city',
-          note='A track from the crossing through the laager to the camps at Changshan (E).')
+          note='A track from the crossing through the laager to the camps at Changshan (E). Speed x1.0 (E): a '
+               'track the army itself had made two days before, over the flat, dry plain of late October, '
+               'is no quicker for a man or a horse than the ground beside it (it served the carts). At x1.1 '
+               'every man going home from the camps was drawn onto its one 20 m cell and the whole army '
+               'marched off in one column 25-50 m wide, horse overtaking foot in it (the crush, C2).')
     w.write('scenarios/dalinghe-1631/map.geojson')
     return w
 

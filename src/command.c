@@ -283,6 +283,10 @@ static void pursue(rt_world *w, int corps)
 		}
 		a->heading_x[s] = hx;
 		a->heading_y[s] = hy;
+		/* sent, he leaves the march or attack he was on: his goal would otherwise take him
+		 * on to its place whenever no enemy is within his own reach (locomotion.c), and the
+		 * heading above would never be followed */
+		if (go) a->goal[s] = RT_NO_GOAL;
 		if (a->stance[s] != stance) {
 			a->stance[s] = stance;
 			a->level[s] = 0;

@@ -193,3 +193,87 @@ TEST(command_pursuit_stops_at_its_limit)
 	CHECK(free_ride > 300.0 + 100.0); /* without it they ride on well past the line (their horses tiring, C4) */
 	CHECK(rt_test_bytes_held() == 0);
 }
+
+/* Q2: a pursuer is sent after the fleeing even when his unit was on its way somewhere (an
+ * attack on a camp, Dalinghe: the main attack stood all afternoon at the palisade of the
+ * camp it had been sent to, empty since its men fled past). 100 horse on a 2 km line,
+ * ordered to a place 1.5 km east of its end, see 100 men flee north from its west end:
+ * those beyond their own sight of them ride toward where the fleeing were seen, not on
+ * to the place. Returns the mean change of x over a minute of the 50 horse of the east
+ * half (started 1 to 1,000 m east of the line's middle). */
+static double eastern_pursuers_drift(bool ordered, int *sent)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_min = (rt_vec2){ -1500, -300 };
+	d.bounds_max = (rt_vec2){ 3000, 1500 };
+	d.command.decision_interval_s = 5.0;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return NAN;
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ 2400, -50 };
+	gd.target_max = (rt_vec2){ 2600, 50 };
+	gd.straight = true;
+	rt_goal_id place = RT_NO_GOAL;
+	bool ok = rt_world_add_goal(w, &gd, &place, &err) == RT_OK;
+	rt_corps_def cd = rt_corps_def_default();
+	cd.side = 1;
+	cd.pursue_ratio = 1.0;
+	rt_corps_id corps;
+	ok = ok && rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.corps = corps;
+	horse.experience = RT_EXPERIENCE_VETERAN;
+	if (ordered) { /* as an attack order gives them (run.c) */
+		horse.state = RT_STATE_MARCHING;
+		horse.stance = RT_STANCE_ADVANCE;
+		horse.goal = place;
+	}
+	for (int i = 0; i < 100 && ok; ++i) {
+		horse.position = (rt_vec2){ -990.0 + 20.0 * i, 0.0 };
+		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+	}
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_ROUTING;
+	man.morale = 0.0f;
+	man.heading = (rt_vec2){ 0.0, 1.0 };
+	for (int i = 0; i < 100 && ok; ++i) {
+		man.position = (rt_vec2){ -1000.0 + 2.0 * (i % 50), 150.0 + 2.0 * (i / 50) };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	double x0 = 0.0, x1 = 0.0;
+	for (int id = 50; id < 100; ++id) {
+		rt_agent_view a;
+		rt_world_get_agent(w, (rt_agent_id)id, &a);
+		x0 += a.position.x;
+	}
+	for (int s = 0; s < 600 && ok; ++s) ok = rt_world_step(w, &err) == RT_OK; /* a minute */
+	for (int id = 50; id < 100; ++id) {
+		rt_agent_view a;
+		rt_world_get_agent(w, (rt_agent_id)id, &a);
+		x1 += a.position.x;
+	}
+	rt_corps_view v;
+	rt_world_get_corps(w, corps, &v);
+	*sent = v.pursuers;
+	rt_world_destroy(w);
+	return ok ? (x1 - x0) / 50.0 : NAN;
+}
+
+TEST(command_pursuers_leave_their_march)
+{
+	int sent_free = 0, sent_ordered = 0;
+	const double free_drift = eastern_pursuers_drift(false, &sent_free);
+	const double ordered_drift = eastern_pursuers_drift(true, &sent_ordered);
+	rt_test_note("the east half of the line over a minute: %.0f m (standing, %d sent), %.0f m (on its way to a place "
+		     "1.5 km east, %d sent); the fleeing are to the west",
+		     free_drift, sent_free, ordered_drift, sent_ordered);
+	CHECK(sent_free == 100 && sent_ordered == 100);
+	CHECK(free_drift < -100.0);    /* they ride west after the fleeing */
+	CHECK(ordered_drift < -100.0); /* and so they do when they were on their way east */
+	CHECK_NEAR(ordered_drift, free_drift, 0.25 * fabs(free_drift));
+	CHECK(rt_test_bytes_held() == 0);
+}

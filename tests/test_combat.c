@@ -618,6 +618,16 @@ static void chase_world(uint64_t seed, double x_back, double x_ahead, const rt_e
 	}
 }
 
+/* Adds to *first the men of ids 0..split-1 dead in combat, to *rest those of split..all-1. */
+static void count_fallen(const rt_world *w, int split, int all, int *first, int *rest)
+{
+	for (int id = 0; id < all; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		if (v.state == RT_STATE_DEAD_COMBAT) ++*(id < split ? first : rest);
+	}
+}
+
 /* Facing: 40 foot caught by 12 horse, 60 s. Marching off with their backs to the horse,
  * they strike no blow and are struck unguarded; standing in their ranks, they turn and
  * fight. Summed over 30 seeds. */
@@ -634,11 +644,7 @@ static void caught_from_behind(bool marching, int *horse_lost, int *foot_lost)
 		if (!w) return;
 		rt_error err;
 		for (int step = 0; step < 600; ++step) CHECK_OK(rt_world_step(w, &err), err);
-		for (int id = 0; id < 52; ++id) {
-			rt_agent_view v;
-			rt_world_get_agent(w, (rt_agent_id)id, &v);
-			if (v.state == RT_STATE_DEAD_COMBAT) ++*(id < 40 ? foot_lost : horse_lost);
-		}
+		count_fallen(w, 40, 52, foot_lost, horse_lost);
 		rt_world_destroy(w);
 	}
 }
@@ -712,11 +718,7 @@ static void column_meets_a_post(bool flight, int *horse_lost, int *foot_lost)
 		rt_corps_view cv;
 		rt_world_get_corps(w, corps, &cv);
 		CHECK(cv.left == flight);
-		for (int id = 0; id < 73; ++id) {
-			rt_agent_view v;
-			rt_world_get_agent(w, (rt_agent_id)id, &v);
-			if (v.state == RT_STATE_DEAD_COMBAT) ++*(id < 61 ? foot_lost : horse_lost);
-		}
+		count_fallen(w, 61, 73, foot_lost, horse_lost);
 		rt_world_destroy(w);
 	}
 }

@@ -73,6 +73,28 @@ TEST(command_steadfast_commanders_stay)
 	CHECK(nobody * 10 >= seeds * 8);
 }
 
+/* A veteran rider of the pursuing side (1) and its corps. */
+static rt_agent_def pursuing_horse(rt_corps_id corps)
+{
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.corps = corps;
+	horse.experience = RT_EXPERIENCE_VETERAN;
+	return horse;
+}
+
+/* A world from lo to hi whose commanders decide every 5 s. */
+static rt_world *pursuit_world(rt_vec2 lo, rt_vec2 hi, rt_error *err)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_min = lo;
+	d.bounds_max = hi;
+	d.command.decision_interval_s = 5.0;
+	return rt_world_create(&d, err);
+}
+
 /* Q2: a corps of 12,000 horse with the doctrine "one pursuer for every man fleeing,
  * everyone once 5,000 flee" faces 100, 1,000 and 10,000 men in flight. */
 static int pursuers_sent(int fleeing, int *seen)
@@ -92,11 +114,7 @@ static int pursuers_sent(int fleeing, int *seen)
 	cd.all_out_threshold = 5000;
 	rt_corps_id corps;
 	bool ok = rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
-	rt_agent_def horse = rt_agent_def_default();
-	horse.kind = RT_KIND_HORSE;
-	horse.side = 1;
-	horse.corps = corps;
-	horse.experience = RT_EXPERIENCE_VETERAN;
+	rt_agent_def horse = pursuing_horse(corps);
 	for (int i = 0; i < 12000 && ok; ++i) {
 		horse.position = (rt_vec2){ -300.0 + 2.0 * (i % 300), -150.0 - 2.0 * (i / 300) };
 		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
@@ -138,13 +156,8 @@ TEST(command_proportional_pursuit)
  * the way from their post; without one they ride on after the fleeing. */
 static double farthest_pursuer(bool limited, double *fled)
 {
-	rt_world_def d = rt_world_def_default();
-	d.allocator = rt_test_allocator();
-	d.bounds_min = (rt_vec2){ -300, -200 };
-	d.bounds_max = (rt_vec2){ 300, 3000 };
-	d.command.decision_interval_s = 5.0;
 	rt_error err;
-	rt_world *w = rt_world_create(&d, &err);
+	rt_world *w = pursuit_world((rt_vec2){ -300, -200 }, (rt_vec2){ 300, 3000 }, &err);
 	if (!w) return NAN;
 	rt_corps_def cd = rt_corps_def_default();
 	cd.side = 1;
@@ -153,11 +166,7 @@ static double farthest_pursuer(bool limited, double *fled)
 	cd.pursue_limit = (rt_vec2){ 0.0, 300.0 };
 	rt_corps_id corps;
 	bool ok = rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
-	rt_agent_def horse = rt_agent_def_default();
-	horse.kind = RT_KIND_HORSE;
-	horse.side = 1;
-	horse.corps = corps;
-	horse.experience = RT_EXPERIENCE_VETERAN;
+	rt_agent_def horse = pursuing_horse(corps);
 	for (int i = 0; i < 100 && ok; ++i) {
 		horse.position = (rt_vec2){ -100.0 + 2.0 * (i % 100), -10.0 - 2.0 * (i / 100) };
 		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
@@ -203,13 +212,8 @@ TEST(command_pursuit_stops_at_its_limit)
  * half (started 1 to 1,000 m east of the line's middle). */
 static double eastern_pursuers_drift(bool ordered, int *sent)
 {
-	rt_world_def d = rt_world_def_default();
-	d.allocator = rt_test_allocator();
-	d.bounds_min = (rt_vec2){ -1500, -300 };
-	d.bounds_max = (rt_vec2){ 3000, 1500 };
-	d.command.decision_interval_s = 5.0;
 	rt_error err;
-	rt_world *w = rt_world_create(&d, &err);
+	rt_world *w = pursuit_world((rt_vec2){ -1500, -300 }, (rt_vec2){ 3000, 1500 }, &err);
 	if (!w) return NAN;
 	rt_goal_def gd = rt_goal_def_default();
 	gd.target_min = (rt_vec2){ 2400, -50 };
@@ -222,11 +226,7 @@ static double eastern_pursuers_drift(bool ordered, int *sent)
 	cd.pursue_ratio = 1.0;
 	rt_corps_id corps;
 	ok = ok && rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
-	rt_agent_def horse = rt_agent_def_default();
-	horse.kind = RT_KIND_HORSE;
-	horse.side = 1;
-	horse.corps = corps;
-	horse.experience = RT_EXPERIENCE_VETERAN;
+	rt_agent_def horse = pursuing_horse(corps);
 	if (ordered) { /* as an attack order gives them (run.c) */
 		horse.state = RT_STATE_MARCHING;
 		horse.stance = RT_STANCE_ADVANCE;

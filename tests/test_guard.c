@@ -240,22 +240,37 @@ TEST(guard_guards_hold_while_he_stands)
  * him (stance guard), a unit ordered to guard or to counter-charge takes the stance, a
  * corps that summons says so, and a crew unit's guns are men with the gun bit. (The mini
  * scenario, with --set.) */
-TEST(guard_scenario_guards_guns_and_summons_reach_the_world)
+/* The mini scenario with `sets` (--set) applied, made into a run; false (with a test
+ * failure noted) if it cannot be, and then nothing is left to destroy. */
+static bool mini_run(const char *const *sets, int set_count, rt_scenario **sc, rt_run **run)
 {
 	rt_scenario_def def = rt_scenario_def_default();
 	def.allocator = rt_test_allocator();
+	def.sets = sets;
+	def.set_count = set_count;
+	rt_error err;
+	if (rt_scenario_load("tests/data/scenarios/mini/scenario.yaml", &def, sc, &err) != RT_OK) {
+		rt_test_note("mini: %s", err.message);
+		return false;
+	}
+	rt_run_def rd = rt_run_def_default();
+	rd.allocator = rt_test_allocator();
+	if (rt_run_create(*sc, &rd, run, &err) != RT_OK) {
+		rt_test_note("mini: %s", err.message);
+		rt_scenario_destroy(*sc);
+		return false;
+	}
+	return true;
+}
+
+TEST(guard_scenario_guards_guns_and_summons_reach_the_world)
+{
 	const char *sets[] = { "corps.red_two.units.two_guns.kind=crew", "corps.red_two.units.two_guns.guns=6",
 			       "corps.red_two.units.two_foot.order=guard", "corps.blue_horse.summon=true",
 			       "corps.red_one.units.one_foot.order=counter_charge" };
-	def.sets = sets;
-	def.set_count = 5;
 	rt_scenario *sc;
-	rt_error err;
-	CHECK_OK(rt_scenario_load("tests/data/scenarios/mini/scenario.yaml", &def, &sc, &err), err);
-	rt_run_def rd = rt_run_def_default();
-	rd.allocator = rt_test_allocator();
 	rt_run *run;
-	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	CHECK(mini_run(sets, 5, &sc, &run));
 	rt_world *w = rt_run_world(run);
 	int guns = 0, guarding = 0, guards = 0, crew = 0, summoning = 0, rearguard = 0;
 	for (int c = 0; c < rt_world_corps_count(w); ++c) {
@@ -338,18 +353,10 @@ TEST(guard_a_mounted_commander_rides_away)
 TEST(guard_scenario_mounted_commander)
 {
 	for (int m = 0; m < 2; ++m) {
-		rt_scenario_def def = rt_scenario_def_default();
-		def.allocator = rt_test_allocator();
 		const char *sets[] = { m ? "corps.red_one.mounted=true" : "corps.red_one.mounted=false" };
-		def.sets = sets;
-		def.set_count = 1;
 		rt_scenario *sc;
-		rt_error err;
-		CHECK_OK(rt_scenario_load("tests/data/scenarios/mini/scenario.yaml", &def, &sc, &err), err);
-		rt_run_def rd = rt_run_def_default();
-		rd.allocator = rt_test_allocator();
 		rt_run *run;
-		CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+		CHECK(mini_run(sets, 1, &sc, &run));
 		rt_world *w = rt_run_world(run);
 		rt_corps_view cv;
 		rt_world_get_corps(w, 0, &cv);

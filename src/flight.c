@@ -191,12 +191,21 @@ static bool refuge_open(const rt_world *w, int r)
 	return g->fort < 0 || !w->fort_side || fort_takes(w, g->fort, g->def.side);
 }
 
-bool rt__goal_closed(const rt_world *w, int32_t goal, int side)
+/* Whether the fort the man in slot s makes for would shut him out: not his side's, or
+ * full to a man who takes a place in it (rt__takes_place). */
+static bool shuts_out(const rt_world *w, int fort, int s)
+{
+	const int own = w->fort_side[fort];
+	if (own != -1 && own != w->agents.side[s]) return true;
+	return rt__takes_place(&w->agents, s) && !fort_takes(w, fort, own == -1 ? w->agents.side[s] : own);
+}
+
+bool rt__goal_closed(const rt_world *w, int32_t goal, int slot)
 {
 	if (!w->flights || !w->fort_side) return false;
 	const rt_goal_def *d = &w->goals[goal].def;
 	const int f = rt__fort_at(w, 0.5 * (d->target_min.x + d->target_max.x), 0.5 * (d->target_min.y + d->target_max.y));
-	return f >= 0 && !fort_takes(w, f, side);
+	return f >= 0 && shuts_out(w, f, slot);
 }
 
 int rt_world_refuge_count(const rt_world *w) { return w ? w->refuge_count : 0; }
@@ -422,7 +431,7 @@ static bool follows_field(const rt_world *w, int s, const int *goal_fort)
 	else return false;
 	if (own < 0) return a->state[s] == RT_STATE_ROUTING;
 	const int f = goal_fort[own];
-	return f >= 0 && !fort_takes(w, f, a->side[s]);
+	return f >= 0 && shuts_out(w, f, s);
 }
 
 rt_status rt__flight_phase(rt_world *w, rt_error *err)

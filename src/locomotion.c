@@ -123,7 +123,7 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 				*e0x = ex / en;
 				*e0y = ey / en;
 			}
-		} else if (flee >= 0 && !rt__goal_closed(w, flee, a->side[s])) {
+		} else if (flee >= 0 && !rt__goal_closed(w, flee, s)) {
 			if (!rt__goal_direction(&w->goals[flee], xi, yi, e0x, e0y)) *e0x = *e0y = 0.0;
 		} else if (rt__flight_direction(w, a->side[s], xi, yi, e0x, e0y)) {
 			/* the nearest open refuge */
@@ -179,7 +179,7 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 	} else if (goal >= 0) {
 		/* marching off after his commander left, he finds his corps' refuge full: on to
 		 * the nearest open one */
-		if (w->flights && rt__marching_off(w, s) && rt__goal_closed(w, goal, a->side[s]) &&
+		if (w->flights && rt__marching_off(w, s) && rt__goal_closed(w, goal, s) &&
 		    rt__flight_direction(w, a->side[s], xi, yi, e0x, e0y))
 			return -1;
 		return goal;
@@ -560,7 +560,7 @@ static bool fort_open(const rt_world *w, int s, double x, double y, double tx, d
 {
 	(void)x;
 	(void)y;
-	return rt__fort_admits(w, tx, ty, w->agents.side[s]);
+	return rt__fort_admits(w, s, tx, ty);
 }
 static bool ground_open(const rt_world *w, int s, double x, double y, double tx, double ty)
 {
@@ -668,7 +668,7 @@ void rt__locomotion_move(rt_world *w)
 		/* a fort not his own, or full, is a wall to him: he slides along it one axis at a
 		 * time, or stays (a man turned from a full fort's corner goes round it); inside a
 		 * fort (leaving it on a sortie) he walks within its walls to the gate */
-		if (w->fort_side && !rt__fort_admits(w, nx, ny, a->side[s]) && rt__fort_at(w, x, y) != rt__fort_at(w, nx, ny))
+		if (w->fort_side && !rt__fort_admits(w, s, nx, ny) && rt__fort_at(w, x, y) != rt__fort_at(w, nx, ny))
 			slide(w, s, x, y, &nx, &ny, &vx, &vy, fort_open);
 		/* impassable ground (a river away from its fords, a deep trench, the sea's
 		 * impassable features): slide along it one axis at a time, or stay */

@@ -704,6 +704,28 @@ static void set_refuge(rt_run *run, const rt_sc_action *act)
 	}
 }
 
+/* A march or attack ordered to a whole corps is its commander's too: he goes at its head
+ * and his guards keep by him, sallying with it from a fort he sheltered in (Q9: Wu Sangui
+ * and Wang Pu led the breakout from Xingshan, seed 003 "突出重围"). They keep their
+ * stances (guard.c); every other order is for the ranks, and the commander decides for
+ * himself (command.c). */
+static void lead(rt_run *run, int corps, const rt_sc_order *o)
+{
+	if (o->kind != RT_ORDER_MARCH && o->kind != RT_ORDER_ATTACK) return;
+	rt_world *w = run->world;
+	rt_agents *a = &w->agents;
+	const uint32_t hq_unit = (uint32_t)(run->scenario->unit_count + corps);
+	for (int s = 0; s < a->count; ++s) {
+		if (a->unit[s] != hq_unit) continue;
+		const uint8_t st = a->state[s];
+		if (st == RT_STATE_SHELTERED) rt__fort_leave(w, s);
+		else if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
+		a->goal[s] = place_goal(run, o->place);
+		a->state[s] = RT_STATE_MARCHING;
+		a->level[s] = 0;
+	}
+}
+
 static rt_status fire_trigger(rt_run *run, int i)
 {
 	const rt_scenario *sc = run->scenario;
@@ -717,6 +739,7 @@ static rt_status fire_trigger(rt_run *run, int i)
 		} else {
 			const rt_sc_corps *c = &sc->corps[act->corps];
 			for (int u = c->first_unit; s == RT_OK && u < c->first_unit + c->unit_count; ++u) s = apply_order(run, u, &act->order);
+			lead(run, act->corps, &act->order);
 		}
 		if (s != RT_OK) return s;
 		if (act->refuge >= 0) set_refuge(run, act);

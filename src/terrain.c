@@ -161,18 +161,18 @@ void rt__fort_leave(rt_world *w, int s)
 {
 	if (!w->fort_side || w->agents.state[s] != RT_STATE_SHELTERED) return;
 	const int f = rt__fort_at(w, w->agents.x[s], w->agents.y[s]);
-	if (f >= 0 && w->fort_sheltered[f] > 0) w->fort_sheltered[f]--;
+	if (f >= 0 && rt__takes_place(&w->agents, s) && w->fort_sheltered[f] > 0) w->fort_sheltered[f]--;
 }
 
 /* Whether the fort lets a man of `side` in: only through a gate (its walls are
  * impassable cells), only its own side. Capacity is decided in the admission pass. */
-bool rt__fort_admits(const rt_world *w, double x, double y, int side)
+bool rt__fort_admits(const rt_world *w, int s, double x, double y)
 {
 	if (!w->fort_side) return true;
 	const int f = rt__fort_at(w, x, y);
 	if (f < 0) return true;
 	const int own = w->fort_side[f];
-	return (own == -1 || own == side) && w->fort_sheltered[f] < w->fort_capacity[f];
+	return (own == -1 || own == w->agents.side[s]) && (!rt__takes_place(&w->agents, s) || w->fort_sheltered[f] < w->fort_capacity[f]);
 }
 
 /* Serial, in slot order: a man who stepped into a fort is sheltered while there is
@@ -197,8 +197,9 @@ void rt__forts_admit(rt_world *w)
 			wanted = rt__fort_at(w, 0.5 * (g->target_min.x + g->target_max.x), 0.5 * (g->target_min.y + g->target_max.y)) == f;
 		}
 		const bool own = w->fort_side[f] == -1 || w->fort_side[f] == a->side[s];
-		if (wanted && w->fort_sheltered[f] < w->fort_capacity[f] && own) {
-			w->fort_sheltered[f]++;
+		const bool place = rt__takes_place(a, s);
+		if (wanted && (!place || w->fort_sheltered[f] < w->fort_capacity[f]) && own) {
+			w->fort_sheltered[f] += place;
 			a->state[s] = RT_STATE_SHELTERED;
 		} else if (!wanted && own && a->state[s] == RT_STATE_MARCHING) {
 			/* on his way through: the road runs in at one gate and out at another; he takes

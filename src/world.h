@@ -487,7 +487,9 @@ bool rt__terrain_passable(const rt_world *w, double x, double y);
 void rt__drown(rt_world *w);
 rt_status rt__forts_prepare(rt_world *w, rt_error *err);
 void rt__forts_admit(rt_world *w);
-bool rt__fort_admits(const rt_world *w, double x, double y, int side);
+/* Whether the fort at (x, y), if any, lets the man in slot s in: his side's, with room
+ * for him (rt__takes_place). */
+bool rt__fort_admits(const rt_world *w, int s, double x, double y);
 /* The map feature index of the fort covering (x, y), or -1 (also -1 without forts). */
 int rt__fort_at(const rt_world *w, double x, double y);
 /* Q9: a sheltered man about to leave his fort (a sortie): his place in it is freed; the
@@ -560,7 +562,7 @@ rt_status rt__flight_phase(rt_world *w, rt_error *err);
 bool rt__flight_direction(const rt_world *w, int side, double x, double y, double *dx, double *dy);
 /* Whether the goal's target lies in a fort that does not take men of `side` now (full,
  * or not theirs); false in worlds without refuges. */
-bool rt__goal_closed(const rt_world *w, int32_t goal, int side);
+bool rt__goal_closed(const rt_world *w, int32_t goal, int slot);
 /* After the move: men in flight who reach a way home leave; boats take whom they can. */
 void rt__refuges_arrive(rt_world *w);
 void rt__boats_board(rt_world *w);
@@ -742,6 +744,12 @@ static inline bool rt__active(uint8_t state) { return state <= RT_STATE_SURRENDE
  * the enemy he is fleeing (pursuit, Q2) and, his back turned, no threat (sense). A man
  * of such a corps sent somewhere else by a later order (a breakout from the fort they
  * reached) marches on that order like any other. */
+/* Whether the man in slot s takes a place in a fort (its capacity counts agents of the
+ * rank and file, each standing for `scale` men). A commander does not: he is one man at
+ * any scale, and the gate opens for his side's general (Q9: Wang Pu and Wu Sangui got
+ * into Xingshan with it full of their fugitives; docs/model.md section 11). */
+static inline bool rt__takes_place(const rt_agents *a, int s) { return a->kind[s] != RT_KIND_COMMANDER; }
+
 static inline bool rt__marching_off(const rt_world *w, int slot)
 {
 	const int c = w->agents.corps[slot];

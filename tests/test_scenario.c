@@ -875,6 +875,95 @@ TEST(scenario_action_refuge_turns_the_flight)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
+/* Replaces the first `old` in the NUL-terminated buf (of cap bytes) by `new`; false if
+ * `old` is not there or the result would not fit. */
+static bool replace_once(char *buf, size_t cap, const char *old, const char *new)
+{
+	char *at = strstr(buf, old);
+	const size_t n = strlen(buf), lo = strlen(old), ln = strlen(new);
+	if (!at || n - lo + ln + 1 > cap) return false;
+	memmove(at + ln, at + lo, n - (size_t)(at - buf) - lo + 1);
+	memcpy(at, new, ln);
+	return true;
+}
+
+/* The mini scenario with red_one's 100 foot and their captain (and his 5 guards) in the
+ * keep, ordered at 07:01 to march to the crossroads: as a corps (`corps: red_one`) or as
+ * its one unit (`unit: one_foot`), the blue attack put off to 07:30 and the captain
+ * steady (courage 0.9, not cut off: he does not leave). Where the captain and his guards
+ * are at 07:04. */
+static void sortie_run(bool as_corps, int *captain_state, double *captain_to_crossroads, int *guards_out, int *guards)
+{
+	static char joined[70000];
+	*captain_state = -1;
+	*captain_to_crossroads = NAN;
+	*guards_out = *guards = 0;
+	CHECK(read_mini(joined, sizeof joined - 1024));
+	char add[256];
+	snprintf(add, sizeof add, "  sortie:\n    when: {at: 1641-09-26T07:01}\n    then:\n      - {%s, order: {kind: march, to: crossroads}}\nparameters:",
+		 as_corps ? "corps: red_one" : "unit: one_foot");
+	CHECK(replace_once(joined, sizeof joined, "one_foot: {kind: foot, men: 300, experience: green, armour: 0.5, at: red_camp, offset_m: [0, -100]}",
+			   "one_foot: {kind: foot, men: 100, experience: green, armour: 0.5, at: keep, order: shelter}"));
+	CHECK(replace_once(joined, sizeof joined, "parameters:", add));
+	CHECK(replace_once(joined, sizeof joined, "when: {at: 1641-09-26T07:02}", "when: {at: 1641-09-26T07:30}")); /* no attack while they march */
+	CHECK(replace_once(joined, sizeof joined, "courage: 0.2\n    hunger: 0.5\n    cut_off: true", "courage: 0.9")); /* a steady captain, who stays */
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK_OK(rt_scenario_load_string(joined, strlen(joined), "mini-sortie.yaml", "tests/data/scenarios/mini", &def, &sc, &err), err);
+	if (!sc) return;
+	rt_run_def rd = run_def(3, 1);
+	rd.until_s = 240.0;
+	rt_run *run = NULL;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+	int red_one = -1, crossroads = -1;
+	for (int c = 0; c < sc->corps_count; ++c)
+		if (strcmp(sc->corps[c].id, "red_one") == 0) red_one = c;
+	for (int i = 0; i < sc->place_count; ++i)
+		if (strcmp(sc->places[i].id, "crossroads") == 0) crossroads = i;
+	CHECK(run && red_one >= 0 && crossroads >= 0);
+	if (run && red_one >= 0 && crossroads >= 0) {
+		const rt_world *w = rt_run_world(run);
+		const rt_agents *a = &w->agents;
+		const int32_t captain = w->corps[red_one].commander;
+		const rt_vec2 cr = sc->places[crossroads].centre;
+		for (int s = 0; s < a->count; ++s) {
+			if (a->corps[s] != red_one) continue;
+			if (a->id[s] == (uint32_t)captain) {
+				*captain_state = a->state[s];
+				*captain_to_crossroads = hypot(a->x[s] - cr.x, a->y[s] - cr.y);
+			} else if (a->kind[s] == RT_KIND_GUARD) {
+				(*guards)++;
+				*guards_out += a->state[s] != RT_STATE_SHELTERED;
+			}
+		}
+	}
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+}
+
+/* Q9: a march ordered to a whole corps is its commander's too. Red_one's captain
+ * sheltered in the keep with his men leads them out when the corps is ordered to the
+ * crossroads, and his guards come out with him; ordered by its unit, the men go and he
+ * stays in the keep. */
+TEST(scenario_a_corps_ordered_out_goes_with_its_commander)
+{
+	int state_corps, state_unit, out_corps, out_unit, guards_corps, guards_unit;
+	double to_corps, to_unit;
+	sortie_run(true, &state_corps, &to_corps, &out_corps, &guards_corps);
+	sortie_run(false, &state_unit, &to_unit, &out_unit, &guards_unit);
+	rt_test_note("ordered as a corps: the captain is %s, %.0f m from the crossroads, %d of his %d guards out; "
+		     "ordered as a unit: he is %s, %.0f m from it, %d of %d guards out",
+		     state_corps >= 0 ? rt_state_name((rt_state)state_corps) : "?", to_corps, out_corps, guards_corps,
+		     state_unit >= 0 ? rt_state_name((rt_state)state_unit) : "?", to_unit, out_unit, guards_unit);
+	CHECK(state_corps == RT_STATE_MARCHING || state_corps == RT_STATE_FORMED);
+	CHECK(guards_corps == 5 && out_corps == guards_corps);
+	CHECK(state_unit == RT_STATE_SHELTERED && out_unit == 0);
+	CHECK(to_corps < to_unit - 100.0); /* on his way: a walk of 3 minutes is over 200 m */
+	CHECK(rt_test_bytes_held() == 0);
+}
+
 /* A measure with a place counts only the men standing in it: the red regiment stands
  * on the meadow at the start, none of it in the blue camp; a place on a measure that
  * has no "where" (captured) is refused, naming the key. */

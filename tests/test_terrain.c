@@ -363,6 +363,58 @@ TEST(terrain_trench_line_channels_flight_to_the_shore_gap)
 	CHECK(c.inside == c.crossed);
 }
 
+/* The fort of the test above for 20 men, 30 men of its side making for it and, last
+ * in the column, one more man: sheltered or shut out, and the fort's count after. */
+static bool last_man_gets_in(uint8_t kind, int *count)
+{
+	map_builder b;
+	if (!map_begin(&b, 300, 300, 5)) return false;
+	char fort[512];
+	rt_lonlat gate = rt_map_xy_to_lonlat(b.blank, (rt_vec2){ 60, 40 });
+	snprintf(fort, sizeof fort, "{\"kind\":\"fort\",\"side\":\"ming\",\"capacity\":20,\"gates\":[[%.8f,%.8f]]}", gate.lon_deg,
+		 gate.lat_deg);
+	map_rect(&b, fort, 40, 40, 80, 80);
+	rt_map *map = map_finish(&b);
+	rt_world *w = map ? world_on_map(map, 140, 140, 0) : NULL;
+	rt_error err;
+	bool ok = w && rt_world_bind_side_name(w, "ming", 0, &err) == RT_OK;
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ 50, 55 };
+	gd.target_max = (rt_vec2){ 70, 70 };
+	gd.field_cell_m = 0.5;
+	rt_goal_id inside = RT_NO_GOAL;
+	ok = ok && rt_world_add_goal(w, &gd, &inside, &err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.goal = inside;
+	for (int i = 0; ok && i < 31; ++i) {
+		man.kind = i < 30 ? RT_KIND_FOOT : kind;
+		man.position = (rt_vec2){ 50.0 + 1.2 * (i % 10), -20.0 - 1.5 * (i / 10) };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	for (int step = 0; ok && step < 3000; ++step) ok = rt_world_step(w, &err) == RT_OK;
+	rt_agent_view v = { 0 };
+	ok = ok && rt_world_get_agent(w, 30, &v);
+	*count = ok ? rt_world_fort_sheltered(w, 0) : -1;
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	return ok && v.state == RT_STATE_SHELTERED;
+}
+
+/* Q9: a commander takes no place in a fort, and a full one opens for him (Wang Pu and Wu
+ * Sangui got into Xingshan full of their fugitives). 30 foot make for a fort for 20 with
+ * one more man last in the column: a commander gets in and the fort still counts 20; a
+ * foot soldier is shut out. */
+TEST(terrain_a_full_fort_opens_for_a_commander)
+{
+	int with_commander = 0, with_foot = 0;
+	const bool commander_in = last_man_gets_in(RT_KIND_COMMANDER, &with_commander);
+	const bool foot_in = last_man_gets_in(RT_KIND_FOOT, &with_foot);
+	rt_test_note("last in the column: a commander %s (the fort counts %d), a foot soldier %s (it counts %d)",
+		     commander_in ? "gets in" : "is shut out", with_commander, foot_in ? "gets in" : "is shut out", with_foot);
+	CHECK(commander_in && with_commander == 20);
+	CHECK(!foot_in && with_foot == 20);
+}
+
 /* Q9: a fort of side "ming" for 50 men with one gate in its south wall. 100 men of
  * side 0 (bound to "ming") and 50 of side 1 all make for its inside: 50 of side 0 are
  * sheltered, every one through the gate; no man of side 1 gets in. */

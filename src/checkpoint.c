@@ -41,7 +41,8 @@
  *       max_speed, the counters of WORLD_COUNTERS (with lying, the
  *       men down in the crush now, read by the next grid build)        SAVED (CLCK)
  *   horse_count                                                        STATIC (counted as the agents,
- *                                                                      fingerprinted, are added)
+ *                                                                      fingerprinted with their
+ *                                                                      mounts, are added)
  *   torch_on                                                           REBUILT by the sense phase
  *                                                                      before the decide phase reads it
  *   geometry: walls, points, obstacles                                 STATIC (fingerprint)
@@ -64,10 +65,10 @@
  *   map and its layers, map_* copies                                   STATIC (fingerprint: size,
  *                                                                      features, sampled layers)
  *   water, feature_count, fort_side, fort_capacity                     STATIC (fingerprint)
- *   riders, guns (agents added as riders, with a gun)                  STATIC (counted by
+ *   riders, guns (agents added who ride, with a gun)                   STATIC (counted by
  *                                                                      rt_world_add_agent as the world
  *                                                                      is built; the fingerprint's
- *                                                                      kinds cover the riders)
+ *                                                                      mounts cover the riders)
  *   fort_sheltered                                                     SAVED (FORT)
  *   prev_x, prev_y, prev_capacity                                      NOT STATE (written in the move
  *                                                                      phase before they are read)
@@ -131,11 +132,13 @@
 #include <sys/stat.h>
 
 #define CKPT_MAGIC "ROUTCKPT"
-#define CKPT_VERSION 3u /* 2: weather and fire (WTHR, FIRE), their counters and parameters;
+#define CKPT_VERSION 4u /* 2: weather and fire (WTHR, FIRE), their counters and parameters;
                          * 3: flight fields (FLIT), boats (BOAT); guards, carrying, summons,
                          *    cannon, charge (agents' impetus and reload, the corps' carrier and
                          *    summons); crush, stamina and torches (agent fields); their counters
-                         *    and parameters */
+                         *    and parameters;
+                         * 4: who rides (the agents' mount, and in the fingerprint's hash of the
+                         *    men) */
 #define CKPT_HEADER_BYTES 24u         /* magic, version, section count, file bytes */
 #define CKPT_SECTION_HEADER_BYTES 12u /* tag, payload bytes */
 #define CKPT_CHECKSUM_BYTES 8u
@@ -224,7 +227,7 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 4624, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 4632, "struct rt_world changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_world_def) == 1624, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 248, "rt_corps changed: update the checkpoint (checkpoint.c)");
@@ -411,9 +414,10 @@ static void fingerprint(const rt_world *w, fp_list *f)
 	uint64_t h = FNV64_START;
 	for (int id = 0; id < a->count; ++id) {
 		const int s = (int)w->slot_of_id[id];
-		h = mix_u64(h, ((uint64_t)a->kind[s] << 48) | ((uint64_t)a->side[s] << 40) | ((uint64_t)a->experience[s] << 32) | a->unit[s]);
+		h = mix_u64(h, ((uint64_t)a->mount[s] << 56) | ((uint64_t)a->kind[s] << 48) | ((uint64_t)a->side[s] << 40) |
+				       ((uint64_t)a->experience[s] << 32) | a->unit[s]);
 	}
-	FP_H(f, h, "agents' kinds, sides, units and experience");
+	FP_H(f, h, "agents' kinds, mounts, sides, units and experience");
 
 	/* walls and obstacles */
 	const rt_geometry *g = &w->geometry;
@@ -1125,7 +1129,7 @@ _Static_assert(FIELD_SIZE(id) == 4 && FIELD_SIZE(goal) == 4 && FIELD_SIZE(flee_g
 		       FIELD_SIZE(enemy) == 4 && FIELD_SIZE(victim) == 4 && FIELD_SIZE(prize) == 4,
 	       "ids and indices are 32-bit");
 _Static_assert(FIELD_SIZE(state) == 1 && FIELD_SIZE(kind) == 1 && FIELD_SIZE(side) == 1 && FIELD_SIZE(experience) == 1 &&
-		       FIELD_SIZE(stance) == 1 && FIELD_SIZE(level) == 1,
+		       FIELD_SIZE(stance) == 1 && FIELD_SIZE(level) == 1 && FIELD_SIZE(mount) == 1,
 	       "enumerations are bytes");
 #undef FIELD_SIZE
 
@@ -1165,6 +1169,7 @@ static rt_status check_agents(const rt_world *w, const plan *p, const uint8_t *s
 	if ((s = check_byte(err, p, "experience", f[AF_experience], n, RT_EXPERIENCE_COUNT)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "stance", f[AF_stance], n, RT_STANCE_REARGUARD + 1)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "level", f[AF_level], n, 8)) != RT_OK) return s;
+	if ((s = check_byte(err, p, "mount", f[AF_mount], n, 2)) != RT_OK) return s;
 	if ((s = check_index(err, p, "goal", f[AF_goal], n, w->goal_count)) != RT_OK) return s;
 	if ((s = check_index(err, p, "flee_goal", f[AF_flee_goal], n, w->goal_count)) != RT_OK) return s;
 	if ((s = check_index(err, p, "corps", f[AF_corps], n, w->corps_count)) != RT_OK) return s;

@@ -362,7 +362,7 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 		} else if (a->state[s] != RT_STATE_SURRENDERED && !marching_off) {
 			/* a routing man threatens nobody, nor one marching off after his commander
 			 * (his back is turned); a rider threatens most */
-			g->weight[bucket[s]] += (a->kind[s] == RT_KIND_HORSE || a->kind[s] == RT_KIND_HORSE_ARCHER) ? horse : 1.0f;
+			g->weight[bucket[s]] += a->mount[s] ? horse : 1.0f;
 		}
 	}
 	/* deaths in mind, fading linearly with age */
@@ -466,8 +466,6 @@ static bool covered(const rt_world *w, double sx, double sy, double tx, double t
 #define BLOW_CANNON (1 << 30) /* a gun fired at him: resolve follows the ball or canister */
 _Static_assert(BLOW_ID >= (1 << 28) - 1, "agent ids fit below the flags");
 
-static bool rider(uint8_t kind) { return kind == RT_KIND_HORSE || kind == RT_KIND_HORSE_ARCHER; }
-
 /* What the fight phase reads, once per step. */
 typedef struct fight_ctx {
 	double dt, armour, desperate, cover, misfire, charge_span, rear_hit;
@@ -489,8 +487,8 @@ static inline __attribute__((always_inline)) void fight_one(rt_world *w, const f
 	const uint64_t seed = c->seed, step = c->step;
 	const bool any_riders = special && c->any_riders, any_guns = special && c->any_guns, any_corps = special && c->any_corps;
 	a->victim[s] = -1;
-	const uint8_t kind = any_riders ? a->kind[s] : RT_KIND_FOOT; /* only riders are told apart here */
-	if (any_riders && rider(kind)) {
+	const bool rides = any_riders && a->mount[s]; /* only riders are told apart here */
+	if (rides) {
 		/* the charge: the speed a rider carries into contact, fading as he slows */
 		const float speed = (float)sqrt(a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s]);
 		const float kept = a->impetus[s] * fade;
@@ -533,13 +531,15 @@ static inline __attribute__((always_inline)) void fight_one(rt_world *w, const f
 		const double fury = a->state[s] == RT_STATE_DESPERATE ? desperate : 1.0; /* M7 */
 		double p = kp->melee_rate_per_s * dt * fmin(1.0, kp->melee_hit_prob * fury * rear) * protect;
 		int32_t blow = 0;
-		if (rider(kind) && !was_engaged && a->impetus[s] > cp->charge_walk_mps) {
-			/* the charge: his first blow carries his horse's weight; formed foot and a
-			 * wagon or wall between blunt it. The strength is left (negated) in his
-			 * impetus for resolve, which shakes the man charged */
+		if (rides && !was_engaged && a->impetus[s] > cp->charge_walk_mps) {
+			/* the charge: his first blow carries his horse's weight; formed foot (spear
+			 * and sword men in their ranks, not on horseback) and a wagon or wall between
+			 * blunt it. The strength is left (negated) in his impetus for resolve, which
+			 * shakes the man charged */
 			double strength = fmin(1.0, (a->impetus[s] - cp->charge_walk_mps) / charge_span);
 			const uint8_t ts = a->state[t];
-			if ((a->kind[t] == RT_KIND_FOOT || a->kind[t] == RT_KIND_GUARD) && (ts == RT_STATE_FORMED || ts == RT_STATE_ENGAGED))
+			if ((a->kind[t] == RT_KIND_FOOT || a->kind[t] == RT_KIND_GUARD) && !a->mount[t] &&
+			    (ts == RT_STATE_FORMED || ts == RT_STATE_ENGAGED))
 				strength *= cp->charge_formed_factor;
 			if (covered(w, a->x[s], a->y[s], a->x[t], a->y[t])) strength = 0.0;
 			if (strength > 0.0) {

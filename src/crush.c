@@ -126,7 +126,7 @@ static void measure(const crush_ctx *c, int s, double *density, double *pressure
 	const rt_grid *g = &w->grid;
 	const rt_crush_params *p = c->p;
 	const double x = a->x[s], y = a->y[s];
-	const double R = p->density_radius_m * (double)a->radius[s] / w->def.kinds[a->kind[s]].radius_m;
+	const double R = p->density_radius_m * (double)a->radius[s] / w->def.kinds[rt__body_kind(a->kind[s], a->mount[s])].radius_m;
 	const double cut = KERNEL_CUT * R, cut2 = cut * cut, inv_R2 = 1.0 / (R * R);
 	const double inv_foot2 = 1.0 / (c->r_foot * c->r_foot);
 	const double flight = w->def.morale.flight_speed_factor;
@@ -147,7 +147,7 @@ static void measure(const crush_ctx *c, int s, double *density, double *pressure
 			sv2 += weight * (vx * vx + vy * vy);
 			if ((a->crush[t] & RT_CRUSH_PRESSED)) {
 				/* the pace he wants and cannot have, pushed with the weight he has */
-				const bool rider = rt__rider(a->kind[t]);
+				const bool rider = a->mount[t];
 				double pace = (double)a->free_speed[t] * (a->state[t] == RT_STATE_ROUTING ? flight : 1.0);
 				if (rider) pace *= rt__stamina_factor(w, a->horse_fatigue[t]);
 				pace *= c->dark_pace;
@@ -209,7 +209,7 @@ static int down(const crush_ctx *c, int s)
 			if (d2 >= l * l) continue;
 			on_him = true;
 			const double overlap = 1.0 - sqrt(d2) / l;
-			const double mass = rt__rider(a->kind[t]) ? p->rider_mass_factor : 1.0;
+			const double mass = a->mount[t] ? p->rider_mass_factor : 1.0;
 			const double speed = sqrt(a->vx[t] * a->vx[t] + a->vy[t] * a->vy[t]);
 			rate += overlap * mass * (p->pile_rate_per_s + p->trample_rate_per_s * speed / p->walk_speed_mps);
 		}
@@ -283,7 +283,7 @@ rt_status rt__crush(rt_world *w, rt_error *err)
 			const uint8_t flags = a->crush[s];
 			if (!flags) continue;
 			int o = OUTCOME_NONE;
-			if (!rt__rider(a->kind[s])) {
+			if (!a->mount[s]) { /* a man on horseback is not knocked down */
 				if (flags & RT_CRUSH_DOWN) o = down(&c, s);
 				else if (a->state[s] != RT_STATE_SURRENDERED) o = upright(&c, s);
 			}

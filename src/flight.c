@@ -310,8 +310,7 @@ static rt_status gather_known(rt_world *w, int side, float *known, rt_error *err
 		const int c = known_cell_of(w, a->x[s], a->y[s]);
 		const int r = (a->equipment[s] & RT_EQUIP_TORCH) ? r_torch : r_sight;
 		if (box_sum(sat, nx, ny, c % nx, c / nx, r) <= 0.0) continue;
-		const bool horse = a->kind[s] == RT_KIND_HORSE || a->kind[s] == RT_KIND_HORSE_ARCHER;
-		known[c] += (float)(horse ? rider : 1.0);
+		known[c] += (float)(a->mount[s] ? rider : 1.0);
 	}
 	rt__free(&w->allocator, ours, cells * sizeof(int));
 	rt__free(&w->allocator, sat, ((size_t)nx + 1) * ((size_t)ny + 1) * sizeof(double));

@@ -135,7 +135,7 @@ static int32_t rearguard_direction(const rt_world *w, int s, int principal, doub
 	}
 	const int e = (int)w->slot_of_id[target];
 	toward(xi, yi, a->x[e], a->y[e], e0x, e0y);
-	const bool rider = a->kind[s] == RT_KIND_HORSE || a->kind[s] == RT_KIND_HORSE_ARCHER;
+	const bool rider = a->mount[s];
 	const double ex = a->x[e] - xi, ey = a->y[e] - yi;
 	if (rider && ex * ex + ey * ey <= cp->charge_run_up_m * cp->charge_run_up_m) *pace *= cp->charge_pace_factor;
 	else *pace *= w->def.morale.flight_speed_factor;

@@ -174,7 +174,7 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 			*e0y = ey / en;
 		}
 		/* the charge: a rider near the enemy he closes with puts his horse to the gallop */
-		if (fight && a->enemy_dist[s] <= c->charge_run_up && (a->kind[s] == RT_KIND_HORSE || a->kind[s] == RT_KIND_HORSE_ARCHER))
+		if (fight && a->enemy_dist[s] <= c->charge_run_up && a->mount[s])
 			*pace *= c->charge_pace;
 	} else if (goal >= 0) {
 		/* marching off after his commander left, he finds his corps' refuge full: on to
@@ -578,7 +578,7 @@ static bool fire_open(const rt_world *w, int s, double x, double y, double tx, d
 }
 static bool water_open(const rt_world *w, int s, double x, double y, double tx, double ty)
 {
-	return !rt__deeper_water(w, x, y, tx, ty, w->agents.kind[s]);
+	return !rt__deeper_water(w, x, y, tx, ty, w->agents.mount[s]);
 }
 
 /* A step to (nx, ny) that a barrier refuses: keep only its x part, or else only its y
@@ -685,7 +685,7 @@ void rt__locomotion_move(rt_world *w)
 		 * a routing man runs where he runs (the flooded flats of Song-Jin drowned the
 		 * fleeing, not the pursuers) */
 		if (w->map && a->state[s] != RT_STATE_ROUTING && a->stance[s] != RT_STANCE_HOLD &&
-		    rt__deeper_water(w, x, y, nx, ny, a->kind[s]))
+		    rt__deeper_water(w, x, y, nx, ny, a->mount[s]))
 			slide(w, s, x, y, &nx, &ny, &vx, &vy, water_open);
 		if (periodic) nx = x_min + (nx - x_min) - period * floor((nx - x_min) / period);
 		a->x[s] = nx;

@@ -82,10 +82,9 @@ static rt_status write_whole(const char *path, const char *data, size_t size, rt
 }
 
 /* ---- tallies --------------------------------------------------------------------------- */
-static bool is_rider(uint8_t kind)
-{
-	return kind == RT_KIND_HORSE || kind == RT_KIND_HORSE_ARCHER || kind == RT_KIND_COMMANDER;
-}
+/* A man who rides (his kind's, or a mounted commander): a horse that can be lost or taken.
+ * A commander on foot has none. */
+static bool is_rider(const rt_agents *a, int s) { return a->mount[s] != 0; }
 
 static bool is_dead(uint8_t st)
 {
@@ -99,9 +98,9 @@ static bool is_lost(uint8_t st)
 
 /* A rider whose horse the enemy took: cut down or trampled on land, taken or kneeling
  * (not drowned or burned with it) */
-static bool horse_taken(uint8_t kind, uint8_t st)
+static bool horse_taken(const rt_agents *a, int s, uint8_t st)
 {
-	return is_rider(kind) && (st == RT_STATE_DEAD_COMBAT || st == RT_STATE_DEAD_TRAMPLED || st == RT_STATE_CAPTURED ||
+	return is_rider(a, s) && (st == RT_STATE_DEAD_COMBAT || st == RT_STATE_DEAD_TRAMPLED || st == RT_STATE_CAPTURED ||
 				  st == RT_STATE_SURRENDERED);
 }
 
@@ -157,8 +156,8 @@ static bool counts(const rt_run *run, const rt_sc_term *t, int s)
 	case RT_MEASURE_IN_FIELD: return in_field(st);
 	case RT_MEASURE_SHELTERED:
 		return st == RT_STATE_SHELTERED && (t->place < 0 || shelter_place(run, a->x[s], a->y[s]) == t->place);
-	case RT_MEASURE_HORSES_LOST: return is_rider(a->kind[s]) && is_lost(st);
-	case RT_MEASURE_HORSES_TAKEN: return horse_taken(a->kind[s], st);
+	case RT_MEASURE_HORSES_LOST: return is_rider(a, s) && is_lost(st);
+	case RT_MEASURE_HORSES_TAKEN: return horse_taken(a, s, st);
 	case RT_MEASURE_ARMOUR_DROPPED:
 		return run->initial_armour[a->id[s]] && !(a->equipment[s] & RT_EQUIP_ARMOUR);
 	case RT_MEASURE_DEAD: return is_dead(st);
@@ -681,8 +680,8 @@ static void tally_sides(const rt_run *run, side_tally *t, double *sheltered_by_p
 			const int p = shelter_place(run, a->x[s], a->y[s]);
 			sheltered_by_place[(size_t)(p < 0 ? sc->place_count : p) * (size_t)sc->side_count + a->side[s]] += k;
 		}
-		x->horses_lost += is_rider(a->kind[s]) && is_lost(st) ? k : 0.0;
-		x->horses_taken += horse_taken(a->kind[s], st) ? k : 0.0;
+		x->horses_lost += is_rider(a, s) && is_lost(st) ? k : 0.0;
+		x->horses_taken += horse_taken(a, s, st) ? k : 0.0;
 		x->armour_dropped += run->initial_armour[a->id[s]] && !(a->equipment[s] & RT_EQUIP_ARMOUR) ? k : 0.0;
 	}
 	for (int i = 0; i < sc->side_count; ++i) t[i].escaped_by_sea = by_sea(run, i);

@@ -104,9 +104,8 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o)
 		if (sally) rt__fort_leave(w, s);
 		/* a march or attack at the gallop: a rider's free speed is his horse's at the
 		 * canter-gallop of the charge until his next order; his horse tires (C4) */
-		const double trot = w->def.kinds[a->kind[s]].free_speed_mps;
-		const bool rides = a->kind[s] == RT_KIND_HORSE || a->kind[s] == RT_KIND_HORSE_ARCHER;
-		if (rides) a->free_speed[s] = (float)(o->gallop ? trot * w->def.combat.charge_pace_factor : trot);
+		const double trot = w->def.kinds[rt__body_kind(a->kind[s], a->mount[s])].free_speed_mps;
+		if (a->mount[s]) a->free_speed[s] = (float)(o->gallop ? trot * w->def.combat.charge_pace_factor : trot);
 		switch (o->kind) {
 		case RT_ORDER_HOLD:
 		case RT_ORDER_AMBUSH:
@@ -316,8 +315,9 @@ static rt_status add_commander(rt_run *run, int corps, rt_error *err)
 	d.experience = RT_EXPERIENCE_VETERAN;
 	d.radius_m = w->def.kinds[RT_KIND_COMMANDER].radius_m * sqrt(run->scale);
 	if (c->mounted) {
-		/* M8: he rides, at a horse's pace and with its bulk (his horse's stamina is not
-		 * modelled: docs/model.md section 10b) */
+		/* M8: he rides, at a horse's pace and with its bulk, and is a rider to the charge,
+		 * the crush, water, his horse's stamina and the report (docs/model.md section 10b) */
+		d.mounted = true;
 		d.radius_m = w->def.kinds[RT_KIND_HORSE].radius_m * sqrt(run->scale);
 		d.free_speed_mps = w->def.kinds[RT_KIND_HORSE].free_speed_mps;
 	}
@@ -337,6 +337,7 @@ static rt_status add_commander(rt_run *run, int corps, rt_error *err)
 		rt_agent_def gd = d;
 		gd.position = gq;
 		gd.kind = c->mounted ? RT_KIND_HORSE : RT_KIND_GUARD; /* mounted, his guards are horsemen */
+		gd.mounted = false;                                      /* their kind's */
 		gd.free_speed_mps = 0.0;                                 /* their kind's */
 		gd.stance = RT_STANCE_GUARD; /* he keeps by his commander (guard.c) */
 		gd.radius_m = w->def.kinds[gd.kind].radius_m * sqrt(run->scale);

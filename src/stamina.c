@@ -39,7 +39,7 @@ void rt__stamina(rt_world *w)
 	const double tire = dt / ((p->reference_speed_mps - vs) * p->tire_time_s), rest = dt / (vs * p->rest_time_s);
 #pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
-		if (!rt__rider(a->kind[s]) || !(rt__active(a->state[s]) || a->state[s] == RT_STATE_SHELTERED)) continue;
+		if (!a->mount[s] || !(rt__active(a->state[s]) || a->state[s] == RT_STATE_SHELTERED)) continue;
 		const double v = a->state[s] == RT_STATE_SHELTERED ? 0.0 : sqrt(a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s]);
 		double f = a->horse_fatigue[s];
 		if (v > vs) f = fmin(1.0, f + (v - vs) * tire);

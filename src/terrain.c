@@ -221,11 +221,10 @@ static double depth_at(const rt_world *w, int cell)
 	return (double)w->map_water[cell] + (flood > 0.0 ? flood : 0.0);
 }
 
-bool rt__deeper_water(const rt_world *w, double x, double y, double nx, double ny, int kind)
+bool rt__deeper_water(const rt_world *w, double x, double y, double nx, double ny, bool rider)
 {
 	const int to = rt__terrain_cell(w, nx, ny);
 	if (to < 0) return false;
-	const bool rider = kind == RT_KIND_HORSE || kind == RT_KIND_HORSE_ARCHER;
 	const double limit = rider ? w->water.horse_drown_depth_m : w->water.foot_drown_depth_m;
 	const double there = depth_at(w, to);
 	return there > limit && there > depth_at(w, rt__terrain_cell(w, x, y));
@@ -319,8 +318,7 @@ void rt__drown(rt_world *w)
 	for (int s = 0; s < a->count; ++s) {
 		if (!rt__active(a->state[s])) continue;
 		const double depth = depth_at(w, rt__terrain_cell(w, a->x[s], a->y[s]));
-		const bool rider = a->kind[s] == RT_KIND_HORSE || a->kind[s] == RT_KIND_HORSE_ARCHER;
-		if (depth <= (rider ? w->water.horse_drown_depth_m : w->water.foot_drown_depth_m)) continue;
+		if (depth <= (a->mount[s] ? w->water.horse_drown_depth_m : w->water.foot_drown_depth_m)) continue;
 		if (rt_random_uniform(seed, a->id[s], step, RT_STREAM_DROWN) < rate * dt) {
 			a->state[s] = RT_STATE_DEAD_DROWNED;
 			a->vx[s] = a->vy[s] = 0.0;

@@ -518,8 +518,12 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	if (d->goal != RT_NO_GOAL && (d->goal < 0 || d->goal >= w->goal_count))
 		return rt__fail(err, RT_ERR_INVALID, "agent goal %d does not exist", (int)d->goal);
 	const rt_kind_params kp = w->def.kinds[d->kind];
-	double radius = d->radius_m > 0.0 ? d->radius_m : kp.radius_m;
-	double speed = d->free_speed_mps > 0.0 ? d->free_speed_mps : kp.free_speed_mps;
+	/* he rides if his kind does or his definition says so; a mounted man of a kind that
+	 * does not ride has by default a horse's body and pace */
+	const bool rides = rt__rider((uint8_t)d->kind) || d->mounted;
+	const rt_kind_params *body = &w->def.kinds[rt__body_kind((uint8_t)d->kind, rides)];
+	double radius = d->radius_m > 0.0 ? d->radius_m : body->radius_m;
+	double speed = d->free_speed_mps > 0.0 ? d->free_speed_mps : body->free_speed_mps;
 	if (!(radius <= 20.0) || !(speed <= 20.0) || d->radius_m < 0.0 || d->free_speed_mps < 0.0)
 		return rt__fail(err, RT_ERR_INVALID, "agent radius %g m or free speed %g m/s out of range (0..20 m, 0..20 m/s)", radius, speed);
 	if (!isfinite(d->velocity.x) || !isfinite(d->velocity.y) || !isfinite(d->heading.x) || !isfinite(d->heading.y))
@@ -537,8 +541,9 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	if (!(d->health >= 0.0f && d->health <= 1.0f && d->morale >= 0.0f && d->morale <= 1.0f && d->fatigue >= 0.0f &&
 	      d->fatigue <= 1.0f && d->horse_fatigue >= 0.0f && d->horse_fatigue <= 1.0f))
 		return rt__fail(err, RT_ERR_INVALID, "agent health, morale, fatigue and horse_fatigue must be within 0..1");
-	if (d->horse_fatigue != 0.0f && !rt__rider((uint8_t)d->kind))
-		return rt__fail(err, RT_ERR_INVALID, "agent of kind %s has no horse: horse_fatigue must be 0", rt_kind_name(d->kind));
+	if (d->horse_fatigue != 0.0f && !rides)
+		return rt__fail(err, RT_ERR_INVALID, "agent of kind %s has no horse (mounted is false): horse_fatigue must be 0",
+				rt_kind_name(d->kind));
 	rt_agents *a = &w->agents;
 	if (a->count >= RT_MAX_AGENTS) return rt__fail(err, RT_ERR_CAPACITY, "more than %d agents", RT_MAX_AGENTS);
 	if (a->count == a->capacity) {
@@ -592,9 +597,10 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	a->reload[slot] = 0.0f; /* a gun comes loaded */
 	a->crush[slot] = 0;
 	a->alarm[slot] = -1;
-	w->horse_count += rt__rider((uint8_t)d->kind);
+	a->mount[slot] = rides;
+	w->horse_count += rides;
 	w->slot_of_id[id] = (uint32_t)slot;
-	w->riders += d->kind == RT_KIND_HORSE || d->kind == RT_KIND_HORSE_ARCHER;
+	w->riders += rides;
 	w->guns += (d->equipment & RT_EQUIP_CANNON) != 0;
 	if (radius > w->max_radius) w->max_radius = radius;
 	if (speed > w->max_speed) w->max_speed = speed;
@@ -748,6 +754,7 @@ bool rt_world_get_agent(const rt_world *w, rt_agent_id id, rt_agent_view *o)
 	o->routing_share = a->routing_share[s];
 	o->fallen = (a->crush[s] & RT_CRUSH_DOWN) != 0;
 	o->alarm = a->alarm[s];
+	o->mounted = a->mount[s] != 0;
 	return true;
 }
 

@@ -42,6 +42,7 @@ typedef struct rt_agents {
 	float *reload;         /* fight: a gun's time until it is loaded again, s */
 	uint8_t *crush;        /* RT_CRUSH_* bits: down in the crush (crush.c), pressed at his last decision (decide) */
 	int32_t *alarm;        /* sense: id of the man whose light he takes for the enemy (E2), -1 none */
+	uint8_t *mount;        /* 1: he rides (his kind's, or rt_agent_def.mounted); fixed when he is added */
 } rt_agents;
 
 /* Every per-agent array of rt_agents, once: storage growth, the storage reorder and the
@@ -57,7 +58,7 @@ typedef struct rt_agents {
 	X(stance, uint8_t) X(ammunition, int32_t) X(enemy, int32_t) X(enemy_dist, float) X(victim, int32_t) \
 	X(experience, uint8_t) X(morale_base, float) X(flee_goal, int32_t) X(threat, float) X(routing_share, float) \
 	X(deaths_seen, float) X(corps, int32_t) X(prize, int32_t) X(impetus, float) X(reload, float) \
-	X(crush, uint8_t) X(alarm, int32_t)
+	X(crush, uint8_t) X(alarm, int32_t) X(mount, uint8_t)
 #define RT__AGENT_FIELD_ONE(name, type) +1
 enum { RT_AGENT_FIELD_COUNT = 0 AGENT_FIELDS(RT__AGENT_FIELD_ONE) };
 _Static_assert(sizeof(rt_agents) == 2 * sizeof(int) + RT_AGENT_FIELD_COUNT * sizeof(void *),
@@ -309,9 +310,9 @@ struct rt_world {
 	int64_t hits, shots, routed, rallied, armour_dropped, weapons_dropped, knelt, captured, drowned, desperate;
 	int64_t burned, misfires;
 	int64_t cannon_shots, charges, summoned, wounded;
-	int riders, guns;      /* agents added as riders, and with a gun: the fight phase skips what none need */
+	int riders, guns;      /* agents added who ride, and with a gun: the fight phase skips what none need */
 	int64_t falls, lying, torch_alarms; /* crush.c: men knocked down, men down now; torch.c: lights feared */
-	int horse_count;        /* riders ever added (stamina.c runs only when there are any) */
+	int horse_count;        /* men ever added who ride (stamina.c runs only when there are any) */
 	bool torch_on;          /* sense found lights that may be taken for the enemy this step (torch.c) */
 	double phase_seconds[RT_PHASE_COUNT];
 	double max_radius; /* largest body radius so far */
@@ -496,9 +497,9 @@ int rt__fort_at(const rt_world *w, double x, double y);
  * caller then gives him an active state. He walks to the gate within the walls, and the
  * fort does not take him in again until he has been outside. */
 void rt__fort_leave(rt_world *w, int slot);
-/* Whether a step from (x, y) to (nx, ny) takes a man of this kind into water over his
+/* Whether a step from (x, y) to (nx, ny) takes a man (riding or not) into water over his
  * depth and deeper than where he stands (E3: the steady do not wade in). */
-bool rt__deeper_water(const rt_world *w, double x, double y, double nx, double ny, int kind);
+bool rt__deeper_water(const rt_world *w, double x, double y, double nx, double ny, bool rider);
 /* Water depth at a map cell when the sea stands at its mean level: what men plan by. */
 double rt__planning_depth(const rt_world *w, int cell);
 /* E3: a man with water deeper than water.wade_out_depth_m under him or two raster cells
@@ -647,7 +648,17 @@ static inline double rt__stamina_factor(const rt_world *w, float horse_fatigue)
 {
 	return 1.0 - w->def.stamina.speed_loss * (double)horse_fatigue;
 }
+/* Whether men of this kind ride unless their definition says otherwise. Every rule about
+ * the horse under a man (the charge, stamina, the crush, water, the threat he poses, the
+ * horses lost) reads the man's own agents.mount, which a definition may set for a man of
+ * any kind (a mounted commander); what a kind fights with stays the kind's. */
 static inline bool rt__rider(uint8_t kind) { return kind == RT_KIND_HORSE || kind == RT_KIND_HORSE_ARCHER; }
+/* The kind whose body and pace a man has by default: a mounted man of a kind that does
+ * not ride has a horse's. */
+static inline uint8_t rt__body_kind(uint8_t kind, bool mounted)
+{
+	return mounted && !rt__rider(kind) ? (uint8_t)RT_KIND_HORSE : kind;
+}
 
 /* torch.c: the lights a man in flight or on the march may take for the enemy (E2). The
  * torch-bearers are binned once per sense phase into coarse cells (arena scratch, valid

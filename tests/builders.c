@@ -214,7 +214,12 @@ rt_world *funnel_world(const funnel_def *f, rt_error *err)
 		ad.equipment = (uint8_t)(RT_EQUIP_WEAPON | (torch ? RT_EQUIP_TORCH : 0));
 		s = rt_world_add_agent(w, &ad, NULL, err);
 	}
-	ad.kind = RT_KIND_HORSE;
+	ad.kind = f->commanders ? RT_KIND_COMMANDER : RT_KIND_HORSE;
+	ad.mounted = f->commanders && f->commanders_ride;
+	if (f->commanders) { /* a horse's body and pace, whether or not they ride */
+		ad.radius_m = d.kinds[RT_KIND_HORSE].radius_m;
+		ad.free_speed_mps = d.kinds[RT_KIND_HORSE].free_speed_mps;
+	}
 	ad.unit = 1;
 	ad.equipment = RT_EQUIP_WEAPON;
 	const double back = -1.0 - spacing * ((f->men + across - 1) / across) - 2.0;

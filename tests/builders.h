@@ -56,6 +56,9 @@ typedef struct funnel_def {
 	int men, riders;
 	bool routing, night;
 	double density_per_m2, front_m, torch_share;
+	/* the riders are men of kind commander with a horse's body and pace: who ride
+	 * (rt_agent_def.mounted) when commanders_ride, on foot otherwise */
+	bool commanders, commanders_ride;
 } funnel_def;
 rt_world *funnel_world(const funnel_def *def, rt_error *err);
 

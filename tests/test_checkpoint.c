@@ -1168,6 +1168,95 @@ TEST(checkpoint_refuses_another_world)
 	remove(path);
 }
 
+static uint64_t le_get(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	for (int i = n - 1; i >= 0; --i) v = v << 8 | p[i];
+	return v;
+}
+
+static void le_put(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; ++i) p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The file as version 3 wrote it: the same but without the men's `mount` array (who rides
+ * was then read from the kind). In place; returns the new size, 0 if the file is not as
+ * docs/checkpoint-format.md says. */
+static size_t strip_mount(unsigned char *data, size_t size)
+{
+	size_t at = 24;
+	while (at + 12 <= size - 8) {
+		const size_t payload = (size_t)le_get(data + at + 4, 8), body = at + 12;
+		if (memcmp(data + at, "AGNT", 4) != 0) {
+			at = body + payload;
+			continue;
+		}
+		const size_t men = (size_t)le_get(data + body, 4);
+		const uint32_t arrays = (uint32_t)le_get(data + body + 4, 4);
+		size_t a = body + 8;
+		for (uint32_t k = 0; k < arrays; ++k) {
+			const size_t length = data[a], bytes = data[a + 1 + length], whole = 2 + length + men * bytes;
+			if (length == 5 && memcmp(data + a + 1, "mount", 5) == 0) {
+				memmove(data + a, data + a + whole, size - (a + whole));
+				size -= whole;
+				le_put(data + body + 4, arrays - 1, 4);
+				le_put(data + at + 4, payload - whole, 8);
+				le_put(data + 16, size, 8);
+				le_put(data + 8, 3, 4);
+				seal(data, size);
+				return size;
+			}
+			a += whole;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* A checkpoint of version 3 (before who rides was kept per man) is refused by its version,
+ * with the version it has and the one this build reads; the same file passed off as
+ * version 4 is refused by its arrays. The world is left as it was. */
+TEST(checkpoint_refuses_a_version_3_file)
+{
+	char good[256], old[256];
+	temp_name(good, sizeof good, "v4");
+	temp_name(old, sizeof old, "v3");
+	rt_error err;
+	rt_world *w = skirmish_world(0, &err);
+	CHECK(w);
+	CHECK(run(w, 60));
+	CHECK_OK(rt_world_save_checkpoint(w, good, &err), err);
+	rt_world_destroy(w);
+	size_t size = 0;
+	unsigned char *data = slurp(good, &size);
+	CHECK(data);
+	const size_t v3 = strip_mount(data, size);
+	CHECK(v3 > 0 && v3 < size);
+	CHECK(spill(old, data, v3));
+	rt_world *target = skirmish_world(0, &err);
+	CHECK(target);
+	CHECK(run(target, 3));
+	const uint64_t before = rt_world_hash(target);
+	rt_status code;
+	CHECK(refused(target, old, &code, &err));
+	rt_test_note("a version-3 checkpoint (%zu bytes, no mount array): %s (field %s)", v3, err.message, err.field);
+	CHECK(code == RT_ERR_PARSE && strcmp(err.field, "version") == 0);
+	CHECK(strstr(err.message, "checkpoint format version 3; this build reads version 4"));
+	le_put(data + 8, 4, 4); /* the same file claiming version 4 */
+	seal(data, v3);
+	CHECK(spill(old, data, v3));
+	CHECK(refused(target, old, &code, &err));
+	rt_test_note("the same file labelled version 4: %s", err.message);
+	CHECK(code == RT_ERR_INVALID && strstr(err.message, "another version of rout") && strstr(err.message, "arrays per man"));
+	CHECK(rt_world_hash(target) == before);
+	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the version-4 file loads */
+	free(data);
+	remove(good);
+	remove(old);
+	rt_world_destroy(target);
+}
+
 TEST(checkpoint_out_of_memory)
 {
 	char path[256];

@@ -61,7 +61,8 @@ static bool run_flight(const flight_scene *sc, flight *out)
 	man.goal = refuge;
 	man.flee_goal = refuge;
 	man.health = sc->health;
-	if (sc->mounted) { /* as run.c draws a mounted commander */
+	if (sc->mounted) { /* as run.c makes a mounted commander: he rides, with a horse's body and pace */
+		man.mounted = true;
 		man.radius_m = d.kinds[RT_KIND_HORSE].radius_m;
 		man.free_speed_mps = d.kinds[RT_KIND_HORSE].free_speed_mps;
 	}
@@ -69,6 +70,7 @@ static bool run_flight(const flight_scene *sc, flight *out)
 	ok = ok && rt_world_add_agent(w, &man, &commander, &err) == RT_OK;
 	ok = ok && rt_world_set_corps_commander(w, corps, commander, &err) == RT_OK;
 	man.kind = sc->mounted ? RT_KIND_HORSE : RT_KIND_GUARD;
+	man.mounted = false; /* his guards ride as their kind does */
 	man.radius_m = 0.0;
 	man.free_speed_mps = 0.0;
 	man.stance = RT_STANCE_GUARD;
@@ -348,8 +350,9 @@ TEST(guard_a_mounted_commander_rides_away)
 	CHECK(mounted >= on_foot + seeds / 3);
 }
 
-/* The scenario's `mounted: true` reaches the world: the commander has a horse's pace and
- * body, his guards are riders keeping the guard's stance (the mini scenario, with --set). */
+/* The scenario's `mounted: true` reaches the world: the commander rides, with a horse's
+ * pace and body, his guards are riders keeping the guard's stance (the mini scenario, with
+ * --set). */
 TEST(guard_scenario_mounted_commander)
 {
 	for (int m = 0; m < 2; ++m) {
@@ -373,6 +376,7 @@ TEST(guard_scenario_mounted_commander)
 		}
 		rt_test_note("red_one %s: commander %.6f m/s, %.4f m wide; guards: %d riders, %d on foot", m ? "mounted" : "on foot",
 			     c.free_speed_mps, 2.0 * c.radius_m, riders, foot_guards);
+		CHECK(c.mounted == (m == 1)); /* he rides: a rider to the charge, the crush, stamina, the report */
 		CHECK_NEAR(c.free_speed_mps, m ? horse.free_speed_mps : 1.34, 1e-6);
 		CHECK_NEAR(c.radius_m, (m ? horse.radius_m : 0.2) * sqrt(2.0), 1e-6); /* scale 2 */
 		CHECK(riders == (m ? 5 : 0));      /* red_one's 10 guards, 2 men an agent */

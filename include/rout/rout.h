@@ -381,13 +381,24 @@ typedef struct rt_agent_def {
 	float health;           /* 0..1 */
 	float morale;           /* 0..1 */
 	float fatigue;          /* 0..1 */
-	float horse_fatigue;    /* 0..1 */
+	float horse_fatigue;    /* 0..1; must be 0 for a man who does not ride */
 	uint8_t equipment;      /* RT_EQUIP_* bits */
 	rt_stance stance;
 	int ammunition;         /* -1 = the kind's default */
 	rt_experience experience;
 	rt_goal_id flee_goal;   /* where he runs when he routs; RT_NO_GOAL: away from the enemy */
 	int32_t corps;          /* his corps (rt_world_add_corps), or -1 */
+	/* He rides (docs/model.md section 10b): false = as his kind (a man of kind horse or
+	 * horse archer rides, any other walks); true = he rides whatever his kind (a general
+	 * on his horse: RT_KIND_COMMANDER, mounted). A man who rides is a rider to every rule
+	 * about the horse under him: the charge (gallop and first blow), his horse's stamina
+	 * (horse_fatigue), the crush (he is not knocked down and weighs rider_mass_factor),
+	 * the depth of water he drowns in, the enemy's threat weight and flight costs
+	 * (horse_threat_weight), and the horses lost and taken of a scenario's report. His
+	 * kind keeps its weapons (reach, blows, missiles). A mounted man of a kind that does
+	 * not ride takes, where radius_m and free_speed_mps are 0, the horse kind's body and
+	 * pace. Setting it for a horse or horse archer changes nothing. */
+	bool mounted;
 	uint32_t cookie;
 } rt_agent_def;
 
@@ -475,6 +486,7 @@ typedef struct rt_agent_view {
 	float routing_share;    /* share of the friends near him who are routing */
 	bool fallen;            /* down in the crush (C2) */
 	int32_t alarm;          /* id of the man whose torch he takes for the enemy (E2), -1 none */
+	bool mounted;           /* he rides (his kind's, or rt_agent_def.mounted) */
 } rt_agent_view;
 
 int rt_world_agent_count(const rt_world *world);

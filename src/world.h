@@ -751,16 +751,16 @@ double rt__now_seconds(void);
 rt_status rt__agents_reserve(rt_world *w, int capacity);
 /* rt_state_is_active, inline: the hot loops ask it of every man every step */
 static inline bool rt__active(uint8_t state) { return state <= RT_STATE_SURRENDERED; }
-/* A man marching off with his corps after its commander left, to the corps' refuge: to
- * the enemy he is fleeing (pursuit, Q2) and, his back turned, no threat (sense). A man
- * of such a corps sent somewhere else by a later order (a breakout from the fort they
- * reached) marches on that order like any other. */
 /* Whether the man in slot s takes a place in a fort (its capacity counts agents of the
  * rank and file, each standing for `scale` men). A commander does not: he is one man at
  * any scale, and the gate opens for his side's general (Q9: Wang Pu and Wu Sangui got
  * into Xingshan with it full of their fugitives; docs/model.md section 11). */
 static inline bool rt__takes_place(const rt_agents *a, int s) { return a->kind[s] != RT_KIND_COMMANDER; }
 
+/* A man marching off with his corps after its commander left, to the corps' refuge: to
+ * the enemy he is fleeing (pursuit, Q2) and, his back turned, no threat (sense). A man
+ * of such a corps sent somewhere else by a later order (a breakout from the fort they
+ * reached) marches on that order like any other. */
 static inline bool rt__marching_off(const rt_world *w, int slot)
 {
 	const int c = w->agents.corps[slot];

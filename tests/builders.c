@@ -2,6 +2,7 @@
 #include "builders.h"
 
 #include "rout/env.h"
+#include "rout/scenario.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -233,4 +234,45 @@ rt_world *funnel_world(const funnel_def *f, rt_error *err)
 		return NULL;
 	}
 	return w;
+}
+
+rt_world *long_road_world(rt_goal_id *far, rt_error *err)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.dt_s = 0.5;
+	d.bounds_min = (rt_vec2){ 0.0, 0.0 };
+	d.bounds_max = (rt_vec2){ 60000.0, 200.0 };
+	rt_world *w = rt_world_create(&d, err);
+	if (!w) return NULL;
+	rt_goal_def g = rt_goal_def_default();
+	g.straight = true;
+	g.target_min = (rt_vec2){ 59000.0, 0.0 };
+	g.target_max = (rt_vec2){ 60000.0, 200.0 };
+	if (rt_world_add_goal(w, &g, far, err) != RT_OK) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+bool mini_run(const char *const *sets, int set_count, rt_scenario **sc, rt_run **run)
+{
+	rt_scenario_def def = rt_scenario_def_default();
+	def.allocator = rt_test_allocator();
+	def.sets = sets;
+	def.set_count = set_count;
+	rt_error err;
+	if (rt_scenario_load("tests/data/scenarios/mini/scenario.yaml", &def, sc, &err) != RT_OK) {
+		rt_test_note("mini: %s", err.message);
+		return false;
+	}
+	rt_run_def rd = rt_run_def_default();
+	rd.allocator = rt_test_allocator();
+	if (rt_run_create(*sc, &rd, run, &err) != RT_OK) {
+		rt_test_note("mini: %s", err.message);
+		rt_scenario_destroy(*sc);
+		return false;
+	}
+	return true;
 }

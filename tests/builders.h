@@ -6,6 +6,7 @@
 
 #include "test.h"
 #include "rout/map.h"
+#include "rout/scenario.h"
 
 /* ---- maps written as GeoJSON from rectangles and lines given in metres ---- */
 #define MAP_ORIGIN_LON 121.08
@@ -61,5 +62,14 @@ typedef struct funnel_def {
 	bool commanders, commanders_ride;
 } funnel_def;
 rt_world *funnel_world(const funnel_def *def, rt_error *err);
+
+/* A strip of open ground 60 km by 200 m (dt 0.5 s) with a goal `far` at its east end
+ * (x 59-60 km, straight ahead): for rides of hours (horse stamina). */
+rt_world *long_road_world(rt_goal_id *far, rt_error *err);
+
+/* The mini scenario (tests/data/scenarios/mini) with `sets` (--set) applied, made into a
+ * run on the counting allocator; false (with a test failure noted) if it cannot be, and
+ * then nothing is left to destroy. */
+bool mini_run(const char *const *sets, int set_count, rt_scenario **sc, rt_run **run);
 
 #endif

@@ -2,6 +2,7 @@
  * his commander, screens him from the pursuit, does not break while he stands, and
  * carries him when he is felled. */
 #include "test.h"
+#include "builders.h"
 #include "rout/scenario.h"
 
 #include <string.h>
@@ -242,29 +243,6 @@ TEST(guard_guards_hold_while_he_stands)
  * him (stance guard), a unit ordered to guard or to counter-charge takes the stance, a
  * corps that summons says so, and a crew unit's guns are men with the gun bit. (The mini
  * scenario, with --set.) */
-/* The mini scenario with `sets` (--set) applied, made into a run; false (with a test
- * failure noted) if it cannot be, and then nothing is left to destroy. */
-static bool mini_run(const char *const *sets, int set_count, rt_scenario **sc, rt_run **run)
-{
-	rt_scenario_def def = rt_scenario_def_default();
-	def.allocator = rt_test_allocator();
-	def.sets = sets;
-	def.set_count = set_count;
-	rt_error err;
-	if (rt_scenario_load("tests/data/scenarios/mini/scenario.yaml", &def, sc, &err) != RT_OK) {
-		rt_test_note("mini: %s", err.message);
-		return false;
-	}
-	rt_run_def rd = rt_run_def_default();
-	rd.allocator = rt_test_allocator();
-	if (rt_run_create(*sc, &rd, run, &err) != RT_OK) {
-		rt_test_note("mini: %s", err.message);
-		rt_scenario_destroy(*sc);
-		return false;
-	}
-	return true;
-}
-
 TEST(guard_scenario_guards_guns_and_summons_reach_the_world)
 {
 	const char *sets[] = { "corps.red_two.units.two_guns.kind=crew", "corps.red_two.units.two_guns.guns=6",

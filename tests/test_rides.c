@@ -34,20 +34,11 @@ static bool trot_speeds(rt_world *w, double seconds, double speed[TROTTERS])
  * horse, 20 m apart, trot three hours toward a goal 59 km off. */
 TEST(rides_a_mounted_commanders_horse_tires)
 {
-	rt_world_def d = rt_world_def_default();
-	d.allocator = rt_test_allocator();
-	d.dt_s = 0.5;
-	d.bounds_min = (rt_vec2){ 0.0, 0.0 };
-	d.bounds_max = (rt_vec2){ 60000.0, 200.0 };
 	rt_error err;
-	rt_world *w = rt_world_create(&d, &err);
+	rt_goal_id far = RT_NO_GOAL;
+	rt_world *w = long_road_world(&far, &err);
 	CHECK(w);
-	rt_goal_def g = rt_goal_def_default();
-	g.straight = true;
-	g.target_min = (rt_vec2){ 59000.0, 0.0 };
-	g.target_max = (rt_vec2){ 60000.0, 200.0 };
-	rt_goal_id far;
-	CHECK_OK(rt_world_add_goal(w, &g, &far, &err), err);
+	if (!w) return;
 	const rt_kind_params horse = rt_kind_params_default(RT_KIND_HORSE);
 	for (int k = 0; k < TROTTERS; ++k) {
 		rt_agent_def ad = rt_agent_def_default();
@@ -97,7 +88,7 @@ TEST(rides_a_mounted_commanders_horse_tires)
 	CHECK(fatigue[1] == 0.0f && fabs(foot_drop) < 0.005); /* the man on foot has no horse to tire */
 
 	/* horse_fatigue is a rider's: refused for a man on foot, taken for a mounted commander */
-	w = rt_world_create(&d, &err);
+	w = long_road_world(&far, &err);
 	CHECK(w);
 	rt_agent_def ad = rt_agent_def_default();
 	ad.kind = RT_KIND_COMMANDER;
@@ -295,27 +286,6 @@ TEST(rides_mounted_commanders_in_a_crush)
 
 /* ---- horses lost and taken (the report) ---- */
 
-static bool mini_run_with(const char *const *sets, int set_count, rt_scenario **sc, rt_run **run)
-{
-	rt_scenario_def def = rt_scenario_def_default();
-	def.allocator = rt_test_allocator();
-	def.sets = sets;
-	def.set_count = set_count;
-	rt_error err;
-	if (rt_scenario_load("tests/data/scenarios/mini/scenario.yaml", &def, sc, &err) != RT_OK) {
-		rt_test_note("mini: %s", err.message);
-		return false;
-	}
-	rt_run_def rd = rt_run_def_default();
-	rd.allocator = rt_test_allocator();
-	if (rt_run_create(*sc, &rd, run, &err) != RT_OK) {
-		rt_test_note("mini: %s", err.message);
-		rt_scenario_destroy(*sc);
-		return false;
-	}
-	return true;
-}
-
 /* The mini scenario (scale 2: an agent is two men) with both red commanders taken at the
  * start and one of red_one's guards cut down: red's horses lost and taken, as the report
  * counts them, with red_one mounted (he and his guards ride) and on foot. */
@@ -328,7 +298,7 @@ TEST(rides_a_mounted_commander_taken_loses_his_horse)
 				       "history.2.percent=false" };
 		rt_scenario *sc;
 		rt_run *run;
-		CHECK(mini_run_with(sets, 4, &sc, &run));
+		CHECK(mini_run(sets, 4, &sc, &run));
 		rt_world *w = rt_run_world(run);
 		rt_error err;
 		int guard = -1;

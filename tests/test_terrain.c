@@ -363,27 +363,41 @@ TEST(terrain_trench_line_channels_flight_to_the_shore_gap)
 	CHECK(c.inside == c.crossed);
 }
 
-/* The fort of the test above for 20 men, 30 men of its side making for it and, last
- * in the column, one more man: sheltered or shut out, and the fort's count after. */
-static bool last_man_gets_in(uint8_t kind, int *count)
+/* The square fort 40..80 x 40..80 of side "ming" (bound to side 0) for `capacity` men,
+ * its one gate in the middle of the south wall, on open ground; `inside` a goal within
+ * its walls. NULL (and nothing to free) if it cannot be made. */
+static rt_world *gate_fort_world(int capacity, rt_map **map, rt_goal_id *inside, rt_error *err)
 {
 	map_builder b;
-	if (!map_begin(&b, 300, 300, 5)) return false;
+	*map = NULL;
+	if (!map_begin(&b, 300, 300, 5)) return NULL;
 	char fort[512];
 	rt_lonlat gate = rt_map_xy_to_lonlat(b.blank, (rt_vec2){ 60, 40 });
-	snprintf(fort, sizeof fort, "{\"kind\":\"fort\",\"side\":\"ming\",\"capacity\":20,\"gates\":[[%.8f,%.8f]]}", gate.lon_deg,
-		 gate.lat_deg);
+	snprintf(fort, sizeof fort, "{\"kind\":\"fort\",\"side\":\"ming\",\"capacity\":%d,\"gates\":[[%.8f,%.8f]]}", capacity,
+		 gate.lon_deg, gate.lat_deg);
 	map_rect(&b, fort, 40, 40, 80, 80);
-	rt_map *map = map_finish(&b);
-	rt_world *w = map ? world_on_map(map, 140, 140, 0) : NULL;
-	rt_error err;
-	bool ok = w && rt_world_bind_side_name(w, "ming", 0, &err) == RT_OK;
+	*map = map_finish(&b);
+	rt_world *w = *map ? world_on_map(*map, 140, 140, 0) : NULL;
 	rt_goal_def gd = rt_goal_def_default();
 	gd.target_min = (rt_vec2){ 50, 55 };
 	gd.target_max = (rt_vec2){ 70, 70 };
 	gd.field_cell_m = 0.5;
+	if (w && rt_world_bind_side_name(w, "ming", 0, err) == RT_OK && rt_world_add_goal(w, &gd, inside, err) == RT_OK) return w;
+	rt_world_destroy(w);
+	rt_map_destroy(*map);
+	*map = NULL;
+	return NULL;
+}
+
+/* The fort of gate_fort_world for 20 men, 30 men of its side making for it and, last
+ * in the column, one more man: sheltered or shut out, and the fort's count after. */
+static bool last_man_gets_in(uint8_t kind, int *count)
+{
+	rt_map *map = NULL;
 	rt_goal_id inside = RT_NO_GOAL;
-	ok = ok && rt_world_add_goal(w, &gd, &inside, &err) == RT_OK;
+	rt_error err;
+	rt_world *w = gate_fort_world(20, &map, &inside, &err);
+	bool ok = w != NULL;
 	rt_agent_def man = rt_agent_def_default();
 	man.goal = inside;
 	for (int i = 0; ok && i < 31; ++i) {
@@ -420,26 +434,14 @@ TEST(terrain_a_full_fort_opens_for_a_commander)
  * sheltered, every one through the gate; no man of side 1 gets in. */
 TEST(terrain_fort_admits_its_own_side_by_the_gate_up_to_capacity)
 {
-	map_builder b;
-	CHECK(map_begin(&b, 300, 300, 5));
-	char fort[512];
-	/* the square 40..80 x 40..80, gate in the middle of the south wall */
-	rt_lonlat gate = rt_map_xy_to_lonlat(b.blank, (rt_vec2){ 60, 40 });
-	snprintf(fort, sizeof fort, "{\"kind\":\"fort\",\"side\":\"ming\",\"capacity\":50,\"gates\":[[%.8f,%.8f]]}", gate.lon_deg,
-		 gate.lat_deg);
-	map_rect(&b, fort, 40, 40, 80, 80);
-	rt_map *map = map_finish(&b);
-	CHECK(map);
-	rt_world *w = world_on_map(map, 140, 140, 0);
-	CHECK(w);
+	rt_map *map = NULL;
+	rt_goal_id inside = RT_NO_GOAL;
 	rt_error err;
-	CHECK_OK(rt_world_bind_side_name(w, "ming", 0, &err), err);
+	rt_world *w = gate_fort_world(50, &map, &inside, &err);
+	CHECK(w);
+	if (!w) return;
 	rt_goal_def gd = rt_goal_def_default();
-	gd.target_min = (rt_vec2){ 50, 55 };
-	gd.target_max = (rt_vec2){ 70, 70 };
 	gd.field_cell_m = 0.5;
-	rt_goal_id inside;
-	CHECK_OK(rt_world_add_goal(w, &gd, &inside, &err), err);
 	rt_agent_def man = rt_agent_def_default();
 	man.goal = inside;
 	for (int i = 0; i < 150; ++i) {

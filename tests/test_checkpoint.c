@@ -294,6 +294,18 @@ static bool run(rt_world *w, int steps)
 	return true;
 }
 
+/* The skirmish (one thread) after `steps` steps, saved to `path` and read back whole
+ * (malloc'd, for damaged copies); NULL if any of it fails. */
+static unsigned char *saved_skirmish(const char *path, int steps, size_t *size)
+{
+	rt_error err = { 0 }; /* run() notes its own failure */
+	rt_world *w = skirmish_world(0, &err);
+	const bool ok = w && run(w, steps) && rt_world_save_checkpoint(w, path, &err) == RT_OK;
+	if (!ok) rt_test_note("the skirmish saved after %d steps: %s", steps, err.message);
+	rt_world_destroy(w);
+	return ok ? slurp(path, size) : NULL;
+}
+
 /* Runs `steps` straight at 1 thread; then half at 2 threads, saves, destroys, builds again
  * at 1 thread (stepped `warm` steps first, when warm > 0: a load overwrites a world that
  * has moved on), loads and runs the rest. The loaded world saved again must give the very
@@ -1065,13 +1077,8 @@ TEST(checkpoint_checks_values_behind_a_good_checksum)
 	temp_name(good, sizeof good, "good");
 	temp_name(bad, sizeof bad, "bad");
 	rt_error err;
-	rt_world *w = skirmish_world(0, &err);
-	CHECK(w);
-	CHECK(run(w, 150));
-	CHECK_OK(rt_world_save_checkpoint(w, good, &err), err);
-	rt_world_destroy(w);
 	size_t size = 0;
-	unsigned char *data = slurp(good, &size);
+	unsigned char *data = saved_skirmish(good, 150, &size);
 	CHECK(data);
 	rt_world *target = skirmish_world(0, &err);
 	CHECK(target);
@@ -1223,13 +1230,8 @@ TEST(checkpoint_refuses_a_version_3_file)
 	temp_name(good, sizeof good, "v4");
 	temp_name(old, sizeof old, "v3");
 	rt_error err;
-	rt_world *w = skirmish_world(0, &err);
-	CHECK(w);
-	CHECK(run(w, 60));
-	CHECK_OK(rt_world_save_checkpoint(w, good, &err), err);
-	rt_world_destroy(w);
 	size_t size = 0;
-	unsigned char *data = slurp(good, &size);
+	unsigned char *data = saved_skirmish(good, 60, &size);
 	CHECK(data);
 	const size_t v3 = strip_mount(data, size);
 	CHECK(v3 > 0 && v3 < size);

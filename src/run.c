@@ -692,15 +692,18 @@ static bool condition_holds(const rt_run *run, int i)
 	return false;
 }
 
-/* An action's `refuge`: where the men it names (a corps: its commander and guard too) run
- * now if they break; a man in flight turns there at once. Men dead, taken or gone are
- * left as they are. */
+/* An action's `refuge`: where the men it names (a corps: its commander and guard too; a
+ * commander: he and his guard only) run now if they break; a man in flight turns there at
+ * once. Men dead, taken or gone are left as they are. */
 static void set_refuge(rt_run *run, const rt_sc_action *act)
 {
 	rt_agents *a = &run->world->agents;
 	const int32_t goal = run->place_goal[act->refuge];
+	const uint32_t hq_unit = (uint32_t)(run->scenario->unit_count + act->corps);
 	for (int s = 0; s < a->count; ++s) {
-		const bool named = act->unit >= 0 ? (int)a->unit[s] == act->unit : a->corps[s] == act->corps;
+		const bool named = act->unit >= 0 ? (int)a->unit[s] == act->unit
+				 : act->commander ? a->unit[s] == hq_unit
+						  : a->corps[s] == act->corps;
 		if (named && (rt__active(a->state[s]) || a->state[s] == RT_STATE_SHELTERED)) a->flee_goal[s] = goal;
 	}
 }
@@ -737,6 +740,8 @@ static rt_status fire_trigger(rt_run *run, int i)
 		rt_status s = RT_OK;
 		if (act->unit >= 0) {
 			s = apply_order(run, act->unit, &act->order);
+		} else if (act->commander) {
+			if (act->has_order) lead(run, act->corps, &act->order);
 		} else {
 			const rt_sc_corps *c = &sc->corps[act->corps];
 			for (int u = c->first_unit; s == RT_OK && u < c->first_unit + c->unit_count; ++u) s = apply_order(run, u, &act->order);

@@ -795,20 +795,29 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 
 static rt_status read_action(reader *r, const rt_ynode *v, const char *p, int *count)
 {
-	static const char *const keys[] = { "unit", "units", "corps", "order", "refuge", NULL };
+	static const char *const keys[] = { "unit", "units", "corps", "commander", "order", "refuge", NULL };
 	rt_status s;
 	if ((s = need_map(r, v, p)) != RT_OK || (s = check_keys(r, v, p, keys)) != RT_OK) return s;
 	int refuge = -1;
 	if ((s = get_ref(r, v, "refuge", p, false, find_place, "place", &refuge)) != RT_OK) return s;
-	int given = (rt__yaml_get(v, "unit") != NULL) + (rt__yaml_get(v, "units") != NULL) + (rt__yaml_get(v, "corps") != NULL);
-	if (given != 1) return bad(r, v, p, "name exactly one of unit, units or corps");
-	const rt_ynode *on;
-	if ((s = get_node(r, v, "order", p, true, &on)) != RT_OK) return s;
+	int given = (rt__yaml_get(v, "unit") != NULL) + (rt__yaml_get(v, "units") != NULL) + (rt__yaml_get(v, "corps") != NULL) +
+		    (rt__yaml_get(v, "commander") != NULL);
+	if (given != 1) return bad(r, v, p, "name exactly one of unit, units, corps or commander");
+	const bool commander = rt__yaml_get(v, "commander") != NULL;
+	/* a commander's action may only give him a refuge; every other needs an order */
+	const rt_ynode *on = NULL;
 	char op[PATH_SIZE];
 	join(op, p, "order");
+	if (commander && refuge < 0 && !rt__yaml_get(v, "order"))
+		return bad(r, v, op, "missing; a commander's action needs an order (march or attack) or a refuge");
+	if ((s = get_node(r, v, "order", p, !commander, &on)) != RT_OK) return s;
 	rt_sc_order order;
-	if ((s = read_order(r, on, op, &order)) != RT_OK) return s;
-	if (order.kind == RT_ORDER_SHELTER) return bad(r, on, op, "shelter is a starting order only; use {kind: march, to: <fort>}");
+	memset(&order, 0, sizeof order);
+	order.place = -1;
+	if (on && (s = read_order(r, on, op, &order)) != RT_OK) return s;
+	if (on && order.kind == RT_ORDER_SHELTER) return bad(r, on, op, "shelter is a starting order only; use {kind: march, to: <fort>}");
+	if (on && commander && order.kind != RT_ORDER_MARCH && order.kind != RT_ORDER_ATTACK)
+		return bad(r, on, op, "a commander alone can be ordered only to march or attack (with his guard); other orders are for units");
 	int targets[RT_SCENARIO_MAX_UNITS];
 	int nt = 0;
 	int corps = -1;
@@ -828,7 +837,7 @@ static rt_status read_action(reader *r, const rt_ynode *v, const char *p, int *c
 			targets[nt++] = u;
 		}
 	} else {
-		if ((s = get_ref(r, v, "corps", p, true, find_corps, "corps", &corps)) != RT_OK) return s;
+		if ((s = get_ref(r, v, commander ? "commander" : "corps", p, true, find_corps, "corps", &corps)) != RT_OK) return s;
 	}
 	int need = corps >= 0 ? 1 : nt;
 	int cap = r->sc->action_count + need;
@@ -844,6 +853,8 @@ static rt_status read_action(reader *r, const rt_ynode *v, const char *p, int *c
 		rt_sc_action *a = &r->sc->actions[r->sc->action_count++];
 		a->unit = corps >= 0 ? -1 : targets[i];
 		a->corps = corps;
+		a->commander = commander;
+		a->has_order = on != NULL;
 		a->order = order;
 		a->refuge = refuge;
 	}

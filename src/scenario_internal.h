@@ -114,8 +114,10 @@ typedef enum rt_sc_condition {
 } rt_sc_condition;
 
 typedef struct rt_sc_action {
-	int unit;               /* -1: every unit of corps */
+	int unit;               /* -1: every unit of corps, or its commander */
 	int corps;              /* -1 when unit is set */
+	bool commander;         /* names the corps' commander and his guard only */
+	bool has_order;         /* false: only a new refuge (a commander's action) */
 	rt_sc_order order;
 	int refuge;             /* place the men now run to if they break, -1: unchanged */
 } rt_sc_action;

@@ -69,6 +69,8 @@ static const struct {
 	{ "boats-capacity", 17, 52, "places.landing.boats.capacity: expected a whole number in 1..100000, found 0" },
 	{ "boats-in-fort", 13, 32, "places.keep.boats: a fort is no landing" },
 	{ "boats-turnaround", 17, 70, "places.landing.boats.turnaround_s: expected a number in 1..2.592e+06, found 0" },
+	{ "commander-nothing", 33, 9, "triggers.go.then.0.order: missing; a commander's action needs an order (march or attack) or a refuge" },
+	{ "commander-order", 33, 40, "triggers.go.then.0.order: a commander alone can be ordered only to march or attack" },
 	{ "courage-out-of-range", 20, 14, "corps.red_one.courage: expected a number in 0..1, found 1.5" },
 	{ "quarter-out-of-range", 21, 14, "corps.red_one.quarter: expected a number in 0..1, found -0.2" },
 	{ "duplicate-key", 21, 5, "duplicate key \"courage\" (first at line 20)" },
@@ -961,6 +963,85 @@ TEST(scenario_a_corps_ordered_out_goes_with_its_commander)
 	CHECK(guards_corps == 5 && out_corps == guards_corps);
 	CHECK(state_unit == RT_STATE_SHELTERED && out_unit == 0);
 	CHECK(to_corps < to_unit - 100.0); /* on his way: a walk of 3 minutes is over 200 m */
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* The mini scenario with red_one's captain steady (courage 0.9) and no blue attack before
+ * 07:30; at 07:00:10, with `own` a trigger gives the captain alone a refuge at a ford
+ * 800 m west of the red camp (the keep, the corps' refuge, lies 2.3 km east). At 07:00:20
+ * the whole corps is put to flight; at 07:02:20, how far the captain has gone east (x,
+ * m; negative: west), and the mean of his guards and of his men. */
+static void own_refuge_run(bool own, double *captain_east, double *guards_east, double *men_east)
+{
+	static char joined[70000];
+	*captain_east = *guards_east = *men_east = NAN;
+	CHECK(read_mini(joined, sizeof joined - 1024));
+	CHECK(replace_once(joined, sizeof joined, "  crossroads:", "  west_ford: {lat: 41.0, lon: 120.9775, radius_m: 100}\n  crossroads:"));
+	if (own)
+		CHECK(replace_once(joined, sizeof joined, "parameters:",
+				   "  plan:\n    when: {at: 1641-09-26T07:00:10}\n    then:\n      - {commander: red_one, refuge: west_ford}\nparameters:"));
+	CHECK(replace_once(joined, sizeof joined, "when: {at: 1641-09-26T07:02}", "when: {at: 1641-09-26T07:30}"));
+	CHECK(replace_once(joined, sizeof joined, "courage: 0.2\n    hunger: 0.5\n    cut_off: true", "courage: 0.9"));
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK_OK(rt_scenario_load_string(joined, strlen(joined), "mini-own-refuge.yaml", "tests/data/scenarios/mini", &def, &sc, &err), err);
+	if (!sc) return;
+	rt_run_def rd = run_def(5, 1);
+	rd.until_s = 140.0;
+	rt_run *run = NULL;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	int red_one = -1;
+	for (int c = 0; c < sc->corps_count; ++c)
+		if (strcmp(sc->corps[c].id, "red_one") == 0) red_one = c;
+	CHECK(run && red_one >= 0);
+	if (!run || red_one < 0) {
+		rt_run_destroy(run);
+		rt_scenario_destroy(sc);
+		return;
+	}
+	rt_world *w = rt_run_world(run);
+	while (!rt_run_done(run) && w->time_s < 20.0) CHECK_OK(rt_run_step(run, &err), err);
+	const rt_agents *a = &w->agents;
+	const uint32_t captain = (uint32_t)w->corps[red_one].commander;
+	double x0[4096];
+	CHECK(a->count <= 4096);
+	for (int s = 0; s < a->count && s < 4096; ++s) {
+		x0[a->id[s]] = a->x[s];
+		if (a->corps[s] == red_one) CHECK_OK(rt_world_set_agent_state(w, a->id[s], RT_STATE_ROUTING, &err), err);
+	}
+	while (!rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+	double guards = 0.0, men = 0.0;
+	int ng = 0, nm = 0;
+	for (int s = 0; s < a->count; ++s) {
+		if (a->corps[s] != red_one) continue;
+		const double east = a->x[s] - x0[a->id[s]];
+		if (a->id[s] == captain) *captain_east = east;
+		else if (a->kind[s] == RT_KIND_GUARD) guards += east, ng++;
+		else men += east, nm++;
+	}
+	*guards_east = ng ? guards / ng : NAN;
+	*men_east = nm ? men / nm : NAN;
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+}
+
+/* A commander's own refuge (`{commander: CORPS, refuge: PLACE}`, Q9: Wu Sangui and Wang
+ * Pu broke out of Xingshan for Ningyuan and, saved by their household troops, got there
+ * while their broken men ran back into the fort). Put to flight, the captain given a ford
+ * west of the camp rides west with his guards while his men run east for the keep;
+ * without it he runs east with them. */
+TEST(scenario_a_commander_given_his_own_refuge_flees_there_with_his_guard)
+{
+	double cap_own, guards_own, men_own, cap_corps, guards_corps, men_corps;
+	own_refuge_run(true, &cap_own, &guards_own, &men_own);
+	own_refuge_run(false, &cap_corps, &guards_corps, &men_corps);
+	rt_test_note("in two minutes of flight, with his own refuge: captain %+.0f m east, guards %+.0f, men %+.0f; "
+		     "without: captain %+.0f, guards %+.0f, men %+.0f",
+		     cap_own, guards_own, men_own, cap_corps, guards_corps, men_corps);
+	CHECK(cap_own < -100.0 && guards_own < -100.0); /* west, toward the ford */
+	CHECK(men_own > 100.0);                          /* east, toward the keep */
+	CHECK(cap_corps > 100.0 && guards_corps > 100.0 && men_corps > 100.0);
 	CHECK(rt_test_bytes_held() == 0);
 }
 

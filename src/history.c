@@ -1,7 +1,9 @@
 /* A run's history (rout/plot.h): the world sampled every so many simulated seconds for
  * the plots of the run: men by side and state, each corps' men still in the field and
- * when its commander left, the sea level and the light. Arrays grow by doubling through
- * the world's allocator; a sample costs one pass over the men. */
+ * when its commander left, the sea level and the light. Each count is of agents, and the
+ * commanders among them are counted apart, so that a runner whose agents stand for k
+ * men each can count a commander as the one man he is (report.c). Arrays grow by
+ * doubling through the world's allocator; a sample costs one pass over the men. */
 #include "world.h"
 #include "rout/plot.h"
 #include "history_internal.h"
@@ -17,7 +19,9 @@ struct rt_history {
 	int count, capacity;         /* samples */
 	double *time_s;              /* capacity */
 	int *men_by_state;           /* capacity x side_count x RT_STATE_COUNT */
+	int *commanders_by_state;    /* capacity x side_count x RT_STATE_COUNT: of men_by_state, the commanders */
 	int *corps_active;           /* capacity x corps_count */
+	int *corps_commanders;       /* capacity x corps_count: of corps_active, the commanders */
 	double *sea_level_m, *light_lux; /* capacity, or NULL without an environment */
 	double *corps_left_at_s;     /* corps_count */
 	const char **corps_names;    /* corps_count, pointing into the world's corps */
@@ -45,7 +49,9 @@ static void free_samples(rt_history *h, int capacity)
 	const size_t c = (size_t)capacity;
 	rt__free(&h->allocator, h->time_s, c * sizeof(double));
 	rt__free(&h->allocator, h->men_by_state, c * per_sample_men(h) * sizeof(int));
+	rt__free(&h->allocator, h->commanders_by_state, c * per_sample_men(h) * sizeof(int));
 	rt__free(&h->allocator, h->corps_active, c * (size_t)(h->corps_count > 0 ? h->corps_count : 1) * sizeof(int));
+	rt__free(&h->allocator, h->corps_commanders, c * (size_t)(h->corps_count > 0 ? h->corps_count : 1) * sizeof(int));
 	rt__free(&h->allocator, h->sea_level_m, c * sizeof(double));
 	rt__free(&h->allocator, h->light_lux, c * sizeof(double));
 }
@@ -70,13 +76,17 @@ static rt_status grow(rt_history *h, bool environment, rt_error *err)
 	const size_t corps = (size_t)(h->corps_count > 0 ? h->corps_count : 1), men = per_sample_men(h);
 	double *t = rt__alloc(&h->allocator, (size_t)cap * sizeof(double));
 	int *m = rt__alloc(&h->allocator, (size_t)cap * men * sizeof(int));
+	int *mc = rt__alloc(&h->allocator, (size_t)cap * men * sizeof(int));
 	int *c = rt__alloc(&h->allocator, (size_t)cap * corps * sizeof(int));
+	int *cc = rt__alloc(&h->allocator, (size_t)cap * corps * sizeof(int));
 	double *sea = environment ? rt__alloc(&h->allocator, (size_t)cap * sizeof(double)) : NULL;
 	double *lux = environment ? rt__alloc(&h->allocator, (size_t)cap * sizeof(double)) : NULL;
-	if (!t || !m || !c || (environment && (!sea || !lux))) {
+	if (!t || !m || !mc || !c || !cc || (environment && (!sea || !lux))) {
 		rt__free(&h->allocator, t, (size_t)cap * sizeof(double));
 		rt__free(&h->allocator, m, (size_t)cap * men * sizeof(int));
+		rt__free(&h->allocator, mc, (size_t)cap * men * sizeof(int));
 		rt__free(&h->allocator, c, (size_t)cap * corps * sizeof(int));
+		rt__free(&h->allocator, cc, (size_t)cap * corps * sizeof(int));
 		rt__free(&h->allocator, sea, (size_t)cap * sizeof(double));
 		rt__free(&h->allocator, lux, (size_t)cap * sizeof(double));
 		return rt__fail(err, RT_ERR_NOMEM, "cannot grow the history to %d samples", cap);
@@ -85,7 +95,9 @@ static rt_status grow(rt_history *h, bool environment, rt_error *err)
 	if (n) {
 		memcpy(t, h->time_s, n * sizeof(double));
 		memcpy(m, h->men_by_state, n * men * sizeof(int));
+		memcpy(mc, h->commanders_by_state, n * men * sizeof(int));
 		memcpy(c, h->corps_active, n * corps * sizeof(int));
+		memcpy(cc, h->corps_commanders, n * corps * sizeof(int));
 		if (environment) {
 			memcpy(sea, h->sea_level_m, n * sizeof(double));
 			memcpy(lux, h->light_lux, n * sizeof(double));
@@ -94,7 +106,9 @@ static rt_status grow(rt_history *h, bool environment, rt_error *err)
 	free_samples(h, old);
 	h->time_s = t;
 	h->men_by_state = m;
+	h->commanders_by_state = mc;
 	h->corps_active = c;
+	h->corps_commanders = cc;
 	h->sea_level_m = sea;
 	h->light_lux = lux;
 	h->capacity = cap;
@@ -121,13 +135,23 @@ static rt_status take_sample(rt_history *h, const rt_world *w, rt_error *err)
 	const int k = h->count;
 	h->time_s[k] = w->time_s;
 	int *men = h->men_by_state + (size_t)k * per_sample_men(h);
+	int *generals = h->commanders_by_state + (size_t)k * per_sample_men(h);
 	memset(men, 0, per_sample_men(h) * sizeof(int));
+	memset(generals, 0, per_sample_men(h) * sizeof(int));
 	int *corps = h->corps_active + (size_t)k * (size_t)h->corps_count;
+	int *corps_generals = h->corps_commanders + (size_t)k * (size_t)h->corps_count;
 	memset(corps, 0, (size_t)h->corps_count * sizeof(int));
+	memset(corps_generals, 0, (size_t)h->corps_count * sizeof(int));
 	for (int i = 0; i < a->count; ++i) {
-		men[(size_t)a->side[i] * RT_STATE_COUNT + a->state[i]]++;
+		const size_t cell = (size_t)a->side[i] * RT_STATE_COUNT + a->state[i];
+		const bool general = a->kind[i] == RT_KIND_COMMANDER;
+		men[cell]++;
+		generals[cell] += general;
 		/* counted here rather than read from the corps, whose tallies wait for the command phase */
-		if (a->corps[i] >= 0 && a->corps[i] < h->corps_count && rt__active(a->state[i])) corps[a->corps[i]]++;
+		if (a->corps[i] >= 0 && a->corps[i] < h->corps_count && rt__active(a->state[i])) {
+			corps[a->corps[i]]++;
+			corps_generals[a->corps[i]] += general;
+		}
 	}
 	for (int c = 0; c < h->corps_count; ++c) h->corps_left_at_s[c] = w->corps[c].left ? w->corps[c].left_at_s : -1.0;
 	if (environment) {
@@ -214,10 +238,12 @@ rt_run_history rt_history_view(const rt_history *h)
 	v.time_s = h->time_s;
 	v.side_count = h->side_count;
 	v.men_by_state = h->men_by_state;
+	v.commanders_by_state = h->commanders_by_state;
 	v.corps_count = h->corps_count;
 	v.corps_names = h->corps_names;
 	v.corps_side = h->corps_side;
 	v.corps_active = h->corps_count > 0 ? h->corps_active : NULL;
+	v.corps_commanders_active = h->corps_count > 0 ? h->corps_commanders : NULL;
 	v.corps_left_at_s = h->corps_left_at_s;
 	v.sea_level_m = h->sea_level_m;
 	v.light_lux = h->light_lux;
@@ -227,7 +253,7 @@ rt_run_history rt_history_view(const rt_history *h)
 /* ---- checkpoints of a run (run_checkpoint.c) ---- */
 size_t rt__history_bytes(const rt_history *h)
 {
-	const size_t per = sizeof(double) + per_sample_men(h) * sizeof(int) + (size_t)h->corps_count * sizeof(int) +
+	const size_t per = sizeof(double) + 2 * per_sample_men(h) * sizeof(int) + 2 * (size_t)h->corps_count * sizeof(int) +
 			   (h->sea_level_m ? 2 * sizeof(double) : 0);
 	return 3 * sizeof(int32_t) + sizeof(double) + (size_t)h->corps_count * sizeof(double) + (size_t)h->count * per;
 }
@@ -246,7 +272,11 @@ void rt__history_save(const rt_history *h, unsigned char *out)
 	out += n * sizeof(double);
 	memcpy(out, h->men_by_state, n * per_sample_men(h) * sizeof(int));
 	out += n * per_sample_men(h) * sizeof(int);
+	memcpy(out, h->commanders_by_state, n * per_sample_men(h) * sizeof(int));
+	out += n * per_sample_men(h) * sizeof(int);
 	memcpy(out, h->corps_active, n * (size_t)h->corps_count * sizeof(int));
+	out += n * (size_t)h->corps_count * sizeof(int);
+	memcpy(out, h->corps_commanders, n * (size_t)h->corps_count * sizeof(int));
 	out += n * (size_t)h->corps_count * sizeof(int);
 	if (h->sea_level_m) {
 		memcpy(out, h->sea_level_m, n * sizeof(double));
@@ -282,7 +312,11 @@ rt_status rt__history_load(rt_history *h, const unsigned char *in, size_t size, 
 	in += n * sizeof(double);
 	memcpy(h->men_by_state, in, n * per_sample_men(h) * sizeof(int));
 	in += n * per_sample_men(h) * sizeof(int);
+	memcpy(h->commanders_by_state, in, n * per_sample_men(h) * sizeof(int));
+	in += n * per_sample_men(h) * sizeof(int);
 	memcpy(h->corps_active, in, n * (size_t)h->corps_count * sizeof(int));
+	in += n * (size_t)h->corps_count * sizeof(int);
+	memcpy(h->corps_commanders, in, n * (size_t)h->corps_count * sizeof(int));
 	in += n * (size_t)h->corps_count * sizeof(int);
 	if (environment) {
 		memcpy(h->sea_level_m, in, n * sizeof(double));

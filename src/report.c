@@ -82,6 +82,21 @@ static rt_status write_whole(const char *path, const char *data, size_t size, rt
 }
 
 /* ---- tallies --------------------------------------------------------------------------- */
+/* The men the agent in slot s stands for: `scale`, but a commander is one man at any
+ * scale (the general himself), so a fort of 25,000 with four generals in it counts
+ * 25,004. What a man has — his horse if he rides, his armour — is counted the same way:
+ * a commander's horse is one horse (docs/model.md section 10a). */
+static double men_of(const rt_run *run, int s)
+{
+	return run->world->agents.kind[s] == RT_KIND_COMMANDER ? 1.0 : run->scale;
+}
+
+/* The men in `agents` agents of whom `commanders` are commanders. */
+static double men_in(const rt_run *run, int64_t agents, int64_t commanders)
+{
+	return (double)(agents - commanders) * run->scale + (double)commanders;
+}
+
 /* A man who rides (his kind's, or a mounted commander): a horse that can be lost or taken.
  * A commander on foot has none. */
 static bool is_rider(const rt_agents *a, int s) { return a->mount[s] != 0; }
@@ -167,16 +182,40 @@ static bool counts(const rt_run *run, const rt_sc_term *t, int s)
 	}
 }
 
-/* Men of a side the boats took off. */
+static bool in_rect(rt_vec2 lo, rt_vec2 hi, double x, double y) { return x >= lo.x && x <= hi.x && y >= lo.y && y <= hi.y; }
+
+/* Whether the escaped commander in slot s went by boat: he stands where he left the
+ * field, on a landing of his side and not in a way home of his side (men in flight reach
+ * a way home before the boats take anyone in the same step: world.c, move phase). */
+static bool commander_by_sea(const rt_world *w, int s)
+{
+	const rt_agents *a = &w->agents;
+	bool landing = false;
+	for (int i = 0; i < w->landing_count && !landing; ++i)
+		landing = w->landings[i].def.side == a->side[s] && in_rect(w->landings[i].def.target_min, w->landings[i].def.target_max, a->x[s], a->y[s]);
+	if (!landing) return false;
+	for (int r = 0; r < w->refuge_count; ++r)
+		if (w->refuges[r].fort < 0 && w->refuges[r].def.side == a->side[s] &&
+		    in_rect(w->refuges[r].def.target_min, w->refuges[r].def.target_max, a->x[s], a->y[s]))
+			return false;
+	return true;
+}
+
+/* Men of a side the boats took off: the boats count agents; a commander among them is
+ * one man. */
 static double by_sea(const rt_run *run, int side)
 {
 	const rt_world *w = run->world;
-	int64_t n = 0;
+	int64_t n = 0, generals = 0;
 	for (int i = 0; i < rt_world_boats_count(w); ++i) {
 		rt_boats_view v;
 		if (rt_world_get_boats(w, i, &v) && v.side == side) n += v.carried;
 	}
-	return (double)n * run->scale;
+	if (n == 0) return 0.0;
+	const rt_agents *a = &w->agents;
+	for (int s = 0; s < a->count; ++s)
+		generals += a->side[s] == side && a->kind[s] == RT_KIND_COMMANDER && a->state[s] == RT_STATE_ESCAPED && commander_by_sea(w, s);
+	return men_in(run, n, generals < n ? generals : n);
 }
 
 /* A term in men. */
@@ -184,10 +223,10 @@ static double term_men(const rt_run *run, const rt_sc_term *t)
 {
 	if (t->what == RT_MEASURE_ESCAPED_BY_SEA) return by_sea(run, t->side); /* sides only (scenario.c) */
 	const rt_agents *a = &run->world->agents;
-	int64_t n = 0;
+	double men = 0.0;
 	for (int s = 0; s < a->count; ++s)
-		if (in_group(run, t, s) && counts(run, t, s)) n++;
-	return (double)n * run->scale;
+		if (in_group(run, t, s) && counts(run, t, s)) men += men_of(run, s);
+	return men;
 }
 
 /* The figure's measure now, in men; and its groups' initial men, and their free men
@@ -198,16 +237,13 @@ static void history_parts(const rt_run *run, const rt_sc_history *h, double *val
 	*value = *initial = *free_men = 0.0;
 	for (int k = 0; k < h->term_count; ++k) *value += term_men(run, &h->terms[k]);
 	const rt_agents *a = &run->world->agents;
-	int64_t all = 0, free_count = 0;
 	for (int s = 0; s < a->count; ++s) {
 		bool in = false;
 		for (int k = 0; k < h->term_count && !in; ++k) in = in_group(run, &h->terms[k], s);
 		if (!in) continue;
-		all++;
-		free_count += in_field(a->state[s]) || a->state[s] == RT_STATE_SHELTERED;
+		*initial += men_of(run, s);
+		if (in_field(a->state[s]) || a->state[s] == RT_STATE_SHELTERED) *free_men += men_of(run, s);
 	}
-	*initial = (double)all * run->scale;
-	*free_men = (double)free_count * run->scale;
 }
 
 /* The figure as it stands now: its measure (grown since its `since`, if it has one), or
@@ -268,19 +304,24 @@ static void record_band(const rt_sc_history *h, double *lo, double *hi)
 rt_status rt__run_record(rt_run *run, rt_error *err)
 {
 	const rt_scenario *sc = run->scenario;
-	const int width = 1 + sc->side_count * RT_STATE_COUNT;
-	if ((run->series_rows + 1) * (size_t)width > run->series_capacity) {
+	const size_t width = rt__series_width(sc->side_count);
+	if ((run->series_rows + 1) * width > run->series_capacity) {
 		size_t cap = run->series_capacity ? 2 * run->series_capacity : (size_t)width * 256;
 		int32_t *d = rt__realloc(&run->allocator, run->series, run->series_capacity * sizeof(int32_t), cap * sizeof(int32_t));
 		if (!d) return rt__fail(err, RT_ERR_NOMEM, "out of memory keeping the series");
 		run->series = d;
 		run->series_capacity = cap;
 	}
-	int32_t *row = run->series + run->series_rows * (size_t)width;
-	memset(row, 0, (size_t)width * sizeof(int32_t));
+	int32_t *row = run->series + run->series_rows * width;
+	memset(row, 0, width * sizeof(int32_t));
 	row[0] = (int32_t)floor(run->world->time_s + 0.5);
 	const rt_agents *a = &run->world->agents;
-	for (int s = 0; s < a->count; ++s) row[1 + a->side[s] * RT_STATE_COUNT + a->state[s]]++;
+	const int generals = sc->side_count * RT_STATE_COUNT; /* where the commanders' counts begin, after the agents' */
+	for (int s = 0; s < a->count; ++s) {
+		const int cell = 1 + a->side[s] * RT_STATE_COUNT + a->state[s];
+		row[cell]++;
+		if (a->kind[s] == RT_KIND_COMMANDER) row[generals + cell]++;
+	}
 	run->series_rows++;
 	return RT_OK;
 }
@@ -560,15 +601,17 @@ rt_status rt_run_key_moments(const rt_run *run, double frame_s, rt_key_moment *o
 	int count = run->event_count;
 	/* the peaks of the series (a row a simulated minute): the most men routing at once,
 	 * the most drowned between two rows */
-	const int width = 1 + sc->side_count * RT_STATE_COUNT;
-	int64_t most_routing = 0, most_drowned = 0, last_drowned = 0;
+	const size_t width = rt__series_width(sc->side_count);
+	const int generals = sc->side_count * RT_STATE_COUNT; /* the commanders' counts, after the agents' */
+	double most_routing = 0.0, most_drowned = 0.0, last_drowned = 0.0;
 	double routing_at = NAN, drowned_at = NAN;
 	for (size_t r = 0; r < run->series_rows; ++r) {
-		const int32_t *row = run->series + r * (size_t)width;
-		int64_t routing = 0, drowned = 0;
+		const int32_t *row = run->series + r * width;
+		double routing = 0.0, drowned = 0.0;
 		for (int side = 0; side < sc->side_count; ++side) {
-			routing += row[1 + side * RT_STATE_COUNT + RT_STATE_ROUTING];
-			drowned += row[1 + side * RT_STATE_COUNT + RT_STATE_DEAD_DROWNED];
+			const int ro = 1 + side * RT_STATE_COUNT + RT_STATE_ROUTING, dr = 1 + side * RT_STATE_COUNT + RT_STATE_DEAD_DROWNED;
+			routing += men_in(run, row[ro], row[generals + ro]);
+			drowned += men_in(run, row[dr], row[generals + dr]);
 		}
 		if (routing > most_routing) {
 			most_routing = routing;
@@ -585,7 +628,7 @@ rt_status rt_run_key_moments(const rt_run *run, double frame_s, rt_key_moment *o
 		e->time_s = routing_at;
 		snprintf(e->type, sizeof e->type, "rout_peak");
 		char men[64];
-		men_text((double)most_routing * run->scale, men, sizeof men);
+		men_text(most_routing, men, sizeof men);
 		snprintf(e->text, sizeof e->text, "the rout at its height: %s men routing", men);
 	}
 	if (most_drowned > 0) {
@@ -593,7 +636,7 @@ rt_status rt_run_key_moments(const rt_run *run, double frame_s, rt_key_moment *o
 		e->time_s = drowned_at;
 		snprintf(e->type, sizeof e->type, "drowning_peak");
 		char men[64];
-		men_text((double)most_drowned * run->scale, men, sizeof men);
+		men_text(most_drowned, men, sizeof men);
 		snprintf(e->text, sizeof e->text, "the worst of the drowning: %s men drowned in the minute to this moment", men);
 	}
 	/* the highest water, when the sea moves at all */
@@ -662,9 +705,9 @@ static void tally_sides(const rt_run *run, side_tally *t, double *sheltered_by_p
 	const rt_agents *a = &run->world->agents;
 	memset(t, 0, (size_t)sc->side_count * sizeof *t);
 	memset(sheltered_by_place, 0, (size_t)(sc->place_count + 1) * (size_t)sc->side_count * sizeof(double));
-	const double k = run->scale;
 	for (int s = 0; s < a->count; ++s) {
 		side_tally *x = &t[a->side[s]];
+		const double k = men_of(run, s); /* one for a commander, his horse and his armour */
 		const uint8_t st = a->state[s];
 		x->initial += k;
 		x->killed += st == RT_STATE_DEAD_COMBAT ? k : 0.0;
@@ -911,15 +954,18 @@ static rt_status write_series(rt_run *run, const char *path, rt_error *err)
 	put(&x, "time,minute,side");
 	for (int st = 0; st < RT_STATE_COUNT; ++st) put(&x, ",%s", rt_state_name((rt_state)st));
 	put(&x, "\n");
-	const int width = 1 + sc->side_count * RT_STATE_COUNT;
+	const size_t width = rt__series_width(sc->side_count);
+	const int generals = sc->side_count * RT_STATE_COUNT; /* the commanders' counts, after the agents' */
 	char when[40];
 	for (size_t r = 0; r < run->series_rows; ++r) {
-		const int32_t *row = run->series + r * (size_t)width;
+		const int32_t *row = run->series + r * width;
 		rt_scenario_format_time(sc, row[0], when, sizeof when);
 		for (int side = 0; side < sc->side_count; ++side) {
 			put(&x, "%s,%d,%s", when, row[0] / 60, sc->sides[side].id);
-			for (int st = 0; st < RT_STATE_COUNT; ++st)
-				put(&x, ",%.0f", row[1 + side * RT_STATE_COUNT + st] * run->scale);
+			for (int st = 0; st < RT_STATE_COUNT; ++st) {
+				const int cell = 1 + side * RT_STATE_COUNT + st;
+				put(&x, ",%.0f", men_in(run, row[cell], row[generals + cell]));
+			}
 			put(&x, "\n");
 		}
 	}
@@ -991,7 +1037,7 @@ static rt_status write_plots(rt_run *run, const char *dir, rt_error *err)
 		h.corps_names = corps;
 		h.commander_names = who;
 	}
-	/* the history counts agents; the plots show men */
+	/* the history counts agents, and the commanders among them; the plots show men */
 	const size_t n_state = (size_t)h.sample_count * (size_t)h.side_count * RT_STATE_COUNT;
 	const size_t n_corps = (size_t)h.sample_count * (size_t)h.corps_count;
 	int *men = rt__alloc(&run->allocator, (n_state + n_corps + 1) * sizeof(int));
@@ -1000,8 +1046,8 @@ static rt_status write_plots(rt_run *run, const char *dir, rt_error *err)
 		rt__free(&run->allocator, who, ((size_t)sc->corps_count + 1) * sizeof(char *));
 		return rt__fail(err, RT_ERR_NOMEM, "out of memory drawing the plots");
 	}
-	for (size_t i = 0; i < n_state; ++i) men[i] = (int)floor(h.men_by_state[i] * run->scale + 0.5);
-	for (size_t i = 0; i < n_corps; ++i) men[n_state + i] = (int)floor(h.corps_active[i] * run->scale + 0.5);
+	for (size_t i = 0; i < n_state; ++i) men[i] = (int)floor(men_in(run, h.men_by_state[i], h.commanders_by_state[i]) + 0.5);
+	for (size_t i = 0; i < n_corps; ++i) men[n_state + i] = (int)floor(men_in(run, h.corps_active[i], h.corps_commanders_active[i]) + 0.5);
 	h.men_by_state = men;
 	if (h.corps_active) h.corps_active = men + n_state;
 	char title[RT_SCENARIO_TEXT_SIZE + 64], subtitle[128], path[1200];

@@ -2,7 +2,7 @@
  * own state as its extra bytes, under the same checksum, so the two can never be
  * replaced apart. The run's state is laid out as
  *
- *   magic "RTRUN1\0\0", fingerprint (u64: the scenario's tables, seed, scale, end),
+ *   magic "RTRUN2\0\0", fingerprint (u64: the scenario's tables, seed, scale, end),
  *   last_check, last_series, sheltered_at_start (i64), tide samples (i32) and the last
  *   two sea levels (f64), then per corps: commander state (u8), left reported (u8),
  *   reached place (i32), reached at (f64); per unit: order (kind i32, with 0x100 set for
@@ -10,15 +10,20 @@
  *   its value at its time (f64, NAN not yet taken or none), then per figure its measure and
  *   free men at its `since` (2 f64); phenomena seen
  *   (u8 each); the events (count i32, then each event as its fixed record); the series
- *   (rows i64, then the rows); the history (its own bytes, length first).
+ *   (rows i64, then the rows: the time, the agents per side and state, the commanders
+ *   among them per side and state); the history (its own bytes, length first: its agents
+ *   and commanders per sample).
  *
+ * Version 2 ("RTRUN2") counts the commanders apart in the series and the history (a
+ * commander is one man at any scale); a version-1 checkpoint is refused.  *
  * Every read is bounds-checked; a value out of range is refused. */
 #include "run_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#define RUN_MAGIC "RTRUN1\0"
+#define RUN_MAGIC "RTRUN2\0"
+#define RUN_MAGIC_1 "RTRUN1\0" /* before the commanders were counted apart */
 
 typedef struct buffer {
 	unsigned char *data;
@@ -116,7 +121,7 @@ static void write_state(const rt_run *run, buffer *b)
 	put(b, run->events, (size_t)run->event_count * sizeof(rt_run_event));
 	const int64_t rows = (int64_t)run->series_rows;
 	put(b, &rows, sizeof rows);
-	const size_t width = 1 + (size_t)sc->side_count * RT_STATE_COUNT;
+	const size_t width = rt__series_width(sc->side_count);
 	put(b, run->series, run->series_rows * width * sizeof(int32_t));
 	const uint64_t hist = rt__history_bytes(run->history);
 	put(b, &hist, sizeof hist);
@@ -159,6 +164,9 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	reader r = { data, size, 0, false };
 	char magic[8];
 	get(&r, magic, 8);
+	if (!r.failed && memcmp(magic, RUN_MAGIC_1, 8) == 0)
+		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 1, made by an older rout "
+					   "(which counted a commander as `scale` men); this build reads version 2: run again from the start", lc->path);
 	if (r.failed || memcmp(magic, RUN_MAGIC, 8) != 0) return refuse(err, lc->path, "is missing: this is a world's checkpoint, not a run's");
 	uint64_t fp;
 	get(&r, &fp, sizeof fp);
@@ -235,7 +243,7 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 			r.failed = true;
 	int64_t rows;
 	get(&r, &rows, sizeof rows);
-	const size_t width = 1 + (size_t)sc->side_count * RT_STATE_COUNT;
+	const size_t width = rt__series_width(sc->side_count);
 	if (r.failed || rows < 0 || (uint64_t)rows > (r.size - r.at) / (width * sizeof(int32_t))) {
 		s = refuse(err, lc->path, "is damaged");
 		goto done;

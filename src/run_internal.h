@@ -57,7 +57,8 @@ struct rt_run {
 	int64_t last_check, last_series;
 	rt_run_event *events;
 	int event_count, event_capacity;
-	/* series: rows of 1 + sides x RT_STATE_COUNT int32 (minute, then agents per side and state) */
+	/* series: rows of rt__series_width int32 (the time in seconds, then agents per side and
+	 * state, then the commanders among them per side and state) */
 	int32_t *series;
 	size_t series_rows, series_capacity;
 	bool seen[RT_PH_COUNT];
@@ -74,6 +75,13 @@ struct rt_run {
 	size_t fire_logged_size;
 	bool fire_scanned;            /* cells caught before the log began (a resume's) are in */
 };
+
+/* A row of the series: the time, then per side and state the agents, then per side and
+ * state the commanders among them (one man each at any scale: report.c). */
+static inline size_t rt__series_width(int side_count)
+{
+	return 1 + 2 * (size_t)side_count * RT_STATE_COUNT;
+}
 
 rt_status rt__run_event(rt_run *run, const char *type, const char *who, rt_vec2 where, const char *phenomenon,
 			const char *fmt, ...) __attribute__((format(printf, 6, 7)));

@@ -509,6 +509,14 @@ TEST(plot_history_records_the_world)
 		ad.position = (rt_vec2){ 10.0 + 2.0 * (i % 10) + (ad.side ? 50.0 : 0.0), 10.0 + 2.0 * (i / 10) };
 		CHECK_OK(rt_world_add_agent(w, &ad, NULL, &err), err);
 	}
+	/* and Wang Pu himself, behind his men: counted apart as a commander */
+	ad.side = 0;
+	ad.corps = corps;
+	ad.kind = RT_KIND_COMMANDER;
+	ad.position = (rt_vec2){ 15.0, 2.0 };
+	rt_agent_id general;
+	CHECK_OK(rt_world_add_agent(w, &ad, &general, &err), err);
+	CHECK_OK(rt_world_set_corps_commander(w, corps, general, &err), err);
 	rt_history_def hd = rt_history_def_default();
 	hd.every_s = 10.0;
 	hd.allocator = rt_test_allocator();
@@ -524,13 +532,18 @@ TEST(plot_history_records_the_world)
 	int men_ok = 1;
 	for (int k = 0; k < samples; ++k)
 		for (int side = 0; side < sides; ++side) {
-			int n = 0;
-			for (int st = 0; st < RT_STATE_COUNT; ++st) n += v.men_by_state[((size_t)k * (size_t)sides + (size_t)side) * RT_STATE_COUNT + (size_t)st];
-			men_ok &= n == 20;
+			int n = 0, generals = 0;
+			for (int st = 0; st < RT_STATE_COUNT; ++st) {
+				const size_t cell = ((size_t)k * (size_t)sides + (size_t)side) * RT_STATE_COUNT + (size_t)st;
+				n += v.men_by_state[cell];
+				generals += v.commanders_by_state ? v.commanders_by_state[cell] : -100;
+			}
+			men_ok &= n == (side == 0 ? 21 : 20) && generals == (side == 0 ? 1 : 0);
 		}
 	const double t_last = samples ? v.time_s[samples - 1] : -1.0, sea_last = v.sea_level_m ? v.sea_level_m[samples - 1] : NAN;
 	const double t_3 = samples > 3 ? v.time_s[3] : NAN, tide_3 = rt_tide_level_m(&env.tide, t_3), sea_3 = v.sea_level_m ? v.sea_level_m[3] : NAN;
 	const int corps_men = v.corps_active ? v.corps_active[0] : -1;
+	const int corps_generals = v.corps_commanders_active ? v.corps_commanders_active[0] : -1;
 	const bool named = v.corps_names && strcmp(v.corps_names[0], "Wang Pu") == 0;
 	rt_history_destroy(h);
 	rt_world_destroy(w);
@@ -542,8 +555,8 @@ TEST(plot_history_records_the_world)
 	CHECK_NEAR(sea_last, now.sea_level_m, 1e-12);
 	CHECK_NEAR(t_3, 30.0, 1e-6);
 	CHECK_NEAR(sea_3, tide_3, 1e-9);
-	rt_test_note("corps of %d men, named %s", corps_men, named ? "Wang Pu" : "otherwise");
-	CHECK(corps_men == 20 && named);
+	rt_test_note("corps of %d men of whom %d commanders, named %s", corps_men, corps_generals, named ? "Wang Pu" : "otherwise");
+	CHECK(corps_men == 21 && corps_generals == 1 && named);
 }
 
 /* Every allocation of a ready-made plot and of a history, failed in turn, gives a clean

@@ -321,6 +321,6 @@ TEST(rides_a_mounted_commander_taken_loses_his_horse)
 	rt_test_note("red's commanders taken and one of red_one's guards cut down: horses lost %.0f and taken %.0f with red_one "
 		     "mounted, %.0f and %.0f with him on foot (a commander on foot has no horse)",
 		     lost[1], taken[1], lost[0], taken[0]);
-	CHECK(lost[1] == 4.0 && taken[1] == 4.0); /* his horse and his guard's, two men an agent */
+	CHECK(lost[1] == 3.0 && taken[1] == 3.0); /* his one horse (a commander is one man at any scale) and his guard's, two men an agent */
 	CHECK(lost[0] == 0.0 && taken[0] == 0.0); /* on foot: no horse, and red_two's commander walks */
 }

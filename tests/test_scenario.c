@@ -436,7 +436,10 @@ TEST(scenario_outputs_are_whole_and_conserve_men)
 			CHECK_NEAR(sum, json_number_value(json_object_get(s, "initial")), 1e-6);
 			CHECK(json_object_get(s, "horses_lost") && json_object_get(s, "armour_dropped"));
 		}
-		CHECK(json_number_value(json_object_get(json_object_get(sides, "red"), "initial")) == 674.0);
+		/* the units' men, the guards, and each commander one man at scale 2: red 300 + 300 + 60
+		 * and 10 guards of Captain One, and two captains; blue 300 + 40 and the khan */
+		CHECK(json_number_value(json_object_get(json_object_get(sides, "red"), "initial")) == 672.0);
+		CHECK(json_number_value(json_object_get(json_object_get(sides, "blue"), "initial")) == 341.0);
 		json_t *cmd = json_object_get(root, "commanders");
 		CHECK(json_array_size(cmd) == 3);
 		json_t *c0 = json_array_get(cmd, 0);
@@ -611,6 +614,14 @@ TEST(scenario_run_resumes_from_its_checkpoint_bit_for_bit)
 	CHECK(sa && sb && na == nb && memcmp(sa, sb, na) == 0);
 	free(sa);
 	free(sb);
+	/* the series too, whose rows keep the commanders apart through the checkpoint */
+	snprintf(a, sizeof a, "%s/series.csv", whole);
+	snprintf(b, sizeof b, "%s/series.csv", resumed);
+	sa = slurp(a, &na);
+	sb = slurp(b, &nb);
+	CHECK(sa && sb && na == nb && memcmp(sa, sb, na) == 0);
+	free(sa);
+	free(sb);
 	/* another seed's run refuses it; a damaged file is refused, not a crash */
 	rd.seed = 5;
 	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
@@ -634,9 +645,34 @@ TEST(scenario_run_resumes_from_its_checkpoint_bit_for_bit)
 		refused += rt_run_load_checkpoint(fresh, ckpt, &err) != RT_OK;
 		rt_run_destroy(fresh);
 	}
-	free(bytes);
 	CHECK(tried > 30 && refused == tried);
 	rt_test_note("%d of %d checkpoints with a flipped byte refused", refused, tried);
+	/* a run state of version 1 (commanders counted as `scale` men: RTRUN1), sealed again
+	 * with the file's checksum (FNV-1a over all but its last 8 bytes), is refused by its
+	 * version and says so */
+	char *magic = NULL;
+	for (size_t at = 0; bytes && !magic && at + 8 <= n; ++at)
+		if (memcmp(bytes + at, "RTRUN2\0", 8) == 0) magic = bytes + at;
+	CHECK(magic != NULL);
+	if (magic) {
+		magic[5] = '1';
+		uint64_t h = 0xcbf29ce484222325ull;
+		for (size_t i = 0; i + 8 < n; ++i) h = (h ^ (unsigned char)bytes[i]) * 0x100000001b3ull;
+		for (int i = 0; i < 8; ++i) bytes[n - 8 + (size_t)i] = (char)(h >> (8 * i));
+		FILE *f = fopen(ckpt, "wb");
+		if (f) {
+			fwrite(bytes, 1, n, f);
+			fclose(f);
+		}
+		rt_run *fresh = NULL;
+		rd.seed = 4;
+		CHECK_OK(rt_run_create(sc, &rd, &fresh, &err), err);
+		const rt_status v1 = fresh ? rt_run_load_checkpoint(fresh, ckpt, &err) : RT_OK;
+		rt_test_note("a version-1 run state: %s", err.message);
+		CHECK(v1 == RT_ERR_INVALID && strstr(err.message, "version 1") && strstr(err.message, "run again from the start"));
+		rt_run_destroy(fresh);
+	}
+	free(bytes);
 	rt_run_destroy(run);
 	rt_scenario_destroy(sc);
 	char cmd[300];
@@ -1168,4 +1204,205 @@ TEST(scenario_march_at_the_gallop)
 	rt_test_note("%s", err.message);
 	CHECK(strstr(err.message, "only march and attack orders take a pace") != NULL);
 	rt_scenario_destroy(sc);
+}
+
+/* ---- a commander is one man at any scale ---- */
+/* At one agent for ten men: a garrison of 200 foot in the keep with its commander (on
+ * foot) and his 20 guards, 150 foot in the red camp under a mounted captain, 40 boatmen
+ * on a landing ordered to embark and their master marched there after them at 07:00:20
+ * (a march of the corps is his: the boats take whoever comes to their landing), 100 blue
+ * horse holding their camp under their khan. */
+static const char weight_scenario[] =
+	"rout: 1\n"
+	"name: weight\n"
+	"map: map.geojson\n"
+	"start: 1641-09-26T07:00\n"
+	"end: 1641-09-26T07:10\n"
+	"utc_offset_h: 8\n"
+	"place: {lat: 41.0, lon: 121.0}\n"
+	"scale: 10\n"
+	"dt_s: 0.5\n"
+	"sides:\n"
+	"  red: {name: Red, map_side: red}\n"
+	"  blue: {name: Blue, map_side: blue}\n"
+	"places:\n"
+	"  keep: {feature: keep}\n"
+	"  red_camp: {feature: red_camp}\n"
+	"  blue_camp: {feature: blue_camp}\n"
+	"  landing: {lat: 40.9945, lon: 120.9900, radius_m: 50, boats: {side: red, count: 10, capacity: 10, turnaround_s: 300}}\n"
+	"corps:\n"
+	"  garrison:\n"
+	"    side: red\n"
+	"    name: Keeper\n"
+	"    guards: 20\n"
+	"    units:\n"
+	"      garrison_foot: {kind: foot, men: 200, at: keep, order: shelter}\n"
+	"  field:\n"
+	"    side: red\n"
+	"    name: Captain\n"
+	"    mounted: true\n"
+	"    units:\n"
+	"      field_foot: {kind: foot, men: 150, at: red_camp}\n"
+	"  boatmen:\n"
+	"    side: red\n"
+	"    name: Master\n"
+	"    units:\n"
+	"      boat_foot: {kind: foot, men: 40, at: landing, order: {kind: embark, to: landing}}\n"
+	"  khan:\n"
+	"    side: blue\n"
+	"    name: Khan\n"
+	"    units:\n"
+	"      riders: {kind: horse, men: 100, at: blue_camp, order: hold}\n"
+	"triggers:\n"
+	"  away:\n"
+	"    when: {at: 1641-09-26T07:00:20}\n"
+	"    then:\n"
+	"      - {corps: boatmen, order: {kind: march, to: landing}}\n"
+	"history:\n"
+	"  - {figure: Red in the keep, recorded: 221, grade: A, source: test, measure: sides.red.sheltered.keep}\n"
+	"  - {figure: The garrison, recorded: 221, grade: A, source: test, measure: corps.garrison.initial}\n"
+	"  - {figure: Red in the keep (%), recorded: 60, grade: A, source: test, measure: sides.red.sheltered.keep, percent: true}\n"
+	"  - {figure: The captain's horse, recorded: 1, grade: A, source: test, measure: corps.field.horses_lost}\n";
+
+/* sides.red.<key> of summary.json in dir (NAN when missing); key may be "sheltered.keep" */
+static double red_figure(const char *dir, const char *key, double *history, int history_count)
+{
+	char path[300];
+	snprintf(path, sizeof path, "%s/summary.json", dir);
+	json_t *root = load_json(path);
+	double v = NAN;
+	json_t *red = json_object_get(json_object_get(root, "sides"), "red");
+	const char *dot = strchr(key, '.');
+	if (dot) {
+		char head[64];
+		snprintf(head, sizeof head, "%.*s", (int)(dot - key), key);
+		red = json_object_get(red, head);
+		key = dot + 1;
+	}
+	json_t *x = json_object_get(red, key);
+	if (json_is_number(x)) v = json_number_value(x);
+	json_t *hist = json_object_get(root, "history");
+	for (int i = 0; i < history_count; ++i) {
+		json_t *s = json_object_get(json_array_get(hist, (size_t)i), "simulated");
+		history[i] = json_is_number(s) ? json_number_value(s) : NAN;
+	}
+	json_decref(root);
+	return v;
+}
+
+/* Every output counts a commander as one man, not `scale` men, and his horse as one
+ * horse (docs/model.md section 10a): the keep holds 200 foot + 20 guards + 1 commander
+ * = 221 men, the boats take off 40 boatmen + their master = 41, red is 221 + 150 foot +
+ * 1 captain + 41 = 413 (not 440); blue 100 horse + the khan = 101. The figures,
+ * series.csv, report.md and the plots' history say the same; when the mounted captain
+ * falls red has lost one man and one horse. Every side still adds up exactly. */
+TEST(scenario_a_commander_is_one_man_at_any_scale)
+{
+	char dir[] = "/tmp/rout-test-weight-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char first[300], second[300], path[400];
+	snprintf(first, sizeof first, "%s/first", dir);
+	snprintf(second, sizeof second, "%s/second", dir);
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK_OK(rt_scenario_load_string(weight_scenario, strlen(weight_scenario), "weight.yaml", "tests/data/scenarios/mini", &def, &sc, &err), err);
+	if (!sc) return;
+	rt_run_def rd = run_def(1, 1);
+	rd.until_s = 60.0;
+	rt_run *run = NULL;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+	if (!run) {
+		rt_scenario_destroy(sc);
+		return;
+	}
+	CHECK_OK(rt_run_write_outputs(run, first, &err), err);
+	double fig[4];
+	const double initial = red_figure(first, "initial", fig, 4), keep = red_figure(first, "sheltered.keep", fig, 4);
+	const double in_field = red_figure(first, "in_field", fig, 4), by_sea = red_figure(first, "escaped_by_sea", fig, 4);
+	const double escaped = red_figure(first, "escaped", fig, 4);
+	double blue_initial = NAN;
+	snprintf(path, sizeof path, "%s/summary.json", first);
+	json_t *root = load_json(path);
+	blue_initial = json_number_value(json_object_get(json_object_get(json_object_get(root, "sides"), "blue"), "initial"));
+	json_decref(root);
+	rt_test_note("at scale 10: red %g men, %g in the keep, %g in the field, %g escaped of whom %g by boat; blue %g; figures %g, %g, %.3f %%, %g",
+		     initial, keep, in_field, escaped, by_sea, blue_initial, fig[0], fig[1], fig[2], fig[3]);
+	CHECK(initial == 413.0 && keep == 221.0 && in_field == 151.0 && blue_initial == 101.0);
+	CHECK(escaped == 41.0 && by_sea == 41.0);
+	CHECK(fig[0] == 221.0 && fig[1] == 221.0 && fig[3] == 0.0);
+	CHECK_NEAR(fig[2], 100.0 * 221.0 / 413.0, 1e-6); /* summary.json keeps 10 digits */
+	/* series.csv: every red row has 221 sheltered and adds up to 413 */
+	snprintf(path, sizeof path, "%s/series.csv", first);
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int sheltered_col = -1, rows = 0, good = 0;
+	if (f && fgets(line, sizeof line, f)) {
+		int col = 0;
+		for (char *t = strtok(line, ",\n"); t; t = strtok(NULL, ",\n"), ++col)
+			if (strcmp(t, "sheltered") == 0) sheltered_col = col;
+	}
+	while (f && fgets(line, sizeof line, f)) {
+		if (!strstr(line, ",red,")) continue;
+		rows++;
+		double sum = 0.0, sheltered = -1.0;
+		int col = 0;
+		for (char *t = strtok(line, ",\n"); t; t = strtok(NULL, ",\n"), ++col) {
+			if (col < 3) continue;
+			sum += atof(t);
+			if (col == sheltered_col) sheltered = atof(t);
+		}
+		good += sum == 413.0 && sheltered == 221.0;
+	}
+	if (f) fclose(f);
+	rt_test_note("series.csv: %d red rows, %d with 221 sheltered of 413", rows, good);
+	CHECK(sheltered_col > 3 && rows == 2 && good == rows);
+	/* report.md: the men by side */
+	snprintf(path, sizeof path, "%s/report.md", first);
+	size_t n = 0;
+	char *report = slurp(path, &n);
+	CHECK_MSG(report && strstr(report, "| Red | 413 | ") && strstr(report, "| Blue | 101 | "), "report.md does not give red 413 and blue 101");
+	free(report);
+	/* the plots' history: agents, and the commanders among them */
+	const rt_run_history h = rt_history_view(run->history);
+	const int last = h.sample_count - 1, red = 0;
+	const size_t cell = ((size_t)last * (size_t)h.side_count + red) * RT_STATE_COUNT + RT_STATE_SHELTERED;
+	const int agents = h.men_by_state[cell], generals = h.commanders_by_state ? h.commanders_by_state[cell] : -1;
+	int field = -1;
+	for (int c = 0; c < sc->corps_count; ++c)
+		if (strcmp(sc->corps[c].id, "field") == 0) field = c;
+	const size_t fc = (size_t)last * (size_t)h.corps_count + (size_t)field;
+	const int field_agents = field >= 0 ? h.corps_active[fc] : -1;
+	const int field_generals = field >= 0 && h.corps_commanders_active ? h.corps_commanders_active[fc] : -1;
+	rt_test_note("history: %d agents sheltered of whom %d commanders; the field corps %d active of whom %d commanders", agents, generals,
+		     field_agents, field_generals);
+	CHECK(agents == 23 && generals == 1 && (agents - generals) * 10 + generals == 221);
+	CHECK(field_agents == 16 && field_generals == 1);
+	/* the mounted captain falls: one man killed, one horse lost and taken */
+	CHECK(field >= 0);
+	if (field >= 0) CHECK_OK(rt_world_set_agent_state(rt_run_world(run), (rt_agent_id)run->commander[field], RT_STATE_DEAD_COMBAT, &err), err);
+	CHECK_OK(rt_run_write_outputs(run, second, &err), err);
+	snprintf(path, sizeof path, "%s/summary.json", second);
+	root = load_json(path);
+	json_t *r = json_object_get(json_object_get(root, "sides"), "red");
+	const char *ends[] = { "killed", "drowned", "trampled", "burned", "captured", "surrendered", "escaped", "in_field" };
+	double sum = 0.0;
+	for (int k = 0; k < 8; ++k) sum += json_number_value(json_object_get(r, ends[k]));
+	const char *key;
+	json_t *v;
+	json_object_foreach(json_object_get(r, "sheltered"), key, v) sum += json_number_value(v);
+	const double killed = json_number_value(json_object_get(r, "killed")), horses = json_number_value(json_object_get(r, "horses_lost"));
+	const double taken = json_number_value(json_object_get(r, "horses_taken")), end_initial = json_number_value(json_object_get(r, "initial"));
+	const double horse_fig = json_number_value(json_object_get(json_array_get(json_object_get(root, "history"), 3), "simulated"));
+	json_decref(root);
+	rt_test_note("the captain fallen: %g killed, %g horses lost, %g taken, %g in all (%g at the start)", killed, horses, taken, sum, end_initial);
+	CHECK(killed == 1.0 && horses == 1.0 && taken == 1.0 && horse_fig == 1.0);
+	CHECK(end_initial == 413.0 && sum == end_initial);
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	CHECK(rt_test_bytes_held() == 0);
 }

@@ -123,11 +123,18 @@ typedef struct rt_run_history {
 	const char *const *side_names;    /* side_count names; NULL: "side 0", "side 1" ... */
 	/* men of each side in each state: [sample][side][RT_STATE_COUNT] */
 	const int *men_by_state;
+	/* of those, the commanders: [sample][side][RT_STATE_COUNT], or NULL. An rt_history
+	 * counts agents in men_by_state and corps_active; a runner whose agents stand for k
+	 * men each counts (agents - commanders) x k + commanders men, a commander being one
+	 * man at any scale. The ready-made plots draw men_by_state and corps_active as they
+	 * are given and do not read these. */
+	const int *commanders_by_state;
 	/* corps */
 	int corps_count;
 	const char *const *corps_names;   /* corps_count names; NULL: "corps 0" ... */
 	const uint8_t *corps_side;        /* corps_count sides; NULL: all side 0 */
 	const int *corps_active;          /* men of each corps still taking part: [sample][corps] */
+	const int *corps_commanders_active; /* of those, the commanders: [sample][corps], or NULL */
 	const double *corps_left_at_s;    /* when each corps' commander left without orders; < 0: never */
 	const char *const *commander_names; /* for the markers; NULL (or a NULL entry): the corps name */
 	/* the environment at each sample */
@@ -142,7 +149,10 @@ rt_status rt_plot_sea_and_light(const rt_run_history *history, const rt_plot_def
 
 /* ---- recording a run's history -------------------------------------------------------- */
 /* Samples a world as it steps: men by side and state, each corps' men still taking part
- * and when its commander left, the sea level and the light.
+ * and when its commander left, the sea level and the light. Men are counted as agents,
+ * and the commanders (kind RT_KIND_COMMANDER) among them apart (commanders_by_state,
+ * corps_commanders_active), so that a caller whose agents stand for several men each
+ * can count a commander as one man.
  *
  *   rt_history_def hd = rt_history_def_default();  hd.every_s = 60;
  *   rt_history *h = rt_history_create(world, &hd, &err);   (after the men and corps are added)

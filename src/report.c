@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const phenomenon_id[RT_PH_COUNT] = { "C2", "C3", "C5", "E1", "E2", "E3", "E4", "E7", "M2", "M3", "M7", "Q2", "Q9" };
+static const char *const phenomenon_id[RT_PH_COUNT] = { "C2", "C3", "C5", "E1", "E2", "E3", "E4", "E7", "M2", "M3", "M4", "M7", "M8", "Q2", "Q9" };
 static const char *const phenomenon_text[RT_PH_COUNT] = {
 	"men trampled in the crush",
 	"fleeing men throw away armour and weapons",
@@ -26,7 +26,9 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 	"men escape by boat",
 	"a commander leaves after another has (blame shared)",
 	"a commander cut off from headquarters leaves",
+	"routing men rally and stand again",
 	"cornered men turn desperate and fight on",
+	"a commander's guards get him to safety",
 	"pursuers sent in proportion to the fleeing",
 	"fleeing men shelter in a fort",
 };
@@ -356,6 +358,21 @@ static rt_vec2 first_friendly_alarm(const rt_run *run)
 	return p;
 }
 
+/* M8: whether one of corps c's guards came to safety with its commander, who stands at
+ * `at`: sheltered or gone with him, or still on his feet within guarded_m of him. */
+static bool guarded(const rt_run *run, int c, rt_vec2 at)
+{
+	const double guarded_m = 300.0;
+	const rt_agents *a = &run->world->agents;
+	for (int s = 0; s < a->count; ++s) {
+		if (a->corps[s] != c || a->kind[s] != RT_KIND_GUARD) continue;
+		const uint8_t st = a->state[s];
+		const double d = hypot(a->x[s] - at.x, a->y[s] - at.y);
+		if ((st == RT_STATE_SHELTERED || st == RT_STATE_ESCAPED || rt__active(st)) && d <= guarded_m) return true;
+	}
+	return false;
+}
+
 static rt_status seen(rt_run *run, int ph, rt_vec2 where, const char *who)
 {
 	if (run->seen[ph]) return RT_OK;
@@ -393,8 +410,10 @@ rt_status rt__run_watch(rt_run *run)
 				run->reached_at_s[c] = w->time_s;
 				s = rt__run_event(run, "commander_reached", k->id, at, "Q9", "%s reaches %s", k->name,
 						  p >= 0 ? sc->places[p].id : "a fort");
+				if (s == RT_OK && guarded(run, c, at)) s = seen(run, RT_PH_M8, at, k->id);
 			} else if (st == RT_STATE_ESCAPED) {
 				s = rt__run_event(run, "commander_escaped", k->id, at, "", "%s gets away", k->name);
+				if (s == RT_OK && guarded(run, c, at)) s = seen(run, RT_PH_M8, at, k->id);
 			} else if (!rt__active(st)) {
 				s = rt__run_event(run, "commander_fell", k->id, at, "", "%s is %s", k->name, rt_state_name((rt_state)st));
 			} else if (st == RT_STATE_ROUTING && run->commander_state[c] != RT_STATE_ROUTING) {
@@ -435,6 +454,7 @@ rt_status rt__run_watch(rt_run *run)
 	if (s == RT_OK && st.drowned > 0) s = seen(run, RT_PH_E3, first_in_state(run, RT_STATE_DEAD_DROWNED), "");
 	if (s == RT_OK && st.burned > 0) s = seen(run, RT_PH_E4, first_in_state(run, RT_STATE_DEAD_BURNED), "");
 	if (s == RT_OK && st.desperate > 0) s = seen(run, RT_PH_M7, first_in_state(run, RT_STATE_DESPERATE), "");
+	if (s == RT_OK && st.rallied > 0) s = seen(run, RT_PH_M4, (rt_vec2){ NAN, NAN }, "");
 	if (s == RT_OK && st.boarded > 0 && !run->seen[RT_PH_E7]) {
 		rt_vec2 where = { NAN, NAN };
 		for (int p = 0, k = 0; p < sc->place_count && !isfinite(where.x); ++p) { /* landings are added in place order (run.c) */

@@ -28,8 +28,8 @@ typedef struct rt_run_order {
 
 /* Phenomena whose first occurrence the run watches for (report.c). */
 enum {
-	RT_PH_C2 = 0, RT_PH_C3, RT_PH_C5, RT_PH_E1, RT_PH_E2, RT_PH_E3, RT_PH_E4, RT_PH_E7, RT_PH_M2, RT_PH_M3, RT_PH_M7, RT_PH_Q2,
-	RT_PH_Q9,
+	RT_PH_C2 = 0, RT_PH_C3, RT_PH_C5, RT_PH_E1, RT_PH_E2, RT_PH_E3, RT_PH_E4, RT_PH_E7, RT_PH_M2, RT_PH_M3, RT_PH_M4, RT_PH_M7,
+	RT_PH_M8, RT_PH_Q2, RT_PH_Q9,
 	RT_PH_COUNT
 };
 

@@ -1081,6 +1081,66 @@ TEST(scenario_a_commander_given_his_own_refuge_flees_there_with_his_guard)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
+/* M8 in the report: the mini scenario with no blue attack before 07:30, so that red_one's
+ * captain, cut off and faint-hearted, leaves for the keep unhindered; with his 10 guards
+ * (`guards`) or without. Whether the summary has M8, and where the captain ended. */
+static void guarded_run(const char *guards, bool *m8, char *fate, size_t fate_size)
+{
+	static char joined[70000];
+	*m8 = false;
+	snprintf(fate, fate_size, "?");
+	CHECK(read_mini(joined, sizeof joined - 1024));
+	CHECK(replace_once(joined, sizeof joined, "when: {at: 1641-09-26T07:02}", "when: {at: 1641-09-26T07:30}"));
+	CHECK(replace_once(joined, sizeof joined, "    guards: 10\n", guards));
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK_OK(rt_scenario_load_string(joined, strlen(joined), "mini-guarded.yaml", "tests/data/scenarios/mini", &def, &sc, &err), err);
+	if (!sc) return;
+	char dir[] = "/tmp/rout-guarded-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	rt_run_def rd = run_def(2, 1);
+	rt_run *run = NULL;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+	if (run) CHECK_OK(rt_run_write_outputs(run, dir, &err), err);
+	char path[300];
+	snprintf(path, sizeof path, "%s/summary.json", dir);
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr);
+	CHECK(root != NULL);
+	if (root) {
+		*m8 = json_is_true(json_object_get(json_object_get(root, "phenomena"), "M8"));
+		json_t *c;
+		size_t i;
+		json_array_foreach(json_object_get(root, "commanders"), i, c)
+			if (strcmp(json_string_value(json_object_get(c, "id")), "red_one") == 0)
+				snprintf(fate, fate_size, "%s", json_string_value(json_object_get(c, "fate")));
+		json_decref(root);
+	}
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
+/* M8, "幸亏二人都有重金豢养的彪悍内丁": the report marks the first commander who comes to
+ * safety with his guards about him; a captain who gets to the keep alone is no case of
+ * it. */
+TEST(scenario_report_marks_a_commander_brought_in_by_his_guards)
+{
+	bool with, without;
+	char fate_with[32], fate_without[32];
+	guarded_run("    guards: 10\n", &with, fate_with, sizeof fate_with);
+	guarded_run("", &without, fate_without, sizeof fate_without);
+	rt_test_note("with 10 guards the captain is %s, M8 %s; with none he is %s, M8 %s", fate_with, with ? "marked" : "not marked",
+		     fate_without, without ? "marked" : "not marked");
+	CHECK(strcmp(fate_with, "sheltered") == 0 && with);
+	CHECK(strcmp(fate_without, "sheltered") == 0 && !without);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
 /* A measure with a place counts only the men standing in it: the red regiment stands
  * on the meadow at the start, none of it in the blue camp; a place on a measure that
  * has no "where" (captured) is refused, naming the key. */

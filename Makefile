@@ -125,6 +125,6 @@ fuzz-seeds: $(B)/make_trace_seeds
 	for f in tests/bad/maps/*.geojson; do cp $$f fuzz/corpus/map/bad-$$(basename $$f); done
 	$(B)/make_trace_seeds fuzz/corpus/trace
 	@mkdir -p fuzz/corpus/scenario
-	for d in scenarios/*/; do cp $$d/scenario.yaml fuzz/corpus/scenario/$$(basename $$d).yaml; done
+	for d in scenarios/*/; do cp $$d/scenario.yaml fuzz/corpus/scenario/$$(basename $$d | sed "s/-[0-9]*$$//").yaml; done
 	cp tests/data/scenarios/mini/scenario.yaml fuzz/corpus/scenario/mini.yaml
 	for f in tests/bad/scenarios/*.yaml; do cp $$f fuzz/corpus/scenario/bad-$$(basename $$f); done

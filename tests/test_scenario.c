@@ -33,6 +33,14 @@ static rt_run_def run_def(uint64_t seed, int threads)
 	return d;
 }
 
+/* Removes a test's output folder and all in it. */
+static void remove_dir(const char *dir)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 TEST(scenario_mini_loads_with_every_section)
 {
 	rt_scenario_def def = scenario_def();
@@ -361,9 +369,7 @@ TEST(scenario_weather_and_fires_reach_the_world)
 		CHECK(json_is_true(json_object_get(json_object_get(root, "phenomena"), "E4")));
 		json_decref(root);
 	}
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
+	remove_dir(dir);
 	CHECK(rt_test_bytes_held() == 0);
 }
 
@@ -475,8 +481,7 @@ TEST(scenario_outputs_are_whole_and_conserve_men)
 		pclose(p);
 	}
 	CHECK(tmp == 0);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
+	remove_dir(dir);
 	CHECK(rt_test_bytes_held() == 0);
 }
 
@@ -675,9 +680,7 @@ TEST(scenario_run_resumes_from_its_checkpoint_bit_for_bit)
 	free(bytes);
 	rt_run_destroy(run);
 	rt_scenario_destroy(sc);
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
+	remove_dir(dir);
 	CHECK(rt_test_bytes_held() == 0);
 }
 
@@ -797,6 +800,28 @@ static bool read_mini(char *text, size_t size)
 	return n > 0;
 }
 
+/* Replaces the first `old` in the NUL-terminated buf (of cap bytes) by `new`; false if
+ * `old` is not there or the result would not fit. */
+static bool replace_once(char *buf, size_t cap, const char *old, const char *new)
+{
+	char *at = strstr(buf, old);
+	const size_t n = strlen(buf), lo = strlen(old), ln = strlen(new);
+	if (!at || n - lo + ln + 1 > cap) return false;
+	memmove(at + ln, at + lo, n - (size_t)(at - buf) - lo + 1);
+	memcpy(at, new, ln);
+	return true;
+}
+
+/* The mini scenario (into text, of size bytes, 1 KB of it left free for edits) with the
+ * blue attack put off to 07:30, so that nobody fights before; with `steady`, red_one's
+ * captain steady too (courage 0.9, not cut off: he does not leave). */
+static bool quiet_mini(char *text, size_t size, bool steady)
+{
+	return read_mini(text, size - 1024) &&
+	       replace_once(text, size, "when: {at: 1641-09-26T07:02}", "when: {at: 1641-09-26T07:30}") &&
+	       (!steady || replace_once(text, size, "courage: 0.2\n    hunger: 0.5\n    cut_off: true", "courage: 0.9"));
+}
+
 TEST(scenario_history_figure_taken_at_its_time)
 {
 	static char text[65536];
@@ -836,9 +861,7 @@ TEST(scenario_history_figure_taken_at_its_time)
 	}
 	CHECK(strstr(report, "| Red down at 07:08 (at 1641-09-26T07:08:00) |") != NULL);
 	CHECK(strstr(report, "not reached: the run stopped before") != NULL);
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
+	remove_dir(dir);
 }
 
 /* A trigger's action with `refuge:` changes where the men it names run if they break: in
@@ -913,17 +936,6 @@ TEST(scenario_action_refuge_turns_the_flight)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
-/* Replaces the first `old` in the NUL-terminated buf (of cap bytes) by `new`; false if
- * `old` is not there or the result would not fit. */
-static bool replace_once(char *buf, size_t cap, const char *old, const char *new)
-{
-	char *at = strstr(buf, old);
-	const size_t n = strlen(buf), lo = strlen(old), ln = strlen(new);
-	if (!at || n - lo + ln + 1 > cap) return false;
-	memmove(at + ln, at + lo, n - (size_t)(at - buf) - lo + 1);
-	memcpy(at, new, ln);
-	return true;
-}
 
 /* The mini scenario with red_one's 100 foot and their captain (and his 5 guards) in the
  * keep, ordered at 07:01 to march to the crossroads: as a corps (`corps: red_one`) or as
@@ -936,15 +948,13 @@ static void sortie_run(bool as_corps, int *captain_state, double *captain_to_cro
 	*captain_state = -1;
 	*captain_to_crossroads = NAN;
 	*guards_out = *guards = 0;
-	CHECK(read_mini(joined, sizeof joined - 1024));
+	CHECK(quiet_mini(joined, sizeof joined, true)); /* no attack while they march; a captain who stays */
 	char add[256];
 	snprintf(add, sizeof add, "  sortie:\n    when: {at: 1641-09-26T07:01}\n    then:\n      - {%s, order: {kind: march, to: crossroads}}\nparameters:",
 		 as_corps ? "corps: red_one" : "unit: one_foot");
 	CHECK(replace_once(joined, sizeof joined, "one_foot: {kind: foot, men: 300, experience: green, armour: 0.5, at: red_camp, offset_m: [0, -100]}",
 			   "one_foot: {kind: foot, men: 100, experience: green, armour: 0.5, at: keep, order: shelter}"));
 	CHECK(replace_once(joined, sizeof joined, "parameters:", add));
-	CHECK(replace_once(joined, sizeof joined, "when: {at: 1641-09-26T07:02}", "when: {at: 1641-09-26T07:30}")); /* no attack while they march */
-	CHECK(replace_once(joined, sizeof joined, "courage: 0.2\n    hunger: 0.5\n    cut_off: true", "courage: 0.9")); /* a steady captain, who stays */
 	rt_scenario_def def = scenario_def();
 	rt_scenario *sc = NULL;
 	rt_error err;
@@ -1011,13 +1021,11 @@ static void own_refuge_run(bool own, double *captain_east, double *guards_east, 
 {
 	static char joined[70000];
 	*captain_east = *guards_east = *men_east = NAN;
-	CHECK(read_mini(joined, sizeof joined - 1024));
+	CHECK(quiet_mini(joined, sizeof joined, true));
 	CHECK(replace_once(joined, sizeof joined, "  crossroads:", "  west_ford: {lat: 41.0, lon: 120.9775, radius_m: 100}\n  crossroads:"));
 	if (own)
 		CHECK(replace_once(joined, sizeof joined, "parameters:",
 				   "  plan:\n    when: {at: 1641-09-26T07:00:10}\n    then:\n      - {commander: red_one, refuge: west_ford}\nparameters:"));
-	CHECK(replace_once(joined, sizeof joined, "when: {at: 1641-09-26T07:02}", "when: {at: 1641-09-26T07:30}"));
-	CHECK(replace_once(joined, sizeof joined, "courage: 0.2\n    hunger: 0.5\n    cut_off: true", "courage: 0.9"));
 	rt_scenario_def def = scenario_def();
 	rt_scenario *sc = NULL;
 	rt_error err;
@@ -1089,8 +1097,7 @@ static void guarded_run(const char *guards, bool *m8, char *fate, size_t fate_si
 	static char joined[70000];
 	*m8 = false;
 	snprintf(fate, fate_size, "?");
-	CHECK(read_mini(joined, sizeof joined - 1024));
-	CHECK(replace_once(joined, sizeof joined, "when: {at: 1641-09-26T07:02}", "when: {at: 1641-09-26T07:30}"));
+	CHECK(quiet_mini(joined, sizeof joined, false));
 	CHECK(replace_once(joined, sizeof joined, "    guards: 10\n", guards));
 	rt_scenario_def def = scenario_def();
 	rt_scenario *sc = NULL;
@@ -1120,9 +1127,7 @@ static void guarded_run(const char *guards, bool *m8, char *fate, size_t fate_si
 	}
 	rt_run_destroy(run);
 	rt_scenario_destroy(sc);
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
+	remove_dir(dir);
 }
 
 /* M8, "幸亏二人都有重金豢养的彪悍内丁": the report marks the first commander who comes to
@@ -1461,8 +1466,6 @@ TEST(scenario_a_commander_is_one_man_at_any_scale)
 	CHECK(end_initial == 413.0 && sum == end_initial);
 	rt_run_destroy(run);
 	rt_scenario_destroy(sc);
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
+	remove_dir(dir);
 	CHECK(rt_test_bytes_held() == 0);
 }

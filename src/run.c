@@ -7,8 +7,9 @@
  * One agent stands for `scale` men: it is drawn sqrt(scale) times wider than one man
  * (so a crowd of agents covers the ground the men would), fort capacities and trigger
  * thresholds are divided by scale, and every count the run reports is multiplied back
- * into men (a commander is one man at any scale: report.c). Orders are applied serially in unit order and triggers are checked every
- * check interval in trigger order, so a run is as deterministic as the world. */
+ * into men (a commander is one man at any scale: report.c). Orders are applied serially
+ * in unit order and triggers are checked every check interval in trigger order, so a run
+ * is as deterministic as the world. */
 #include "run_internal.h"
 #include "fire_log.h"
 

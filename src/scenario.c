@@ -804,7 +804,7 @@ static rt_status read_action(reader *r, const rt_ynode *v, const char *p, int *c
 		    (rt__yaml_get(v, "commander") != NULL);
 	if (given != 1) return bad(r, v, p, "name exactly one of unit, units, corps or commander");
 	const bool commander = rt__yaml_get(v, "commander") != NULL;
-	/* a commander's action may only give him a refuge; every other needs an order */
+	/* a commander's action needs an order or a refuge (or both); every other an order */
 	const rt_ynode *on = NULL;
 	char op[PATH_SIZE];
 	join(op, p, "order");
@@ -851,6 +851,7 @@ static rt_status read_action(reader *r, const rt_ynode *v, const char *p, int *c
 	}
 	for (int i = 0; i < need; i++) {
 		rt_sc_action *a = &r->sc->actions[r->sc->action_count++];
+		memset(a, 0, sizeof *a); /* the run's checkpoint fingerprints the table bytes, padding too */
 		a->unit = corps >= 0 ? -1 : targets[i];
 		a->corps = corps;
 		a->commander = commander;

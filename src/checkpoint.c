@@ -29,7 +29,8 @@
  *                                                                      even when the next sense phase
  *                                                                      finds nothing to sense and keeps
  *                                                                      the last step's grid
- *   sense: the kneeling groups, routing, weight, deaths, box           REBUILT by the sense phase
+ *   sense: the kneeling groups, box; the local picture's table
+ *       (fine_*: men, routing, weight, deaths per fine cell)           REBUILT by the sense phase
  *                                                                      before they are read
  *   sense.allocated, capacity                                          NOT STATE
  *   sense.sight_max, sight_allocated                                   NOT STATE (sight in smoke per
@@ -227,7 +228,7 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 4632, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 4688, "struct rt_world changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_world_def) == 1624, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 248, "rt_corps changed: update the checkpoint (checkpoint.c)");
@@ -235,7 +236,7 @@ _Static_assert(sizeof(rt_corps_def) == 96, "rt_corps_def changed: update the che
 _Static_assert(sizeof(rt_goal) == 120, "rt_goal changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal_def) == 56, "rt_goal_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_death_event) == 32, "rt_death_event changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_sense_grid) == 376, "rt_sense_grid changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_sense_grid) == 432, "rt_sense_grid changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_grid) == 112, "rt_grid changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_geometry) == 144, "rt_geometry changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_environment_def) == 1008, "rt_environment_def changed: update the checkpoint's fingerprint (checkpoint.c)");
@@ -1364,11 +1365,9 @@ static rt_status load_sense(reader *r, rt_world *w, plan *p, bool apply, rt_erro
 	g->sides = sides;
 	decode_array(g->start, start, index + 1, sizeof(int32_t));
 	decode_array(g->order, order, listed, sizeof(int32_t));
-	/* the kneeling groups and the sums are rebuilt before they are read: empty them */
+	/* the kneeling groups are rebuilt before they are read: empty them (the local
+	 * picture's table is rebuilt with them) */
 	for (size_t b = index + 1; b <= 2 * index; ++b) g->start[b] = (int)listed;
-	memset(g->routing, 0, 2 * index * sizeof(int));
-	memset(g->weight, 0, 2 * index * sizeof(float));
-	memset(g->deaths, 0, 2 * index * sizeof(float));
 	for (int group = 0; group < 2 * RT_MAX_SIDES; ++group) {
 		g->box[group][0] = g->box[group][1] = INT32_MAX;
 		g->box[group][2] = g->box[group][3] = -1;

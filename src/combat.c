@@ -4,7 +4,10 @@
  * sense (parallel over men who decide this step): men who can be seen and fought
  *   (active, not kneeling) are counting-sorted by (side, coarse cell); each man searches
  *   rings of cells outward from his own until no nearer enemy can exist, up to the
- *   sense range.
+ *   sense range. His local picture (morale: friends, routing friends, enemy weight,
+ *   deaths seen within the view radius) is summed over fine cells of sense_cell_m kept
+ *   in a hash table of the cells anyone stands in, so that it does not grow with the
+ *   coarse grid on a wide map.
  * fight (parallel, each man writes only his own slot): a man in reach of his enemy
  *   strikes with probability rate * dt * hit * (1 - armour); else a man with a missile
  *   weapon and ammunition shoots at him if he is in range, with probability rate * dt,
@@ -29,14 +32,28 @@ static bool can_fight(uint8_t state)
 	       state == RT_STATE_DESPERATE;
 }
 
+static void fine_free(rt_world *w)
+{
+	rt_sense_grid *g = &w->sense;
+	const size_t n = g->fine_allocated, per_side = n * (size_t)g->fine_sides;
+	rt__free(&w->allocator, g->fine_key, n * sizeof(uint64_t));
+	rt__free(&w->allocator, g->fine_men, per_side * sizeof(int));
+	rt__free(&w->allocator, g->fine_routing, per_side * sizeof(int));
+	rt__free(&w->allocator, g->fine_weight, per_side * sizeof(float));
+	rt__free(&w->allocator, g->fine_deaths, per_side * sizeof(float));
+	g->fine_key = NULL;
+	g->fine_men = g->fine_routing = NULL;
+	g->fine_weight = g->fine_deaths = NULL;
+	g->fine_allocated = 0;
+	g->fine_sides = 0;
+}
+
 void rt__sense_free(rt_world *w)
 {
 	rt_sense_grid *g = &w->sense;
 	if (g->start) rt__free(&w->allocator, g->start, (g->allocated + 1) * sizeof(int));
-	if (g->routing) rt__free(&w->allocator, g->routing, g->allocated * sizeof(int));
-	if (g->weight) rt__free(&w->allocator, g->weight, g->allocated * sizeof(float));
-	if (g->deaths) rt__free(&w->allocator, g->deaths, g->allocated * sizeof(float));
 	rt__free(&w->allocator, g->order, (size_t)g->capacity * sizeof(int));
+	fine_free(w);
 	if (g->sight_max) rt__free(&w->allocator, g->sight_max, g->sight_allocated * sizeof(float));
 	memset(g, 0, sizeof *g);
 	rt__free(&w->allocator, w->deaths, (size_t)w->death_capacity * sizeof(rt_death_event));
@@ -69,31 +86,13 @@ rt_status rt__sense_reserve(rt_world *w, size_t need, rt_error *err)
 	if (need > g->allocated) {
 		size_t grow = need + need / 2;
 		int *start = rt__alloc(&w->allocator, (grow + 1) * sizeof(int));
-		int *routing = rt__alloc(&w->allocator, grow * sizeof(int));
-		float *weight = rt__alloc(&w->allocator, grow * sizeof(float));
-		float *deaths = rt__alloc(&w->allocator, grow * sizeof(float));
-		if (!start || !routing || !weight || !deaths) {
-			rt__free(&w->allocator, start, (grow + 1) * sizeof(int));
-			rt__free(&w->allocator, routing, grow * sizeof(int));
-			rt__free(&w->allocator, weight, grow * sizeof(float));
-			rt__free(&w->allocator, deaths, grow * sizeof(float));
-			return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the sense grid (%zu cells)", grow);
-		}
+		if (!start) return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the sense grid (%zu cells)", grow);
 		if (g->start) {
 			/* what the grid holds is kept: a checkpoint restores into it */
 			memcpy(start, g->start, (g->allocated + 1) * sizeof(int));
-			memcpy(routing, g->routing, g->allocated * sizeof(int));
-			memcpy(weight, g->weight, g->allocated * sizeof(float));
-			memcpy(deaths, g->deaths, g->allocated * sizeof(float));
 			rt__free(&w->allocator, g->start, (g->allocated + 1) * sizeof(int));
-			rt__free(&w->allocator, g->routing, g->allocated * sizeof(int));
-			rt__free(&w->allocator, g->weight, g->allocated * sizeof(float));
-			rt__free(&w->allocator, g->deaths, g->allocated * sizeof(float));
 		}
 		g->start = start;
-		g->routing = routing;
-		g->weight = weight;
-		g->deaths = deaths;
 		g->allocated = grow;
 	}
 	if (g->capacity < w->agents.capacity) {
@@ -105,6 +104,79 @@ rt_status rt__sense_reserve(rt_world *w, size_t need, rt_error *err)
 		g->capacity = w->agents.capacity;
 	}
 	return RT_OK;
+}
+
+/* The fine table of the local picture: room for `entries` cells of `sides` sides, at
+ * most half full, emptied. */
+static rt_status fine_prepare(rt_world *w, size_t entries, int sides, rt_error *err)
+{
+	rt_sense_grid *g = &w->sense;
+	size_t capacity = 64;
+	while (capacity < 2 * entries) capacity *= 2;
+	if (capacity > g->fine_allocated || sides > g->fine_sides) {
+		const size_t alloc = capacity > g->fine_allocated ? capacity : g->fine_allocated;
+		const int stride = sides > g->fine_sides ? sides : g->fine_sides;
+		fine_free(w);
+		const size_t per_side = alloc * (size_t)stride;
+		g->fine_key = rt__alloc(&w->allocator, alloc * sizeof(uint64_t));
+		g->fine_men = rt__alloc(&w->allocator, per_side * sizeof(int));
+		g->fine_routing = rt__alloc(&w->allocator, per_side * sizeof(int));
+		g->fine_weight = rt__alloc(&w->allocator, per_side * sizeof(float));
+		g->fine_deaths = rt__alloc(&w->allocator, per_side * sizeof(float));
+		g->fine_allocated = alloc;
+		g->fine_sides = stride;
+		if (!g->fine_key || !g->fine_men || !g->fine_routing || !g->fine_weight || !g->fine_deaths) {
+			fine_free(w);
+			return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the local picture (%zu cells)", alloc);
+		}
+	}
+	g->fine_capacity = capacity;
+	g->fine_cell = w->def.combat.sense_cell_m;
+	g->fine_inv = 1.0 / g->fine_cell;
+	memset(g->fine_key, 0xff, capacity * sizeof(uint64_t));
+	return RT_OK;
+}
+
+/* (cx, cy) in one word, the sign bits flipped so that no cell near the grid (cx = -1,
+ * cy = -1 among them) packs to RT_FINE_EMPTY; only cx = cy = INT32_MAX would. */
+static inline uint64_t fine_pack(int cx, int cy)
+{
+	return ((uint64_t)(uint32_t)cx | ((uint64_t)(uint32_t)cy << 32)) ^ 0x8000000080000000ull;
+}
+
+static inline size_t fine_hash(const rt_sense_grid *g, uint64_t key)
+{
+	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (g->fine_capacity - 1);
+}
+
+/* The entry of cell key, -1 when nobody is in it. */
+static inline ptrdiff_t fine_find(const rt_sense_grid *g, uint64_t key)
+{
+	for (size_t i = fine_hash(g, key);; i = (i + 1) & (g->fine_capacity - 1)) {
+		if (g->fine_key[i] == key) return (ptrdiff_t)i;
+		if (g->fine_key[i] == RT_FINE_EMPTY) return -1;
+	}
+}
+
+/* The entry of cell key, claimed (its sums zeroed) when new. */
+static size_t fine_claim(rt_sense_grid *g, uint64_t key)
+{
+	size_t i = fine_hash(g, key);
+	while (g->fine_key[i] != key && g->fine_key[i] != RT_FINE_EMPTY) i = (i + 1) & (g->fine_capacity - 1);
+	if (g->fine_key[i] == RT_FINE_EMPTY) {
+		g->fine_key[i] = key;
+		const size_t at = i * (size_t)g->fine_sides;
+		for (int side = 0; side < g->fine_sides; ++side) {
+			g->fine_men[at + side] = g->fine_routing[at + side] = 0;
+			g->fine_weight[at + side] = g->fine_deaths[at + side] = 0.0f;
+		}
+	}
+	return i;
+}
+
+static inline uint64_t fine_key_of(const rt_sense_grid *g, double x, double y)
+{
+	return fine_pack(rt__floor_int((x - g->origin_x) * g->fine_inv), rt__floor_int((y - g->origin_y) * g->fine_inv));
 }
 
 static inline int sense_cell(const rt_sense_grid *g, double x, double y)
@@ -197,33 +269,31 @@ static void local_picture(rt_world *w, const rt_lights *lights)
 	rt_agents *a = &w->agents;
 	const rt_sense_grid *g = &w->sense;
 	const rt_morale_params *m = &w->def.morale;
-	const int n = a->count, cells = g->cells, nx = g->nx, ny = g->ny;
-	const int reach = (int)ceil(m->view_radius_m * g->inv_cell - 0.5);
+	const int n = a->count, stride = g->fine_sides;
+	const int reach = (int)ceil(m->view_radius_m * g->fine_inv - 0.5);
 	const double memory = m->death_memory_s;
 	int64_t alarms = 0;
 #pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : alarms) if (RT_PARALLEL(n))
 	for (int s = 0; s < n; ++s) {
 		if (!rt__active(a->state[s]) || !rt__agent_due(w, s)) continue;
 		const int own = a->side[s];
-		const int cx = rt__floor_int((a->x[s] - g->origin_x) * g->inv_cell), cy = rt__floor_int((a->y[s] - g->origin_y) * g->inv_cell);
+		const int cx = rt__floor_int((a->x[s] - g->origin_x) * g->fine_inv), cy = rt__floor_int((a->y[s] - g->origin_y) * g->fine_inv);
 		double friends = 0.0, routing = 0.0, enemy = 0.0, deaths = 0.0;
-		for (int yy = cy - reach; yy <= cy + reach; ++yy) {
-			if (yy < 0 || yy >= ny) continue;
+		for (int yy = cy - reach; yy <= cy + reach; ++yy)
 			for (int xx = cx - reach; xx <= cx + reach; ++xx) {
-				if (xx < 0 || xx >= nx) continue;
-				const int c = yy * nx + xx;
+				const ptrdiff_t e = fine_find(g, fine_pack(xx, yy));
+				if (e < 0) continue;
+				const size_t at = (size_t)e * (size_t)stride;
 				for (int side = 0; side < g->sides; ++side) {
-					const int b = side * cells + c;
 					if (side == own) {
-						friends += g->start[b + 1] - g->start[b];
-						routing += g->routing[b];
-						deaths += g->deaths[b];
+						friends += g->fine_men[at + side];
+						routing += g->fine_routing[at + side];
+						deaths += g->fine_deaths[at + side];
 					} else {
-						enemy += g->weight[b];
+						enemy += g->fine_weight[at + side];
 					}
 				}
 			}
-		}
 		if (lights) {
 			int light = -1;
 			enemy += rt__lights_feared(w, lights, s, &light);
@@ -335,9 +405,8 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	int *bucket = rt__arena_push(&w->arena, (size_t)n * sizeof(int));
 	if (!bucket) return rt__fail(err, RT_ERR_NOMEM, "step scratch exhausted in sense");
 	memset(start, 0, (all + 1) * sizeof(int));
-	memset(g->routing, 0, all * sizeof(int));
-	memset(g->weight, 0, all * sizeof(float));
-	memset(g->deaths, 0, all * sizeof(float));
+	if ((st = fine_prepare(w, (size_t)men + (size_t)w->death_count, g->sides, err)) != RT_OK) return st;
+	const int stride = g->fine_sides;
 	const float horse = (float)w->def.morale.horse_threat_weight;
 	for (int group = 0; group < 2 * RT_MAX_SIDES; ++group) {
 		g->box[group][0] = g->box[group][1] = INT32_MAX;
@@ -356,14 +425,13 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 			box[2] = cx > box[2] ? cx : box[2];
 			box[3] = cy > box[3] ? cy : box[3];
 		}
-		const bool marching_off = rt__marching_off(w, s);
-		if (a->state[s] == RT_STATE_ROUTING) {
-			g->routing[bucket[s]]++;
-		} else if (a->state[s] != RT_STATE_SURRENDERED && !marching_off) {
-			/* a routing man threatens nobody, nor one marching off after his commander
-			 * (his back is turned); a rider threatens most */
-			g->weight[bucket[s]] += a->mount[s] ? horse : 1.0f;
-		}
+		if (a->state[s] == RT_STATE_SURRENDERED) continue;
+		/* the local picture: a routing man threatens nobody, nor one marching off after
+		 * his commander (his back is turned); a rider threatens most */
+		const size_t at = fine_claim(g, fine_key_of(g, a->x[s], a->y[s])) * (size_t)stride + (size_t)a->side[s];
+		g->fine_men[at]++;
+		if (a->state[s] == RT_STATE_ROUTING) g->fine_routing[at]++;
+		else if (!rt__marching_off(w, s)) g->fine_weight[at] += a->mount[s] ? horse : 1.0f;
 	}
 	/* deaths in mind, fading linearly with age */
 	for (int i = 0; i < w->death_count; ++i) {
@@ -372,7 +440,7 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 		    e->y >= g->origin_y + g->ny * g->cell)
 			continue; /* no man stands near enough to have seen it */
 		const double age = (double)(w->step - e->step) * dt;
-		g->deaths[e->side * cells + sense_cell(g, e->x, e->y)] += (float)(1.0 - age / memory);
+		g->fine_deaths[fine_claim(g, fine_key_of(g, e->x, e->y)) * (size_t)stride + e->side] += (float)(1.0 - age / memory);
 	}
 	const int buckets = groups * cells;
 	for (int b = 0; b < buckets; ++b) start[b + 1] += start[b];

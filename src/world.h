@@ -96,15 +96,25 @@ typedef struct rt_sense_grid {
 	int sides;             /* 1 + the largest side present */
 	size_t allocated;      /* entries in the per-(side, cell) arrays */
 	int *start;            /* sides * cells + 1 */
-	int *routing;          /* men routing per (side, cell) */
-	float *weight;         /* threat weight per (side, cell) */
-	float *deaths;         /* remembered deaths per (side, cell), faded by age */
 	int *order;            /* sorted -> slot */
 	int capacity;
 	int box[2 * RT_MAX_SIDES][4]; /* each group's cells: x0, y0, x1, y1 (empty when x1 < 0) */
 	float *sight_max;      /* in smoke: the farthest any man of (side, cell) can be seen from */
 	size_t sight_allocated;
+	/* The local picture (morale): the fine cells of sense_cell_m that hold anyone, in an
+	 * open-addressed table keyed by the cell (so the view radius holds however coarse the
+	 * grid above must be for a wide world), per (entry, side): men who can be fought,
+	 * men routing, threat weight, remembered deaths. Rebuilt every sense phase. */
+	double fine_cell, fine_inv;
+	size_t fine_capacity;  /* entries, a power of two */
+	size_t fine_allocated; /* entries the arrays below were allocated for */
+	int fine_sides;        /* side stride of the per-side arrays */
+	uint64_t *fine_key;    /* packed (cx, cy); RT_FINE_EMPTY when free */
+	int *fine_men, *fine_routing;
+	float *fine_weight, *fine_deaths;
 } rt_sense_grid;
+
+#define RT_FINE_EMPTY UINT64_MAX
 
 /* A man seen to fall, remembered for death_memory_s. */
 typedef struct rt_death_event {

@@ -1046,13 +1046,16 @@ static void own_refuge_run(bool own, double *captain_east, double *guards_east, 
 	}
 	rt_world *w = rt_run_world(run);
 	while (!rt_run_done(run) && w->time_s < 20.0) CHECK_OK(rt_run_step(run, &err), err);
-	const rt_agents *a = &w->agents;
+	rt_agents *a = &w->agents;
 	const uint32_t captain = (uint32_t)w->corps[red_one].commander;
 	double x0[4096];
 	CHECK(a->count <= 4096);
 	for (int s = 0; s < a->count && s < 4096; ++s) {
 		x0[a->id[s]] = a->x[s];
-		if (a->corps[s] == red_one) CHECK_OK(rt_world_set_agent_state(w, a->id[s], RT_STATE_ROUTING, &err), err);
+		if (a->corps[s] != red_one) continue;
+		/* broken: routing, with no heart left to rally in the two minutes */
+		CHECK_OK(rt_world_set_agent_state(w, a->id[s], RT_STATE_ROUTING, &err), err);
+		a->morale[s] = 0.0f;
 	}
 	while (!rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
 	double guards = 0.0, men = 0.0;

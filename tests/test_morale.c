@@ -106,3 +106,67 @@ TEST(morale_green_break_before_veterans)
 	CHECK(green_sum < veteran_sum);
 	CHECK(green_first * 10 >= seeds * 8); /* green break first in at least 80 % of seeds */
 }
+
+/* The local picture holds its radius however wide the world (docs/model.md section 9):
+ * a man at (100, 0) with a friend 12 m off sees no threat from an enemy rider 150 m
+ * away, and threat 3 / (1 friend + 1) = 1.5 once a second rider stands 20 m from him.
+ * The same on a world a few hundred metres wide and on one 40 km wide (two men at its far corners make
+ * the search grid's cells about 650 m there, so all three stand in one coarse cell: the
+ * picture used to count the far rider as near). */
+static bool picture_threat(bool wide, bool near_rider, double *threat)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_min = (rt_vec2){ -21000, -21000 };
+	d.bounds_max = (rt_vec2){ 21000, 21000 };
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return false;
+	rt_agent_def man = rt_agent_def_default();
+	rt_agent_def rider = rt_agent_def_default();
+	rider.kind = RT_KIND_HORSE;
+	rider.side = 1;
+	rt_agent_id me = 0;
+	bool ok = true;
+	man.position = (rt_vec2){ 100, 0 };
+	ok = ok && rt_world_add_agent(w, &man, &me, &err) == RT_OK;
+	man.position = (rt_vec2){ 112, 0 };
+	ok = ok && rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	rider.position = (rt_vec2){ 250, 0 };
+	ok = ok && rt_world_add_agent(w, &rider, NULL, &err) == RT_OK;
+	if (near_rider) {
+		rider.position = (rt_vec2){ 100, 20 };
+		ok = ok && rt_world_add_agent(w, &rider, NULL, &err) == RT_OK;
+	}
+	if (wide) {
+		man.position = (rt_vec2){ -20000, -20000 };
+		ok = ok && rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+		rider.position = (rt_vec2){ 20000, 20000 };
+		ok = ok && rt_world_add_agent(w, &rider, NULL, &err) == RT_OK;
+	} else {
+		man.position = (rt_vec2){ -100, -100 };
+		ok = ok && rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+		rider.position = (rt_vec2){ 300, 100 };
+		ok = ok && rt_world_add_agent(w, &rider, NULL, &err) == RT_OK;
+	}
+	ok = ok && rt_world_step(w, &err) == RT_OK;
+	rt_agent_view v;
+	ok = ok && rt_world_get_agent(w, me, &v);
+	*threat = ok ? v.threat : NAN;
+	rt_world_destroy(w);
+	return ok;
+}
+
+TEST(morale_local_picture_holds_its_radius_on_a_wide_map)
+{
+	double small_far, small_near, wide_far, wide_near;
+	CHECK(picture_threat(false, false, &small_far));
+	CHECK(picture_threat(false, true, &small_near));
+	CHECK(picture_threat(true, false, &wide_far));
+	CHECK(picture_threat(true, true, &wide_near));
+	rt_test_note("threat with a rider 150 m off: %.2f on a 350 m world, %.2f on a 40 km one; with a second 20 m off: %.2f and %.2f",
+		     small_far, wide_far, small_near, wide_near);
+	CHECK(small_far == 0.0 && wide_far == 0.0);
+	CHECK(fabs(small_near - 1.5) < 1e-6 && fabs(wide_near - 1.5) < 1e-6);
+	CHECK(rt_test_bytes_held() == 0);
+}

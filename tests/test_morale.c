@@ -164,7 +164,7 @@ TEST(morale_local_picture_holds_its_radius_on_a_wide_map)
 	CHECK(picture_threat(false, true, &small_near));
 	CHECK(picture_threat(true, false, &wide_far));
 	CHECK(picture_threat(true, true, &wide_near));
-	rt_test_note("threat with a rider 150 m off: %.2f on a 350 m world, %.2f on a 40 km one; with a second 20 m off: %.2f and %.2f",
+	rt_test_note("threat with a rider 150 m off: %.2f on a 400 m world, %.2f on a 40 km one; with a second 20 m off: %.2f and %.2f",
 		     small_far, wide_far, small_near, wide_near);
 	CHECK(small_far == 0.0 && wide_far == 0.0);
 	CHECK(fabs(small_near - 1.5) < 1e-6 && fabs(wide_near - 1.5) < 1e-6);

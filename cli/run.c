@@ -11,6 +11,7 @@
 #include "rout/scenario.h"
 #include "args.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -356,6 +357,28 @@ static void draw_key_moments(const rt_run *run, const char *dir, double frame_s,
 	}
 }
 
+/* The pictures an earlier run left in dir (its map pictures, its key moments and its
+ * replay page): a run folder never mixes two runs' pictures, nor keeps pictures of
+ * another run when this one is drawn without any (--no-pictures). A resumed run keeps
+ * its start.png, drawn when it began. */
+static void remove_earlier_pictures(const char *dir, bool resumed)
+{
+	DIR *d = opendir(dir);
+	if (!d) return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		const char *name = e->d_name;
+		const size_t len = strlen(name);
+		const bool event = strncmp(name, "event-", 6) == 0 && len > 10 && strcmp(name + len - 4, ".png") == 0;
+		if (!event && strcmp(name, "end.png") != 0 && strcmp(name, "replay.html") != 0 && (resumed || strcmp(name, "start.png") != 0))
+			continue;
+		char path[1300];
+		snprintf(path, sizeof path, "%s/%s", dir, name);
+		if (unlink(path) != 0) fprintf(stderr, "rout: cannot remove %s, left by an earlier run: %s\n", path, strerror(errno));
+	}
+	closedir(d);
+}
+
 static void progress(const rt_run *run, double started, bool done)
 {
 	const rt_scenario *sc = rt_run_scenario(run);
@@ -419,6 +442,7 @@ static int one_run(const rt_scenario *sc, const run_options *o, uint64_t seed, c
 	}
 	char title[300];
 	snprintf(title, sizeof title, "%s — seed %llu", info.title[0] ? info.title : info.name, (unsigned long long)seed);
+	remove_earlier_pictures(dir, o->resume != NULL);
 	if (!o->no_pictures && !o->resume) draw(sc, rt_run_world(run), dir, "start.png", title);
 	double next_checkpoint = o->checkpoint_every_s > 0.0 ? (floor(rt_run_time_s(run) / o->checkpoint_every_s) + 1.0) * o->checkpoint_every_s : INFINITY;
 	const bool tty = !o->quiet && isatty(2);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
@@ -97,4 +98,34 @@ TEST(cli_every_bad_input_exits_2_naming_its_file)
 	pclose(ls);
 	rt_test_note("%d of %d bad inputs refused with exit code 2, naming their file", good, files);
 	CHECK(files > 80);
+}
+
+/* A run into a folder an earlier run used removes that run's pictures first (docs/
+ * run-folder.md): the folder never mixes two runs' key moments, and a run drawn without
+ * pictures keeps none of another run's. */
+TEST(cli_a_run_folder_keeps_no_pictures_of_an_earlier_run)
+{
+	if (UNDER_ASAN) {
+		rt_test_note("skipped under the sanitizers: it runs the plain build's build/rout");
+		return;
+	}
+	char dir[128], cmd[600], line[2048];
+	snprintf(dir, sizeof dir, "/tmp/rout-test-folder-%ld", (long)getpid());
+	snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s && for f in start.png end.png replay.html event-16410926T070100.png event-keep.txt; do echo old > %s/$f; done",
+		 dir, dir, dir);
+	CHECK(system(cmd) == 0);
+	snprintf(cmd, sizeof cmd, "build/rout run tests/data/scenarios/mini --until 1m --quiet --no-pictures --threads 1 --out %s", dir);
+	const int rc = run_shell(cmd, line, sizeof line);
+	CHECK(rc == 0);
+	const char *gone[] = { "start.png", "end.png", "replay.html", "event-16410926T070100.png" };
+	for (int i = 0; i < 4; ++i) {
+		snprintf(cmd, sizeof cmd, "test ! -e %s/%s", dir, gone[i]);
+		const bool removed = system(cmd) == 0;
+		if (!removed) rt_test_note("%s is still there", gone[i]);
+		CHECK(removed);
+	}
+	snprintf(cmd, sizeof cmd, "test -e %s/event-keep.txt && test -s %s/summary.json", dir, dir); /* not a picture: left */
+	CHECK(system(cmd) == 0);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
 }

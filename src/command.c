@@ -45,6 +45,7 @@ rt_command_params rt_command_params_default(void)
 	c.carry_pickup_m = 8.0;
 	c.carry_touch_m = 1.0;
 	c.rearguard_cover_m = 300.0;
+	c.column_lead_m = 50.0; /* docs/model.md section 10: a general rides with his column */
 	/* M7 (docs/model.md section 10c; estimates, grade E) */
 	c.summons_hold_tolerance = 0.15;
 	c.summons_morale = 0.5;
@@ -295,10 +296,50 @@ static void pursue(rt_world *w, int corps)
 	c->pursuers = sent;
 }
 
+/* A general marching on an order rides with his column, not ahead of it: he waits while
+ * the nearest man of his corps marching to his goal (his guards aside) is farther than
+ * column_lead_m. Serial, every step, over all men (each man's distance to his commander),
+ * before the decide phase reads it. A commander riding for his refuge after leaving
+ * without orders, or fighting, fleeing, or with no man marching with him, does not wait;
+ * one who left and was later sent elsewhere by an order (a breakout) does. */
+static void columns(rt_world *w)
+{
+	rt_agents *a = &w->agents;
+	const double lead = w->def.command.column_lead_m;
+	double *near2 = rt__arena_push(&w->arena, (size_t)w->corps_count * sizeof(double));
+	int *leader = rt__arena_push(&w->arena, (size_t)w->corps_count * sizeof(int));
+	bool any = false;
+	for (int c = 0; c < w->corps_count; ++c) {
+		rt_corps *k = &w->corps[c];
+		k->waits = false;
+		if (!near2 || !leader) continue;
+		leader[c] = -1;
+		near2[c] = INFINITY;
+		if (!(lead > 0.0) || k->commander < 0) continue;
+		const int s = (int)w->slot_of_id[k->commander];
+		/* on an order: not riding for the corps' refuge after leaving without one */
+		if (a->state[s] != RT_STATE_MARCHING || a->goal[s] < 0 || rt__marching_off(w, s)) continue;
+		leader[c] = s;
+		any = true;
+	}
+	if (!any) return;
+	for (int s = 0; s < a->count; ++s) {
+		const int c = a->corps[s];
+		if (c < 0 || leader[c] < 0 || s == leader[c] || a->stance[s] == RT_STANCE_GUARD) continue;
+		const int k = leader[c];
+		if (a->state[s] != RT_STATE_MARCHING || a->goal[s] != a->goal[k]) continue;
+		const double dx = a->x[s] - a->x[k], dy = a->y[s] - a->y[k], d2 = dx * dx + dy * dy;
+		if (d2 < near2[c]) near2[c] = d2;
+	}
+	for (int c = 0; c < w->corps_count; ++c)
+		if (leader[c] >= 0 && isfinite(near2[c])) w->corps[c].waits = near2[c] > lead * lead;
+}
+
 void rt__command(rt_world *w)
 {
 	if (w->corps_count == 0) return;
 	rt__retinue(w); /* every step: who carries a wounded commander (C6) */
+	columns(w);     /* every step: which marching commanders wait for their men */
 	const rt_command_params *p = &w->def.command;
 	const int64_t round = (int64_t)floor(w->time_s / p->decision_interval_s);
 	if (round == w->last_decision) return;

@@ -177,6 +177,9 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 		if (fight && a->enemy_dist[s] <= c->charge_run_up && a->mount[s])
 			*pace *= c->charge_pace;
 	} else if (goal >= 0) {
+		/* a general marching on an order waits for his column (command.c) */
+		const int corps = a->corps[s];
+		if (corps >= 0 && w->corps[corps].waits && w->corps[corps].commander == (int32_t)a->id[s]) return -1;
 		/* marching off after his commander left, he finds his corps' refuge full: on to
 		 * the nearest open one */
 		if (w->flights && rt__marching_off(w, s) && rt__goal_closed(w, goal, s) &&

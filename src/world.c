@@ -331,7 +331,8 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      cp->wound_share >= 0.0 && cp->wound_share <= 1.0 && cp->wounded_speed_factor >= 0.0 && cp->wounded_speed_factor <= 1.0 &&
 	      cp->carry_speed_factor > 0.0 && cp->carry_speed_factor <= 1.0 && cp->carry_pickup_m >= 0.0 && cp->carry_pickup_m <= 100.0 &&
 	      cp->carry_touch_m >= 0.0 && cp->carry_touch_m <= cp->carry_pickup_m &&
-	      cp->rearguard_cover_m >= 0.0 && cp->rearguard_cover_m <= 20000.0))
+	      cp->rearguard_cover_m >= 0.0 && cp->rearguard_cover_m <= 20000.0 && cp->column_lead_m >= 0.0 &&
+	      cp->column_lead_m <= 20000.0))
 		return rt__fail(err, RT_ERR_INVALID, "command guard and carrying parameters out of range (docs/model.md section 10b)");
 	if (!(cp->summons_hold_tolerance >= 0.0 && cp->summons_hold_tolerance <= 1.0 && cp->summons_morale >= 0.0 &&
 	      cp->summons_morale <= 1.0 && cp->summons_rate_per_h >= 0.0 && cp->summons_rate_per_h <= 1000.0 &&

@@ -80,14 +80,17 @@ typedef struct rt_corps {
 	bool guarded;          /* M8: his guards are bound to him this step (rt__bound of his state; guard.c) */
 	double summons_at_s;   /* M7: when its commander summoned the encircled, -1 not yet (summons.c) */
 	int encircled;         /* M7: enemies inside its ring at the last decision */
+	bool waits;            /* its commander, marching on an order, waits for his men (column_lead_m;
+				* command.c, every step) */
 } rt_corps;
 
 /* ---- sense grid ----
  * A coarse grid per side over the bounding box of the men who can be seen and fought
- * (cell at least sense_cell_m, and no more cells than 2 per man), rebuilt every step:
- * each man's nearest enemy is found by searching rings of cells outwards until no
- * nearer enemy can exist, and his local picture (friends, routing friends, enemy
- * strength, deaths in mind) is summed over the cells in view. */
+ * (cell at least sense_cell_m, and no more cells than max(4096, 2 per man)), rebuilt
+ * every step: each man's nearest enemy is found by searching rings of cells outwards
+ * until no nearer enemy can exist. His local picture (friends, routing friends, enemy
+ * strength, deaths in mind) is summed over the fine cells (sense_cell_m) in view, kept
+ * in the hash table below, so that it does not grow with the coarse cells. */
 #define RT_MAX_SIDES 8
 
 typedef struct rt_sense_grid {

@@ -277,3 +277,70 @@ TEST(command_pursuers_leave_their_march)
 	CHECK_NEAR(ordered_drift, free_drift, 0.25 * fabs(free_drift));
 	CHECK(rt_test_bytes_held() == 0);
 }
+
+/* A general marching on an order rides with his column (docs/model.md section 10,
+ * column_lead_m): a commander 300 m ahead of his 20 men, all marching to a place 2.8 km
+ * east, stands until the head of the column is within 50 m of him and then goes on with
+ * it; with column_lead_m 0 he keeps his 300 m lead. Returns his lead over the foremost of
+ * his men after four minutes, and how far he went. */
+static bool column_lead(double lead_m, double *gap, double *went)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_min = (rt_vec2){ -500, -100 };
+	d.bounds_max = (rt_vec2){ 3000, 100 };
+	d.command.column_lead_m = lead_m;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return false;
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ 2800, -50 };
+	gd.target_max = (rt_vec2){ 2900, 50 };
+	gd.straight = true;
+	rt_goal_id place = RT_NO_GOAL;
+	bool ok = rt_world_add_goal(w, &gd, &place, &err) == RT_OK;
+	rt_corps_def cd = rt_corps_def_default();
+	rt_corps_id corps = -1;
+	ok = ok && rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.corps = corps;
+	man.state = RT_STATE_MARCHING;
+	man.goal = place;
+	rt_agent_id general = 0;
+	rt_agent_def cmd = man;
+	cmd.kind = RT_KIND_COMMANDER;
+	cmd.position = (rt_vec2){ 0, 0 };
+	ok = ok && rt_world_add_agent(w, &cmd, &general, &err) == RT_OK;
+	ok = ok && rt_world_set_corps_commander(w, corps, general, &err) == RT_OK;
+	for (int i = 0; i < 20 && ok; ++i) {
+		man.position = (rt_vec2){ -300.0 - 1.5 * (i / 5), -3.0 + 1.5 * (i % 5) };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	const int steps = (int)(240.0 / d.dt_s);
+	for (int s = 0; s < steps && ok; ++s) ok = rt_world_step(w, &err) == RT_OK;
+	rt_agent_view g, m;
+	ok = ok && rt_world_get_agent(w, general, &g);
+	double head = -INFINITY;
+	for (int id = 1; id <= 20 && ok; ++id) {
+		ok = rt_world_get_agent(w, (rt_agent_id)id, &m);
+		head = fmax(head, m.position.x);
+	}
+	*gap = g.position.x - head;
+	*went = g.position.x;
+	rt_world_destroy(w);
+	return ok;
+}
+
+TEST(command_a_general_on_the_march_rides_with_his_column)
+{
+	double gap_waits, went_waits, gap_free, went_free;
+	CHECK(column_lead(50.0, &gap_waits, &went_waits));
+	CHECK(column_lead(0.0, &gap_free, &went_free));
+	rt_test_note("after four minutes the general leads the head of his column by %.0f m, %.0f m on (column_lead_m 50); "
+		     "by %.0f m, %.0f m on (0: he does not wait)",
+		     gap_waits, went_waits, gap_free, went_free);
+	CHECK(gap_waits <= 55.0 && gap_waits > 0.0);
+	CHECK(went_waits > 20.0); /* and he went on with them */
+	CHECK(gap_free > 250.0);
+	CHECK(rt_test_bytes_held() == 0);
+}

@@ -235,6 +235,8 @@ typedef struct rt_command_params {
 	double carry_pickup_m;        /* a guard this near (body gap) takes him up */
 	double carry_touch_m;         /* within this gap (bodies) the guard has him up and carries him */
 	double rearguard_cover_m;     /* M6: a rearguard fights on until its commander is this far off */
+	double column_lead_m;         /* a commander marching on an order waits when the nearest of his men
+				       * marching with him is farther than this (0: never waits) */
 	/* the summons to surrender (M7) */
 	double summons_hold_tolerance; /* the ring holds when its men keep the contain distance within this share */
 	double summons_morale;        /* encircled men below this morale may surrender */

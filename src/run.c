@@ -410,10 +410,10 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 	wd.allocator = run->allocator;
 	/* an agent is sqrt(scale) men wide: distances between bodies in contact grow with it */
 	wd.morale.capture_distance_m *= sqrt(run->scale);
+	wd.morale.kneel_distance_m *= sqrt(run->scale);
 	/* a general's lead on his column is a distance on the ground, plus one rider's spacing
 	 * in a column at this scale (the nearest agent stands for the nearest of scale men) */
 	if (wd.command.column_lead_m > 0.0) wd.command.column_lead_m += 3.0 * sqrt(run->scale);
-	wd.morale.kneel_distance_m *= sqrt(run->scale);
 	/* neighbour cells wide enough that the search (at most 8 cells out) sees every body
 	 * an agent can touch within one time gap */
 	double max_radius = 0.0, max_speed = 0.0;

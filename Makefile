@@ -42,8 +42,12 @@ $(B)/rout-tests: $(TEST_OBJ) $(B)/librout.a
 	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(B)/librout.a $(LIBS)
 
 # Run the tests (filter with T=name-substring).
+# J tests run at once, each in a process of its own (tests/main.c); J=1 runs them one
+# after another in one process.
+J ?= $(shell nproc 2>/dev/null || echo 1)
+
 test: $(B)/rout-tests $(B)/rout
-	$(B)/rout-tests $(T)
+	$(B)/rout-tests -j $(J) $(T)
 
 check: deps
 	@$(MAKE) --no-print-directory test
@@ -54,7 +58,7 @@ sanitize: deps
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		build/sanitize/rout-tests
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1 \
-		build/sanitize/rout-tests $(T)
+		build/sanitize/rout-tests -j $(J) $(T)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -1,10 +1,20 @@
-/* The test runner and the counting allocator. Usage: tests [name-substring ...] */
+/* The test runner and the counting allocator.
+ * Usage: tests [-j N] [name-substring ...]
+ * With -j N (N > 1) each selected test runs in a child process of its own, at most N at a
+ * time; each test's output is kept in a file until it ends, and printed in name order, so
+ * the log reads the same whatever the order in which the tests finished. A test that
+ * dies (a signal, a sanitizer's report) fails with what it printed and how it ended. */
 #include "test.h"
 
+#include <errno.h>
+#include <glob.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MAX_TESTS 512
 
@@ -56,6 +66,28 @@ void rt_test_fail_allocation(long k)
 	fail_at = k;
 }
 
+const char *rt_test_tmp(const char *name)
+{
+	static char paths[8][256];
+	static int next;
+	char *out = paths[next++ % 8];
+	const char *dot = strchr(name, '.');
+	const int stem = dot ? (int)(dot - name) : (int)strlen(name);
+	snprintf(out, sizeof paths[0], "/tmp/%.*s-%ld%s", stem, name, (long)getpid(), dot ? dot : "");
+	return out;
+}
+
+bool rt_test_temp_left(const char *path)
+{
+	char pattern[512];
+	snprintf(pattern, sizeof pattern, "%s.tmp*", path);
+	glob_t g;
+	const int rc = glob(pattern, GLOB_NOSORT, NULL, &g);
+	const bool left = rc == 0 && g.gl_pathc > 0;
+	globfree(&g);
+	return left;
+}
+
 void rt_test_register(const char *name, rt_test_fn *fn)
 {
 	if (test_count < MAX_TESTS) {
@@ -92,33 +124,147 @@ static int cmp_tests(const void *a, const void *b)
 	return strcmp(x, y);
 }
 
+/* Runs test i here; returns true when it passed. */
+static bool run_one(int i)
+{
+	current_failed = 0;
+	bytes_held = 0;
+	rt_test_fail_allocation(-1);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	printf("%s\n", tests[i].name);
+	fflush(stdout);
+	tests[i].fn();
+	rt_test_fail_allocation(-1);
+	if (!current_failed && bytes_held != 0) {
+		printf("    FAIL: %zu bytes still held by the allocator after the test\n", bytes_held);
+		current_failed = 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	printf("    %s (%.2f s)\n", current_failed ? "failed" : "ok", sec);
+	fflush(stdout);
+	return !current_failed;
+}
+
+typedef struct {
+	pid_t pid;      /* 0 before it starts and once it has ended */
+	FILE *out;      /* what the test printed, stdout and stderr */
+	int status;     /* from waitpid */
+	bool done;
+} job;
+
+static void print_job(int i, job *j, int *passed, int *failed)
+{
+	rewind(j->out);
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, j->out)) > 0) fwrite(buf, 1, n, stdout);
+	fclose(j->out);
+	j->out = NULL;
+	const bool ok = WIFEXITED(j->status) && WEXITSTATUS(j->status) == 0;
+	if (!WIFEXITED(j->status) || WEXITSTATUS(j->status) > 1) {
+		/* It never reached its "ok"/"failed" line: say how it ended. */
+		if (WIFSIGNALED(j->status))
+			printf("    FAIL: %s died of signal %d\n", tests[i].name, WTERMSIG(j->status));
+		else
+			printf("    FAIL: %s exited with status %d\n", tests[i].name, WEXITSTATUS(j->status));
+	}
+	fflush(stdout);
+	if (ok) (*passed)++;
+	else (*failed)++;
+}
+
+/* Runs the selected tests in up to `jobs` child processes at once. */
+static int run_parallel(const int *chosen, int count, int jobs, int *passed, int *failed)
+{
+	job *js = calloc((size_t)(count > 0 ? count : 1), sizeof *js);
+	if (!js) {
+		printf("tests: out of memory\n");
+		return -1;
+	}
+	int next = 0, running = 0, printed = 0;
+	while (printed < count) {
+		while (running < jobs && next < count) {
+			job *j = &js[next];
+			j->out = tmpfile();
+			if (!j->out) {
+				printf("tests: cannot make a temporary file: %s\n", strerror(errno));
+				free(js);
+				return -1;
+			}
+			fflush(stdout);
+			fflush(stderr);
+			pid_t pid = fork();
+			if (pid < 0) {
+				printf("tests: cannot fork: %s\n", strerror(errno));
+				free(js);
+				return -1;
+			}
+			if (pid == 0) {
+				dup2(fileno(j->out), STDOUT_FILENO);
+				dup2(fileno(j->out), STDERR_FILENO);
+				/* exit(), not _exit(): the leak checker runs at exit. */
+				exit(run_one(chosen[next]) ? 0 : 1);
+			}
+			j->pid = pid;
+			running++;
+			next++;
+		}
+		int status;
+		pid_t pid = waitpid(-1, &status, 0);
+		if (pid < 0) {
+			if (errno == EINTR) continue;
+			printf("tests: waitpid: %s\n", strerror(errno));
+			free(js);
+			return -1;
+		}
+		for (int k = 0; k < next; ++k)
+			if (js[k].pid == pid) {
+				js[k].pid = 0;
+				js[k].status = status;
+				js[k].done = true;
+				running--;
+			}
+		while (printed < next && js[printed].done) {
+			print_job(chosen[printed], &js[printed], passed, failed);
+			printed++;
+		}
+	}
+	free(js);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	qsort(tests, (size_t)test_count, sizeof tests[0], cmp_tests);
-	int passed = 0, failed = 0;
-	for (int i = 0; i < test_count; ++i) {
-		bool selected = argc < 2;
-		for (int a = 1; a < argc; ++a)
-			if (strstr(tests[i].name, argv[a])) selected = true;
-		if (!selected) continue;
-		current_failed = 0;
-		bytes_held = 0;
-		rt_test_fail_allocation(-1);
-		struct timespec t0, t1;
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		printf("%s\n", tests[i].name);
-		fflush(stdout);
-		tests[i].fn();
-		rt_test_fail_allocation(-1);
-		if (!current_failed && bytes_held != 0) {
-			printf("    FAIL: %zu bytes still held by the allocator after the test\n", bytes_held);
-			current_failed = 1;
+	int jobs = 1, first = 1;
+	if (argc >= 3 && strcmp(argv[1], "-j") == 0) {
+		char *end;
+		long j = strtol(argv[2], &end, 10);
+		if (*end || j < 1 || j > 256) {
+			printf("tests: -j expects a number of processes from 1 to 256, not \"%s\"\n", argv[2]);
+			return 2;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-		printf("    %s (%.2f s)\n", current_failed ? "failed" : "ok", sec);
-		if (current_failed) failed++;
-		else passed++;
+		jobs = (int)j;
+		first = 3;
+	}
+	static int chosen[MAX_TESTS];
+	int count = 0;
+	for (int i = 0; i < test_count; ++i) {
+		bool selected = argc <= first;
+		for (int a = first; a < argc; ++a)
+			if (strstr(tests[i].name, argv[a])) selected = true;
+		if (selected) chosen[count++] = i;
+	}
+	int passed = 0, failed = 0;
+	if (jobs > 1) {
+		if (run_parallel(chosen, count, jobs, &passed, &failed) != 0) return 2;
+	} else {
+		for (int k = 0; k < count; ++k) {
+			if (run_one(chosen[k])) passed++;
+			else failed++;
+		}
 	}
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

@@ -21,6 +21,13 @@ size_t rt_test_bytes_held(void);
 void rt_test_fail_allocation(long k);
 long rt_test_allocations_made(void);
 
+/* A path in /tmp for `name` ("rout-plot.png" gives "/tmp/rout-plot-<pid>.png"), unique to
+ * this process, so tests running side by side (make check beside make sanitize, or -j)
+ * never write the same file. The result lives until eight more calls. */
+const char *rt_test_tmp(const char *name);
+/* Whether a temporary file of an atomic write to `path` (path.tmp*) was left behind. */
+bool rt_test_temp_left(const char *path);
+
 #define TEST(name)                                                              \
 	static void test_##name(void);                                          \
 	__attribute__((constructor)) static void register_##name(void)          \

@@ -166,7 +166,7 @@ TEST(picture_names_in_chinese_and_pinyin_above_a_fort)
 	const int x0 = (int)((fort.bbox_min.x - lo.x) * scale) - 20, x1 = (int)((fort.bbox_max.x - lo.x) * scale) + 20;
 	const int y_top = (int)((hi.y - fort.bbox_max.y) * scale); /* the fort's north wall, in pixels */
 	int dark[2][2] = { { 0, 0 }, { 0, 0 } }; /* [names][upper, lower half of the band] */
-	const char *path = "/tmp/rout-picture-names.png";
+	const char *path = rt_test_tmp("rout-picture-names.png");
 	for (int names = 0; names < 2; ++names) {
 		rt_picture_def pd = rt_picture_def_default();
 		pd.path = path;
@@ -209,7 +209,7 @@ TEST(picture_commanders_are_diamonds)
 	ad.position = (rt_vec2){ 70, 30 };
 	CHECK_OK(rt_world_add_agent(w, &ad, NULL, &err), err);
 	rt_picture_def pd = rt_picture_def_default();
-	pd.path = "/tmp/rout-picture-commander.png";
+	pd.path = rt_test_tmp("rout-picture-commander.png");
 	pd.width_px = 1000; /* 10 px a metre: the soldier at (300, 300), the commander at (700, 300) */
 	CHECK_OK(rt_world_draw_picture(w, &pd, &err), err);
 	rt_world_destroy(w);
@@ -239,18 +239,18 @@ TEST(picture_svg_is_xml_and_png_kept_for_old_callers)
 	}
 	const char *names[2] = { "Ming", "Qing" };
 	rt_picture_def pd = rt_picture_def_default();
-	pd.path = "/tmp/rout-picture.svg";
+	pd.path = rt_test_tmp("rout-picture.svg");
 	pd.title = "Songshan, SVG";
 	pd.side_names = names;
 	pd.side_name_count = 2;
 	CHECK_OK(rt_world_draw_picture(w, &pd, &err), err);
-	const bool xml = svg_is_xml(pd.path), temp_left = exists("/tmp/rout-picture.svg.tmp");
+	const bool xml = svg_is_xml(pd.path), temp_left = rt_test_temp_left(pd.path);
 	char *text = slurp(pd.path);
 	const bool ground = text && strstr(text, "<image"); /* the terrain, as one picture-sized image */
 	free(text);
 	keep_or_remove(pd.path);
 	/* rt_world_draw_png writes PNG whatever the name says, as it always did */
-	pd.path = "/tmp/rout-picture-png.svg";
+	pd.path = rt_test_tmp("rout-picture-png.svg");
 	CHECK_OK(rt_world_draw_png(w, &pd, &err), err);
 	char *png = slurp(pd.path);
 	const bool is_png = png && memcmp(png, "\x89PNG", 4) == 0;
@@ -300,7 +300,7 @@ TEST(picture_trace_frame_looks_like_its_world)
 {
 	rt_map *map = small_map();
 	CHECK(map);
-	const char *trace = "/tmp/rout-picture-frame.bin";
+	const char *trace = rt_test_tmp("rout-picture-frame.bin");
 	rt_world *w = NULL;
 	CHECK(walking_trace(map, trace, &w));
 	const char *names[2] = { "Ming", "Qing" };
@@ -308,7 +308,7 @@ TEST(picture_trace_frame_looks_like_its_world)
 	pd.side_names = names;
 	pd.side_name_count = 2;
 	pd.allocator = rt_test_allocator();
-	pd.path = "/tmp/rout-picture-world.png";
+	pd.path = rt_test_tmp("rout-picture-world.png");
 	rt_error err;
 	CHECK_OK(rt_world_draw_picture(w, &pd, &err), err);
 	rt_environment_state env;
@@ -330,13 +330,13 @@ TEST(picture_trace_frame_looks_like_its_world)
 	o.commanders = &chief;
 	o.commander_names = &chief_name;
 	o.commander_count = 1;
-	pd.path = "/tmp/rout-picture-frame.png";
+	pd.path = rt_test_tmp("rout-picture-frame.png");
 	rt_status s = rt_picture_draw_frame(map, &m.frame, &o, &pd, &err);
 	rt_trace_moment_free(&m);
 	rt_map_destroy(map);
 	CHECK_OK(s, err);
-	cairo_surface_t *a_img = cairo_image_surface_create_from_png("/tmp/rout-picture-world.png");
-	cairo_surface_t *b_img = cairo_image_surface_create_from_png("/tmp/rout-picture-frame.png");
+	cairo_surface_t *a_img = cairo_image_surface_create_from_png(rt_test_tmp("rout-picture-world.png"));
+	cairo_surface_t *b_img = cairo_image_surface_create_from_png(rt_test_tmp("rout-picture-frame.png"));
 	CHECK(cairo_surface_status(a_img) == CAIRO_STATUS_SUCCESS && cairo_surface_status(b_img) == CAIRO_STATUS_SUCCESS);
 	const int wa = cairo_image_surface_get_width(a_img), ha = cairo_image_surface_get_height(a_img);
 	const bool same_size = wa == cairo_image_surface_get_width(b_img) && ha == cairo_image_surface_get_height(b_img);
@@ -351,8 +351,8 @@ TEST(picture_trace_frame_looks_like_its_world)
 		}
 	cairo_surface_destroy(a_img);
 	cairo_surface_destroy(b_img);
-	keep_or_remove("/tmp/rout-picture-world.png");
-	keep_or_remove("/tmp/rout-picture-frame.png");
+	keep_or_remove(rt_test_tmp("rout-picture-world.png"));
+	keep_or_remove(rt_test_tmp("rout-picture-frame.png"));
 	rt_test_note("%d x %d px; %ld differ by more than 40 in a channel; %ld pixels of formed men", wa, ha, differ, men);
 	CHECK(same_size);
 	CHECK(men > 100);
@@ -365,7 +365,7 @@ TEST(picture_trace_moment_is_the_nearest_frame)
 {
 	rt_map *map = small_map();
 	CHECK(map);
-	const char *trace = "/tmp/rout-picture-moment.bin";
+	const char *trace = rt_test_tmp("rout-picture-moment.bin");
 	CHECK(walking_trace(map, trace, NULL));
 	rt_map_destroy(map);
 	rt_allocator a = rt_test_allocator();

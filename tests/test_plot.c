@@ -162,8 +162,8 @@ TEST(plot_refuses_a_missing_or_short_trace)
 {
 	rt_allocator a = rt_test_allocator();
 	rt_error err;
-	CHECK(rt_plot_trace_states("/nonexistent/trace.bin", "/tmp/rout-never.png", NULL, &a, &err) == RT_ERR_IO);
-	CHECK(access("/tmp/rout-never.png", F_OK) != 0);
+	CHECK(rt_plot_trace_states("/nonexistent/trace.bin", rt_test_tmp("rout-never.png"), NULL, &a, &err) == RT_ERR_IO);
+	CHECK(access(rt_test_tmp("rout-never.png"), F_OK) != 0);
 }
 
 /* The tally of the skirmish's trace: 60 frames a second apart, 100 men a side in each. */
@@ -219,7 +219,7 @@ TEST(plot_puts_values_where_the_axes_say)
 	}
 	rt_plot_marker m[3] = { { 25.0, NULL, "#123456" }, { 50.0, NULL, "#654321" }, { 75.0, NULL, "#0a7a0a" } };
 	rt_plot_def d = rt_plot_def_default();
-	d.path = "/tmp/rout-plot-axes.png";
+	d.path = rt_test_tmp("rout-plot-axes.png");
 	d.title = "axes";
 	d.y.min = 0.0;
 	d.y.max = 10.0;
@@ -261,7 +261,7 @@ TEST(plot_svg_is_xml_and_written_whole)
 	rt_plot_series s = { "sea level", x, y, 3, NULL, RT_PLOT_SOLID, 0.0, false };
 	rt_plot_marker m = { 600.0, "Wang Pu leaves 19:40", NULL };
 	rt_plot_def d = rt_plot_def_default();
-	d.path = "/tmp/rout-plot-sea.svg";
+	d.path = rt_test_tmp("rout-plot-sea.svg");
 	d.title = "Sea level";
 	d.y.label = "sea level";
 	d.y.unit = "m";
@@ -277,7 +277,7 @@ TEST(plot_svg_is_xml_and_written_whole)
 	char *text = slurp(d.path, &size);
 	CHECK(text);
 	free(text);
-	const bool xml = svg_is_xml(d.path), temp_left = exists("/tmp/rout-plot-sea.svg.tmp");
+	const bool xml = svg_is_xml(d.path), temp_left = rt_test_temp_left(d.path);
 	remove(d.path);
 	rt_test_note("%zu bytes of SVG", size);
 	CHECK(xml);
@@ -293,7 +293,7 @@ TEST(plot_refuses_a_bad_definition_naming_the_field)
 	s[0] = (rt_plot_series){ "a", x, y, 3, NULL, RT_PLOT_SOLID, 0.0, false };
 	s[1] = (rt_plot_series){ "b", x_ok, y, 3, "red", RT_PLOT_SOLID, 0.0, false };
 	rt_plot_def d = rt_plot_def_default();
-	d.path = "/tmp/rout-plot-bad.png";
+	d.path = rt_test_tmp("rout-plot-bad.png");
 	d.series = s;
 	d.series_count = 2;
 	rt_error err;
@@ -318,7 +318,7 @@ TEST(plot_refuses_a_bad_definition_naming_the_field)
 	d.y2.log_scale = false;
 	d.width_px = 100;
 	CHECK(rt_plot_write(&d, &err) == RT_ERR_INVALID && strcmp(err.field, "width_px") == 0);
-	CHECK(!exists(d.path) && !exists("/tmp/rout-plot-bad.png.tmp"));
+	CHECK(!exists(d.path) && !rt_test_temp_left(d.path));
 }
 
 /* Axis numbers and the clock as a reader expects them. */
@@ -413,7 +413,7 @@ TEST(plot_run_plots_mark_departures_and_leave_out_what_never_happened)
 	d.subtitle = "a made-up night";
 	rt_error err;
 	/* each corps' strength: Wang Pu's line and a dashed marker in his colour (#c0392b) at 10 min */
-	d.path = "/tmp/rout-plot-corps.png";
+	d.path = rt_test_tmp("rout-plot-corps.png");
 	CHECK_OK(rt_plot_corps_strength(&h, &d, &err), err);
 	cairo_surface_t *s = cairo_image_surface_create_from_png(d.path);
 	remove(d.path);
@@ -450,7 +450,7 @@ TEST(plot_run_plots_mark_departures_and_leave_out_what_never_happened)
 	CHECK_NEAR(best_column, 0.5 * (left + right), 3.0);  /* 10 min is the middle of a 0..20 min run */
 
 	/* deaths by cause: combat, drowning and fire drawn, trampling (never happened) left out */
-	d.path = "/tmp/rout-plot-deaths.png";
+	d.path = rt_test_tmp("rout-plot-deaths.png");
 	CHECK_OK(rt_plot_deaths_by_cause(&h, &d, &err), err);
 	s = cairo_image_surface_create_from_png(d.path);
 	remove(d.path);
@@ -463,11 +463,11 @@ TEST(plot_run_plots_mark_departures_and_leave_out_what_never_happened)
 	CHECK(trampled == 0);
 
 	/* men by state and sea and light: written, the latter as SVG */
-	d.path = "/tmp/rout-plot-men.png";
+	d.path = rt_test_tmp("rout-plot-men.png");
 	CHECK_OK(rt_plot_men_by_state(&h, &d, &err), err);
 	CHECK(exists(d.path));
 	remove(d.path);
-	d.path = "/tmp/rout-plot-env.svg";
+	d.path = rt_test_tmp("rout-plot-env.svg");
 	d.clock_start_jd_ut = rt_julian_day_from_civil(1641, 9, 25, 18, 0, 0, 8);
 	d.clock_utc_offset_h = 8.0;
 	CHECK_OK(rt_plot_sea_and_light(&h, &d, &err), err);
@@ -475,7 +475,7 @@ TEST(plot_run_plots_mark_departures_and_leave_out_what_never_happened)
 	remove(d.path);
 	/* a history without what a plot needs is refused, naming the field */
 	h.corps_active = NULL;
-	d.path = "/tmp/rout-plot-none.png";
+	d.path = rt_test_tmp("rout-plot-none.png");
 	CHECK(rt_plot_corps_strength(&h, &d, &err) == RT_ERR_INVALID && strcmp(err.field, "corps_active") == 0);
 	CHECK(!exists(d.path));
 }
@@ -566,7 +566,7 @@ TEST(plot_out_of_memory_is_a_clean_error)
 	rt_run_history h = night();
 	rt_plot_def d = rt_plot_def_default();
 	d.allocator = rt_test_allocator();
-	d.path = "/tmp/rout-plot-oom.png";
+	d.path = rt_test_tmp("rout-plot-oom.png");
 	rt_error err;
 	long plot_failures = 0;
 	for (long k = 0; k < 100; ++k) {

@@ -71,7 +71,7 @@ static bool stand(uint64_t seed, rt_experience experience, int riders, bool neig
 
 TEST(morale_contagion_breaks_the_neighbour)
 {
-	const int seeds = 50, riders = 40;
+	const int seeds = rt_test_seeds(50), riders = 40;
 	int alone = 0, beside = 0;
 	for (int s = 1; s <= seeds; ++s) {
 		morale_run a, b;
@@ -82,12 +82,12 @@ TEST(morale_contagion_breaks_the_neighbour)
 	}
 	rt_test_note("a unit of %d facing %d horse broke in %d of %d seeds alone, %d beside a routing unit", UNIT, riders, alone,
 		     seeds, beside);
-	CHECK(beside > alone);
+	CHECK_RATE(beside > alone);
 }
 
 TEST(morale_green_break_before_veterans)
 {
-	const int seeds = 50, riders = 40;
+	const int seeds = rt_test_seeds(50), riders = 40;
 	double green_sum = 0.0, veteran_sum = 0.0;
 	int green_broke = 0, veteran_broke = 0, green_first = 0;
 	for (int s = 1; s <= seeds; ++s) {
@@ -102,9 +102,9 @@ TEST(morale_green_break_before_veterans)
 	}
 	rt_test_note("green broke in %d of %d seeds (mean %.0f s, 180 if held), veterans in %d (mean %.0f s); green first in %d",
 		     green_broke, seeds, green_sum / seeds, veteran_broke, veteran_sum / seeds, green_first);
-	CHECK(green_broke > veteran_broke);
-	CHECK(green_sum < veteran_sum);
-	CHECK(green_first * 10 >= seeds * 8); /* green break first in at least 80 % of seeds */
+	CHECK_RATE(green_broke > veteran_broke);
+	CHECK_RATE(green_sum < veteran_sum);
+	CHECK_RATE(green_first * 10 >= seeds * 8); /* green break first in at least 80 % of seeds */
 }
 
 /* The local picture holds its radius however wide the world (docs/model.md section 9):

@@ -7,9 +7,11 @@
  *                       + w_cut cut_off + w_peer peers_gone)
  *
  * threat being the mean threat his corps' men see (the sense phase's local picture),
- * peers_gone the number of corps of his side whose commanders have already left: blame
- * shared is blame halved (M2: "with Wang Pu running first, his own flight is no great
- * crime"). He leaves in this round with probability 1 - exp(-lambda interval). Nothing
+ * peers_gone the number of his peers whose commanders have already left: blame shared
+ * is blame halved (M2: "with Wang Pu running first, his own flight is no great crime").
+ * His peers are the other corps of his side that answer to the same superior (or, for
+ * a corps with none, the others with none): a general is not blamed the less because
+ * his own subordinates ran, nor is a subordinate excused by his general's going. He leaves in this round with probability 1 - exp(-lambda interval). Nothing
  * in a scenario names who leaves or when: the cascade comes out of the peers term.
  * When he leaves, every man of his corps who is still steady marches to the corps'
  * refuge and loses leave_morale_shock of morale.
@@ -62,6 +64,7 @@ rt_corps_def rt_corps_def_default(void)
 	rt_corps_def d;
 	memset(&d, 0, sizeof d);
 	d.courage = 0.5;
+	d.superior = -1;
 	d.refuge = RT_NO_GOAL;
 	d.quarter = 1.0;
 	d.cookie = RT_COOKIE;
@@ -84,6 +87,12 @@ rt_status rt_world_add_corps(rt_world *w, const rt_corps_def *d, rt_corps_id *ou
 		return rt__fail(err, RT_ERR_INVALID, "corps pursue_limit must be a finite point");
 	if (d->refuge != RT_NO_GOAL && (d->refuge < 0 || d->refuge >= w->goal_count))
 		return rt__fail(err, RT_ERR_INVALID, "corps refuge goal %d does not exist", (int)d->refuge);
+	if (d->superior != -1 && (d->superior < 0 || d->superior >= w->corps_count))
+		return rt__fail(err, RT_ERR_INVALID, "corps superior %d is not a corps added before this one (%d so far)",
+				(int)d->superior, w->corps_count);
+	if (d->superior != -1 && w->corps[d->superior].def.side != d->side)
+		return rt__fail(err, RT_ERR_INVALID, "corps superior %d is of side %d, this corps of side %d", (int)d->superior,
+				w->corps[d->superior].def.side, d->side);
 	if (w->corps_count >= 1 << 20) return rt__fail(err, RT_ERR_CAPACITY, "more than %d corps", 1 << 20);
 	if (w->corps_count == w->corps_capacity) {
 		int cap = w->corps_capacity ? 2 * w->corps_capacity : 8;
@@ -371,8 +380,15 @@ void rt__command(rt_world *w)
 			w->corps[c].home_x = hx[2 * c] / w->corps[c].men;
 			w->corps[c].home_y = hx[2 * c + 1] / w->corps[c].men;
 		}
-	int gone[RT_MAX_SIDES] = { 0 };
-	for (int c = 0; c < w->corps_count; ++c) gone[w->corps[c].def.side] += w->corps[c].left;
+	/* M2: peers gone, per corps (those under the same superior, of the same side) */
+	int *gone = rt__arena_push(&w->arena, (size_t)w->corps_count * sizeof(int));
+	if (!gone) return;
+	for (int c = 0; c < w->corps_count; ++c) {
+		gone[c] = 0;
+		for (int d = 0; d < w->corps_count; ++d)
+			gone[c] += d != c && w->corps[d].left && w->corps[d].def.side == w->corps[c].def.side &&
+				   w->corps[d].def.superior == w->corps[c].def.superior;
+	}
 	const double interval_h = p->decision_interval_s / 3600.0;
 	for (int c = 0; c < w->corps_count; ++c)
 		if (w->corps[c].def.pursue_ratio > 0.0 && !w->corps[c].left) pursue(w, c);
@@ -383,7 +399,7 @@ void rt__command(rt_world *w)
 		if (!rt__active(a->state[w->slot_of_id[k->commander]])) continue; /* fallen or taken */
 		const double log_rate = log(fmax(p->base_hazard_per_h, 1e-300)) - p->courage_weight * k->def.courage +
 					p->pressure_weight * k->mean_threat + p->hunger_weight * k->def.hunger +
-					p->cut_off_weight * (k->def.cut_off ? 1.0 : 0.0) + p->peer_weight * gone[k->def.side];
+					p->cut_off_weight * (k->def.cut_off ? 1.0 : 0.0) + p->peer_weight * gone[c];
 		const double probability = 1.0 - exp(-exp(fmin(log_rate, 50.0)) * interval_h);
 		const double u = rt_random_uniform(w->def.seed, (uint32_t)c, (uint64_t)round, RT_STREAM_COMMAND);
 		if (u < probability) leave(w, c);

@@ -486,6 +486,7 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 		const rt_sc_corps *k = &sc->corps[c];
 		rt_corps_def cd = rt_corps_def_default();
 		cd.side = (uint8_t)k->side;
+		cd.superior = k->superior;
 		cd.name = k->name;
 		cd.courage = k->courage;
 		cd.hunger = k->hunger;

@@ -703,6 +703,31 @@ static rt_status read_unit(reader *r, const rt_ynode *v, const char *p, rt_sc_un
 	return RT_OK;
 }
 
+/* M2: `superior: <corps id>`, a corps of the same side defined above this one (so that no
+ * chain of superiors turns back on itself). */
+static rt_status read_superior(reader *r, const rt_ynode *corps, int i, const char *p, rt_sc_corps *c)
+{
+	const rt_ynode *n;
+	rt_status s = get_node(r, corps->items[i], "superior", p, false, &n);
+	if (s != RT_OK || !n) return s;
+	char sp[PATH_SIZE];
+	join(sp, p, "superior");
+	if (n->type != RT_YNODE_SCALAR) return bad(r, n, sp, "expected the id of a corps, found %s", type_word(n));
+	for (int k = 0; k < corps->count; k++) {
+		if (strcmp(corps->keys[k], n->text) != 0) continue;
+		if (k == i) return bad(r, n, sp, "a corps cannot answer to itself");
+		if (k > i)
+			return bad(r, n, sp, "the corps \"%s\" is defined below this one; a superior is defined above the corps under it",
+				   n->text);
+		if (r->sc->corps[k].side != c->side)
+			return bad(r, n, sp, "the corps \"%s\" is of the other side (\"%s\"); a superior is of the corps' own side",
+				   n->text, r->sc->sides[r->sc->corps[k].side].id);
+		c->superior = k;
+		return RT_OK;
+	}
+	return bad(r, n, sp, "no corps has the id \"%s\"", n->text);
+}
+
 static rt_status read_corps(reader *r, const rt_ynode *root)
 {
 	const rt_ynode *n;
@@ -723,7 +748,7 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 	if (r->sc->units) r->sc->units_alloc = units;
 	if (!r->sc->corps || (units && !r->sc->units)) return nomem(r);
 	static const char *const keys[] = { "side", "name", "name_zh", "courage", "hunger", "cut_off", "refuge", "guards",
-					    "mounted", "pursue", "summon", "quarter", "units", "note", "source", NULL };
+					    "mounted", "pursue", "summon", "quarter", "superior", "units", "note", "source", NULL };
 	for (int i = 0; i < n->count; i++) {
 		if ((s = check_id(r, n, i, "corps")) != RT_OK) return s;
 		char p[PATH_SIZE];
@@ -741,7 +766,9 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 		if ((s = get_number(r, v, "hunger", p, false, 0.0, 1.0, &c->hunger)) != RT_OK) return s;
 		if ((s = get_bool(r, v, "cut_off", p, &c->cut_off)) != RT_OK) return s;
 		c->refuge = -1;
+		c->superior = -1;
 		c->pursue_limit = -1;
+		if ((s = read_superior(r, n, i, p, c)) != RT_OK) return s;
 		if ((s = get_ref(r, v, "refuge", p, false, find_place, "place", &c->refuge)) != RT_OK) return s;
 		if ((s = get_int(r, v, "guards", p, false, 0, 100000, &c->guards)) != RT_OK) return s;
 		if ((s = get_bool(r, v, "mounted", p, &c->mounted)) != RT_OK) return s;

@@ -94,6 +94,7 @@ typedef struct rt_sc_corps {
 	double courage, hunger;
 	bool cut_off;
 	int refuge;             /* place, -1 none */
+	int superior;           /* corps whose commander this one answers to (M2), -1 none */
 	int guards;             /* men of his personal guard (M8) */
 	bool mounted;           /* he and his guard ride (M8: a general's 家丁 were horsemen) */
 	bool summon;            /* M7: once its ring holds, its commander summons the encircled */

@@ -121,6 +121,13 @@ rt_world *skirmish_world(int threads, rt_error *err)
 rt_world *pressure_line_world(uint64_t seed, const double courage[PRESSURE_CORPS], const rt_command_params *command, int threads,
 			      rt_error *err)
 {
+	return pressure_line_world_ranked(seed, courage, NULL, command, threads, err);
+}
+
+rt_world *pressure_line_world_ranked(uint64_t seed, const double courage[PRESSURE_CORPS],
+				     const rt_corps_id superior[PRESSURE_CORPS], const rt_command_params *command, int threads,
+				     rt_error *err)
+{
 	rt_world_def d = rt_world_def_default();
 	d.allocator = rt_test_allocator();
 	d.seed = seed;
@@ -142,6 +149,7 @@ rt_world *pressure_line_world(uint64_t seed, const double courage[PRESSURE_CORPS
 		rt_corps_def cd = rt_corps_def_default();
 		cd.courage = courage[c];
 		cd.refuge = home;
+		if (superior) cd.superior = superior[c];
 		rt_corps_id id;
 		ok = rt_world_add_corps(w, &cd, &id, err) == RT_OK;
 		rt_agent_def man = rt_agent_def_default();

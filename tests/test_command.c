@@ -12,10 +12,11 @@ typedef struct cascade {
 	double left_at[CORPS]; /* -1: stayed */
 } cascade;
 
-static bool line_under_pressure(uint64_t seed, const double courage[CORPS], double minutes, cascade *out)
+static bool line_under_pressure_ranked(uint64_t seed, const double courage[CORPS], const rt_corps_id superior[CORPS],
+				       double minutes, cascade *out)
 {
 	rt_error err;
-	rt_world *w = pressure_line_world(seed, courage, NULL, 0, &err);
+	rt_world *w = pressure_line_world_ranked(seed, courage, superior, NULL, 0, &err);
 	if (!w) return false;
 	bool ok = true;
 	int steps = (int)(minutes * 60.0 / PRESSURE_DT_S);
@@ -27,6 +28,11 @@ static bool line_under_pressure(uint64_t seed, const double courage[CORPS], doub
 	}
 	rt_world_destroy(w);
 	return ok;
+}
+
+static bool line_under_pressure(uint64_t seed, const double courage[CORPS], double minutes, cascade *out)
+{
+	return line_under_pressure_ranked(seed, courage, NULL, minutes, out);
 }
 
 TEST(command_cascade_after_a_craven_commander)
@@ -54,6 +60,56 @@ TEST(command_cascade_after_a_craven_commander)
 		     seeds, followed);
 	CHECK_RATE(first * 10 >= seeds * 8);
 	CHECK_RATE(followed * 2 >= seeds);
+}
+
+/* M2 among peers only: the same line, the first corps' commander the others' superior
+ * (Zhang Chun over Wu Xiang, Song Wei and Zhang Hongmo at Dalinghe). The craven one's
+ * flight still carries his two peers; it does not carry the general over them. */
+TEST(command_a_general_is_not_excused_by_his_subordinates_flight)
+{
+	const double courage[CORPS] = { 0.8, 0.1, 0.8, 0.8 };
+	const rt_corps_id ranked[CORPS] = { -1, 0, 0, 0 };
+	const int seeds = rt_test_seeds(30);
+	int general_flat = 0, general_ranked = 0, peers_flat = 0, peers_ranked = 0, craven_ranked = 0;
+	for (int s = 1; s <= seeds; ++s) {
+		cascade flat, rank;
+		CHECK(line_under_pressure((uint64_t)s, courage, 120.0, &flat));
+		CHECK(line_under_pressure_ranked((uint64_t)s, courage, ranked, 120.0, &rank));
+		general_flat += flat.left_at[0] >= 0.0;
+		general_ranked += rank.left_at[0] >= 0.0;
+		peers_flat += (flat.left_at[2] >= 0.0) + (flat.left_at[3] >= 0.0);
+		peers_ranked += (rank.left_at[2] >= 0.0) + (rank.left_at[3] >= 0.0);
+		craven_ranked += rank.left_at[1] >= 0.0;
+	}
+	rt_test_note("two hours, %d seeds: the general over the others left in %d (in %d as their peer); of his two steadfast subordinates %d of %d left (%d as peers of all); the craven one in %d",
+		     seeds, general_ranked, general_flat, peers_ranked, 2 * seeds, peers_flat, craven_ranked);
+	CHECK_RATE(general_flat * 10 >= seeds * 5);  /* as a peer he is carried off in most seeds */
+	CHECK_RATE(general_ranked * 10 <= seeds * 2); /* over them, he stays in at least 80 % */
+	CHECK_RATE(peers_ranked * 10 >= peers_flat * 7); /* his subordinates still follow one another */
+	CHECK_RATE(craven_ranked * 10 >= seeds * 8);
+}
+
+TEST(command_a_superior_is_an_earlier_corps_of_the_same_side)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	CHECK(w);
+	rt_corps_def cd = rt_corps_def_default();
+	CHECK(cd.superior == -1);
+	rt_corps_id top, under;
+	CHECK_OK(rt_world_add_corps(w, &cd, &top, &err), err);
+	cd.superior = top;
+	CHECK_OK(rt_world_add_corps(w, &cd, &under, &err), err);
+	cd.superior = 2; /* itself: not yet added */
+	const bool self_refused = rt_world_add_corps(w, &cd, NULL, &err) == RT_ERR_INVALID && strstr(err.message, "added before");
+	cd.superior = top;
+	cd.side = 1;
+	const bool side_refused = rt_world_add_corps(w, &cd, NULL, &err) == RT_ERR_INVALID && strstr(err.message, "of side 0");
+	rt_world_destroy(w);
+	CHECK(self_refused);
+	CHECK(side_refused);
 }
 
 TEST(command_steadfast_commanders_stay)

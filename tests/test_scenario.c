@@ -108,6 +108,8 @@ static const struct {
 	{ "refuge-twice", 17, 25, "refuges.red.2: the place \"keep\" is listed twice for red" },
 	{ "refuge-unknown-side", 17, 3, "refuges.green: no side has the id \"green\"" },
 	{ "shelter-not-fort", 23, 61, "shelter needs the unit to stand at a fort" },
+	{ "superior-below", 21, 15, "corps.red_one.superior: the corps \"red_two\" is defined below this one" },
+	{ "superior-other-side", 27, 15, "corps.blue_horse.superior: the corps \"red_one\" is of the other side (\"red\")" },
 	{ "summon-not-bool", 27, 13, "corps.blue_horse.summon: expected true or false, found \"often\"" },
 	{ "mounted-not-bool", 22, 14, "corps.red_one.mounted: expected true or false, found \"on a mule\"" },
 	{ "syntax-tab", 18, 1, "YAML syntax: found character that cannot start any token" },

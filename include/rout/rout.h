@@ -413,6 +413,10 @@ typedef int32_t rt_corps_id;
 
 typedef struct rt_corps_def {
 	uint8_t side;
+	/* M2: the corps whose commander this one answers to (added before it, same side), or
+	 * -1 (the default): his peers, whose leaving shares the blame of his own, are the
+	 * other corps of his side under the same superior (with -1: the others with none) */
+	rt_corps_id superior;
 	const char *name;        /* copied; for reports */
 	double courage;          /* 0 craven .. 1 steadfast */
 	double hunger;           /* 0 fed .. 1 starving (M9) */

@@ -11,8 +11,9 @@
  * is blame halved (M2: "with Wang Pu running first, his own flight is no great crime").
  * His peers are the other corps of his side that answer to the same superior (or, for
  * a corps with none, the others with none): a general is not blamed the less because
- * his own subordinates ran, nor is a subordinate excused by his general's going. He leaves in this round with probability 1 - exp(-lambda interval). Nothing
- * in a scenario names who leaves or when: the cascade comes out of the peers term.
+ * his own subordinates ran, nor is a subordinate excused by his general's going. He
+ * leaves in this round with probability 1 - exp(-lambda interval). Nothing in a
+ * scenario names who leaves or when: the cascade comes out of the peers term.
  * When he leaves, every man of his corps who is still steady marches to the corps'
  * refuge and loses leave_morale_shock of morale.
  * Serial, in corps order, with every commander seeing the departures of earlier rounds
@@ -380,14 +381,17 @@ void rt__command(rt_world *w)
 			w->corps[c].home_x = hx[2 * c] / w->corps[c].men;
 			w->corps[c].home_y = hx[2 * c + 1] / w->corps[c].men;
 		}
-	/* M2: peers gone, per corps (those under the same superior, of the same side) */
-	int *gone = rt__arena_push(&w->arena, (size_t)w->corps_count * sizeof(int));
-	if (!gone) return;
+	/* M2: the corps gone in earlier rounds, counted under each superior (a superior is of
+	 * his corps' side) and, for the corps with none, per side; a commander still deciding
+	 * has not left, so the count under his own superior is that of his peers */
+	int *gone_under = rt__arena_push(&w->arena, (size_t)w->corps_count * sizeof(int));
+	if (!gone_under) return;
+	memset(gone_under, 0, (size_t)w->corps_count * sizeof(int));
+	int gone_free[RT_MAX_SIDES] = { 0 };
 	for (int c = 0; c < w->corps_count; ++c) {
-		gone[c] = 0;
-		for (int d = 0; d < w->corps_count; ++d)
-			gone[c] += d != c && w->corps[d].left && w->corps[d].def.side == w->corps[c].def.side &&
-				   w->corps[d].def.superior == w->corps[c].def.superior;
+		if (!w->corps[c].left) continue;
+		if (w->corps[c].def.superior >= 0) gone_under[w->corps[c].def.superior]++;
+		else gone_free[w->corps[c].def.side]++;
 	}
 	const double interval_h = p->decision_interval_s / 3600.0;
 	for (int c = 0; c < w->corps_count; ++c)
@@ -397,9 +401,10 @@ void rt__command(rt_world *w)
 		k->mean_threat = k->active > 0 ? threat[c] / k->active : 0.0;
 		if (k->left || k->def.refuge < 0 || k->commander < 0) continue;
 		if (!rt__active(a->state[w->slot_of_id[k->commander]])) continue; /* fallen or taken */
+		const int peers_gone = k->def.superior >= 0 ? gone_under[k->def.superior] : gone_free[k->def.side];
 		const double log_rate = log(fmax(p->base_hazard_per_h, 1e-300)) - p->courage_weight * k->def.courage +
 					p->pressure_weight * k->mean_threat + p->hunger_weight * k->def.hunger +
-					p->cut_off_weight * (k->def.cut_off ? 1.0 : 0.0) + p->peer_weight * gone[c];
+					p->cut_off_weight * (k->def.cut_off ? 1.0 : 0.0) + p->peer_weight * peers_gone;
 		const double probability = 1.0 - exp(-exp(fmin(log_rate, 50.0)) * interval_h);
 		const double u = rt_random_uniform(w->def.seed, (uint32_t)c, (uint64_t)round, RT_STREAM_COMMAND);
 		if (u < probability) leave(w, c);

@@ -175,6 +175,17 @@ static void print_job(int i, job *j, int *passed, int *failed)
 	else (*failed)++;
 }
 
+/* Gives up on a parallel run: waits for the children still running, then frees. */
+static int abandon(job *js, int count)
+{
+	while (wait(NULL) > 0) {
+	}
+	for (int k = 0; k < count; ++k)
+		if (js[k].out) fclose(js[k].out);
+	free(js);
+	return -1;
+}
+
 /* Runs the selected tests in up to `jobs` child processes at once. */
 static int run_parallel(const int *chosen, int count, int jobs, int *passed, int *failed)
 {
@@ -190,16 +201,14 @@ static int run_parallel(const int *chosen, int count, int jobs, int *passed, int
 			j->out = tmpfile();
 			if (!j->out) {
 				printf("tests: cannot make a temporary file: %s\n", strerror(errno));
-				free(js);
-				return -1;
+				return abandon(js, count);
 			}
 			fflush(stdout);
 			fflush(stderr);
 			pid_t pid = fork();
 			if (pid < 0) {
 				printf("tests: cannot fork: %s\n", strerror(errno));
-				free(js);
-				return -1;
+				return abandon(js, count);
 			}
 			if (pid == 0) {
 				dup2(fileno(j->out), STDOUT_FILENO);
@@ -216,8 +225,7 @@ static int run_parallel(const int *chosen, int count, int jobs, int *passed, int
 		if (pid < 0) {
 			if (errno == EINTR) continue;
 			printf("tests: waitpid: %s\n", strerror(errno));
-			free(js);
-			return -1;
+			return abandon(js, count);
 		}
 		for (int k = 0; k < next; ++k)
 			if (js[k].pid == pid) {

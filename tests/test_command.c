@@ -129,6 +129,16 @@ TEST(command_steadfast_commanders_stay)
 	CHECK_RATE(nobody * 10 >= seeds * 8);
 }
 
+/* A place to march to: x from x0 to x1, y within 50 m of the axis, reached straight. */
+static bool add_place_east(rt_world *w, double x0, double x1, rt_goal_id *place, rt_error *err)
+{
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ x0, -50 };
+	gd.target_max = (rt_vec2){ x1, 50 };
+	gd.straight = true;
+	return rt_world_add_goal(w, &gd, place, err) == RT_OK;
+}
+
 /* A veteran rider of the pursuing side (1) and its corps. */
 static rt_agent_def pursuing_horse(rt_corps_id corps)
 {
@@ -271,12 +281,8 @@ static double eastern_pursuers_drift(bool ordered, int *sent)
 	rt_error err;
 	rt_world *w = pursuit_world((rt_vec2){ -1500, -300 }, (rt_vec2){ 3000, 1500 }, &err);
 	if (!w) return NAN;
-	rt_goal_def gd = rt_goal_def_default();
-	gd.target_min = (rt_vec2){ 2400, -50 };
-	gd.target_max = (rt_vec2){ 2600, 50 };
-	gd.straight = true;
 	rt_goal_id place = RT_NO_GOAL;
-	bool ok = rt_world_add_goal(w, &gd, &place, &err) == RT_OK;
+	bool ok = add_place_east(w, 2400, 2600, &place, &err);
 	rt_corps_def cd = rt_corps_def_default();
 	cd.side = 1;
 	cd.pursue_ratio = 1.0;
@@ -349,12 +355,8 @@ static bool column_lead(double lead_m, double *gap, double *went)
 	rt_error err;
 	rt_world *w = rt_world_create(&d, &err);
 	if (!w) return false;
-	rt_goal_def gd = rt_goal_def_default();
-	gd.target_min = (rt_vec2){ 2800, -50 };
-	gd.target_max = (rt_vec2){ 2900, 50 };
-	gd.straight = true;
 	rt_goal_id place = RT_NO_GOAL;
-	bool ok = rt_world_add_goal(w, &gd, &place, &err) == RT_OK;
+	bool ok = add_place_east(w, 2800, 2900, &place, &err);
 	rt_corps_def cd = rt_corps_def_default();
 	rt_corps_id corps = -1;
 	ok = ok && rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;

@@ -56,7 +56,8 @@
  *                                                                      def, walls and map); a sample
  *                                                                      of every field is fingerprinted
  *   corps[corps_count]: def.side, superior, name, courage, hunger, refuge,
- *       pursue_ratio, all_out_threshold, pursue_limited, pursue_limit  STATIC (fingerprint)
+ *       ranks_refuge, pursue_ratio, all_out_threshold, pursue_limited,
+ *       pursue_limit                                                   STATIC (fingerprint)
  *   corps[].def.summon, quarter                                        STATIC (fingerprint)
  *   corps: commander, left, left_at_s, mean_threat, men, active,
  *       fleeing_seen, pursuers, def.cut_off, home_set, home_x, home_y,
@@ -232,8 +233,8 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 _Static_assert(sizeof(struct rt_world) == 4696, "struct rt_world changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_world_def) == 1632, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
-_Static_assert(sizeof(rt_corps) == 248, "rt_corps changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_corps_def) == 96, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_corps) == 256, "rt_corps changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_corps_def) == 104, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal) == 120, "rt_goal changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal_def) == 56, "rt_goal_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_death_event) == 32, "rt_death_event changed: update the checkpoint (checkpoint.c)");
@@ -469,6 +470,7 @@ static void fingerprint(const rt_world *w, fp_list *f)
 		h = mix_str(mix_u64(mix_u64(h, c->def.side), (uint64_t)(int64_t)c->def.superior), c->name);
 		h = mix_f64(mix_f64(h, c->def.courage), c->def.hunger);
 		h = mix_f64(mix_u64(h, (uint64_t)(int64_t)c->def.refuge), c->def.pursue_ratio);
+		h = mix_u64(h, (uint64_t)(int64_t)c->def.ranks_refuge);
 		h = mix_u64(h, (uint64_t)(int64_t)c->def.all_out_threshold);
 		h = mix_u64(h, c->def.pursue_limited);
 		if (c->def.pursue_limited) h = mix_f64(mix_f64(h, c->def.pursue_limit.x), c->def.pursue_limit.y);

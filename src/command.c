@@ -67,6 +67,7 @@ rt_corps_def rt_corps_def_default(void)
 	d.courage = 0.5;
 	d.superior = -1;
 	d.refuge = RT_NO_GOAL;
+	d.ranks_refuge = RT_NO_GOAL;
 	d.quarter = 1.0;
 	d.cookie = RT_COOKIE;
 	return d;
@@ -88,6 +89,10 @@ rt_status rt_world_add_corps(rt_world *w, const rt_corps_def *d, rt_corps_id *ou
 		return rt__fail(err, RT_ERR_INVALID, "corps pursue_limit must be a finite point");
 	if (d->refuge != RT_NO_GOAL && (d->refuge < 0 || d->refuge >= w->goal_count))
 		return rt__fail(err, RT_ERR_INVALID, "corps refuge goal %d does not exist", (int)d->refuge);
+	if (d->ranks_refuge != RT_NO_GOAL && (d->ranks_refuge < 0 || d->ranks_refuge >= w->goal_count))
+		return rt__fail(err, RT_ERR_INVALID, "corps ranks_refuge goal %d does not exist", (int)d->ranks_refuge);
+	if (d->ranks_refuge != RT_NO_GOAL && d->refuge == RT_NO_GOAL)
+		return rt__fail(err, RT_ERR_INVALID, "corps ranks_refuge is set but refuge is not: a commander who cannot leave abandons no one");
 	if (d->superior != -1 && (d->superior < 0 || d->superior >= w->corps_count))
 		return rt__fail(err, RT_ERR_INVALID, "corps superior %d is not a corps added before this one (%d so far)",
 				(int)d->superior, w->corps_count);
@@ -179,7 +184,9 @@ static void leave(rt_world *w, int corps)
 		if (a->corps[s] != corps) continue;
 		const uint8_t st = a->state[s];
 		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
-		a->goal[s] = c->def.refuge;
+		/* he, his guards and his rearguard ride for his refuge; his men for theirs, the
+		 * same place unless he abandons them */
+		a->goal[s] = rt__with_commander(w, s) ? c->def.refuge : rt__ranks_refuge(&c->def);
 		/* his guards keep by him, a wounded commander stays carried and a rearguard covers
 		 * him (guard.c) */
 		if (a->stance[s] < RT_STANCE_GUARD) a->stance[s] = RT_STANCE_HOLD; /* not guard, carried, rearguard */

@@ -232,19 +232,22 @@ static double term_men(const rt_run *run, const rt_sc_term *t)
 }
 
 /* The figure's measure now, in men; and its groups' initial men, and their free men
- * (in the field or sheltered) now. A man is counted once in those bases however many of
- * the figure's terms name his group (corps.x.dead and corps.x.captured are one group). */
+ * (in the field or sheltered) now, only those within its `from` place if it has one. A
+ * man is counted once in those bases however many of the figure's terms name his group
+ * (corps.x.dead and corps.x.captured are one group). */
 static void history_parts(const rt_run *run, const rt_sc_history *h, double *value, double *initial, double *free_men)
 {
 	*value = *initial = *free_men = 0.0;
 	for (int k = 0; k < h->term_count; ++k) *value += term_men(run, &h->terms[k]);
 	const rt_agents *a = &run->world->agents;
+	const rt_sc_place *from = h->from >= 0 ? &run->scenario->places[h->from] : NULL;
 	for (int s = 0; s < a->count; ++s) {
 		bool in = false;
 		for (int k = 0; k < h->term_count && !in; ++k) in = in_group(run, &h->terms[k], s);
 		if (!in) continue;
 		*initial += men_of(run, s);
-		if (in_field(a->state[s]) || a->state[s] == RT_STATE_SHELTERED) *free_men += men_of(run, s);
+		if ((in_field(a->state[s]) || a->state[s] == RT_STATE_SHELTERED) && (!from || in_rect(from->min, from->max, a->x[s], a->y[s])))
+			*free_men += men_of(run, s);
 	}
 }
 

@@ -96,11 +96,20 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o)
 	rt_world *w = run->world;
 	rt_agents *a = &w->agents;
 	run->unit_order[unit] = *o;
+	/* the fort the unit's commander shelters in, if he does: the order is given there, and
+	 * men of the unit sheltering in another fort do not hear it */
+	int order_fort = -1;
+	const rt_corps *k = &w->corps[run->scenario->units[unit].corps];
+	if (k->commander >= 0) {
+		const int cs = (int)w->slot_of_id[k->commander];
+		if (a->state[cs] == RT_STATE_SHELTERED) order_fort = rt__fort_at(w, a->x[cs], a->y[cs]);
+	}
 	for (int s = 0; s < a->count; ++s) {
 		if ((int)a->unit[s] != unit) continue;
 		const uint8_t st = a->state[s];
 		/* men in a fort obey an order to march or attack: they sally out by the gate */
 		const bool sally = st == RT_STATE_SHELTERED && (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK);
+		if (sally && order_fort >= 0 && rt__fort_at(w, a->x[s], a->y[s]) != order_fort) continue;
 		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED && !sally) continue;
 		if (sally) rt__fort_leave(w, s);
 		/* a march or attack at the gallop: a rider's free speed is his horse's at the
@@ -278,7 +287,7 @@ static rt_status add_men(rt_run *run, int unit_index, const rt_sc_unit *u, rt_er
 		d.experience = u->experience;
 		d.radius_m = kp->radius_m * sqrt(run->scale);
 		d.morale = (float)(u->morale >= 0.0 ? u->morale : mp->baseline[u->experience]);
-		d.flee_goal = place_goal(run, c->refuge);
+		d.flee_goal = place_goal(run, c->ranks_refuge >= 0 ? c->ranks_refuge : c->refuge);
 		/* who wears armour and who carries a torch: a fixed share, spread evenly */
 		const bool armour = floor((i + 1) * u->armour_share) > floor(i * u->armour_share);
 		const bool torch = floor((i + 1) * u->torch_share) > floor(i * u->torch_share);
@@ -469,7 +478,9 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 	/* goals: every place men may be sent to or flee to */
 	for (int i = 0; i < sc->place_count; ++i) run->place_goal[i] = RT_NO_GOAL;
 	for (int c = 0; c < sc->corps_count; ++c)
-		if ((s = add_goal(run, sc->corps[c].refuge, err)) != RT_OK) return s;
+		if ((s = add_goal(run, sc->corps[c].refuge, err)) != RT_OK ||
+		    (s = add_goal(run, sc->corps[c].ranks_refuge, err)) != RT_OK)
+			return s;
 	for (int u = 0; u < sc->unit_count; ++u)
 		if (sc->units[u].order.kind == RT_ORDER_MARCH || sc->units[u].order.kind == RT_ORDER_ATTACK ||
 		    sc->units[u].order.kind == RT_ORDER_EMBARK)
@@ -492,6 +503,7 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 		cd.hunger = k->hunger;
 		cd.cut_off = k->cut_off;
 		cd.refuge = place_goal(run, k->refuge);
+		cd.ranks_refuge = place_goal(run, k->ranks_refuge);
 		cd.summon = k->summon;
 		cd.quarter = k->quarter;
 		cd.pursue_ratio = k->pursue_ratio;

@@ -747,8 +747,8 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 	if (r->sc->corps) r->sc->corps_alloc = n->count;
 	if (r->sc->units) r->sc->units_alloc = units;
 	if (!r->sc->corps || (units && !r->sc->units)) return nomem(r);
-	static const char *const keys[] = { "side", "name", "name_zh", "courage", "hunger", "cut_off", "refuge", "guards",
-					    "mounted", "pursue", "summon", "quarter", "superior", "units", "note", "source", NULL };
+	static const char *const keys[] = { "side", "name", "name_zh", "courage", "hunger", "cut_off", "refuge", "ranks_refuge",
+					    "guards", "mounted", "pursue", "summon", "quarter", "superior", "units", "note", "source", NULL };
 	for (int i = 0; i < n->count; i++) {
 		if ((s = check_id(r, n, i, "corps")) != RT_OK) return s;
 		char p[PATH_SIZE];
@@ -770,6 +770,14 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 		c->pursue_limit = -1;
 		if ((s = read_superior(r, n, i, p, c)) != RT_OK) return s;
 		if ((s = get_ref(r, v, "refuge", p, false, find_place, "place", &c->refuge)) != RT_OK) return s;
+		c->ranks_refuge = -1;
+		if ((s = get_ref(r, v, "ranks_refuge", p, false, find_place, "place", &c->ranks_refuge)) != RT_OK) return s;
+		if (c->ranks_refuge >= 0 && c->refuge < 0) {
+			char rp[PATH_SIZE];
+			join(rp, p, "ranks_refuge");
+			return bad(r, rt__yaml_get(v, "ranks_refuge"), rp,
+				   "the corps has no refuge; a commander who never leaves abandons no one (expected `refuge` too)");
+		}
 		if ((s = get_int(r, v, "guards", p, false, 0, 100000, &c->guards)) != RT_OK) return s;
 		if ((s = get_bool(r, v, "mounted", p, &c->mounted)) != RT_OK) return s;
 		if ((s = get_bool(r, v, "summon", p, &c->summon)) != RT_OK) return s;
@@ -1046,7 +1054,7 @@ static rt_status read_history(reader *r, const rt_ynode *root)
 	r->sc->history = table(r, n->count, sizeof(rt_sc_history));
 	if (n->count && !r->sc->history) return nomem(r);
 	r->sc->history_alloc = n->count;
-	static const char *const keys[] = { "figure", "recorded", "grade", "source", "measure", "percent", "at", "since", "note", NULL };
+	static const char *const keys[] = { "figure", "recorded", "grade", "source", "measure", "percent", "at", "since", "from", "note", NULL };
 	for (int i = 0; i < n->count; i++) {
 		char p[PATH_SIZE];
 		join_index(p, "history", i);
@@ -1072,6 +1080,14 @@ static rt_status read_history(reader *r, const rt_ynode *root)
 			char sp[PATH_SIZE];
 			join(sp, p, "since");
 			return bad(r, rt__yaml_get(v, "since"), sp, "since must come before at");
+		}
+		h->from = -1;
+		if ((s = get_ref(r, v, "from", p, false, find_place, "place", &h->from)) != RT_OK) return s;
+		if (h->from >= 0 && (isnan(h->since_s) || !h->percent)) {
+			char fp[PATH_SIZE];
+			join(fp, p, "from");
+			return bad(r, rt__yaml_get(v, "from"), fp,
+				   "from names where the men counted in the base stood at `since`; expected `since` and `percent: true` too");
 		}
 		const rt_ynode *rec;
 		if ((s = get_node(r, v, "recorded", p, true, &rec)) != RT_OK) return s;

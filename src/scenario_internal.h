@@ -94,6 +94,7 @@ typedef struct rt_sc_corps {
 	double courage, hunger;
 	bool cut_off;
 	int refuge;             /* place, -1 none */
+	int ranks_refuge;       /* place his men go for if he leaves (he abandons them), -1: his refuge */
 	int superior;           /* corps whose commander this one answers to (M2), -1 none */
 	int guards;             /* men of his personal guard (M8) */
 	bool mounted;           /* he and his guard ride (M8: a general's 家丁 were horsemen) */
@@ -166,6 +167,8 @@ typedef struct rt_sc_history {
 	bool percent;           /* the figure is a percentage of the first term's initial */
 	double at_s;            /* taken at this time (seconds after the start); NAN: at the end of the run */
 	double since_s;         /* counted from this time (what the measure grew by since); NAN: from the start */
+	int from;               /* place: with since and percent, the base is the groups' free men standing or
+				 * sheltered within it at since (a breakout's men); -1: all their free men */
 	int term_count;
 	rt_sc_term terms[RT_SC_MAX_TERMS];
 	int line;

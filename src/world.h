@@ -770,15 +770,30 @@ static inline bool rt__active(uint8_t state) { return state <= RT_STATE_SURRENDE
  * into Xingshan with it full of their fugitives; docs/model.md section 11). */
 static inline bool rt__takes_place(const rt_agents *a, int s) { return a->kind[s] != RT_KIND_COMMANDER; }
 
-/* A man marching off with his corps after its commander left, to the corps' refuge: to
- * the enemy he is fleeing (pursuit, Q2) and, his back turned, no threat (sense). A man
- * of such a corps sent somewhere else by a later order (a breakout from the fort they
- * reached) marches on that order like any other. */
+/* Where a corps' men (not its commander's party) march when he leaves and run when they
+ * break: his refuge unless he abandons them for another (rt_corps_def.ranks_refuge). */
+static inline rt_goal_id rt__ranks_refuge(const rt_corps_def *d)
+{
+	return d->ranks_refuge != RT_NO_GOAL ? d->ranks_refuge : d->refuge;
+}
+
+/* Whether the man in slot s is of his corps' commander's party: the commander himself,
+ * his guards, the man carrying him and his rearguard. */
+static inline bool rt__with_commander(const rt_world *w, int s)
+{
+	return w->agents.kind[s] == RT_KIND_COMMANDER || w->agents.stance[s] >= RT_STANCE_GUARD;
+}
+
+/* A man marching off with his corps after its commander left, to the corps' refuge (his
+ * or, abandoned, his men's): to the enemy he is fleeing (pursuit, Q2) and, his back
+ * turned, no threat (sense). A man of such a corps sent somewhere else by a later order
+ * (a breakout from the fort they reached) marches on that order like any other. */
 static inline bool rt__marching_off(const rt_world *w, int slot)
 {
 	const int c = w->agents.corps[slot];
-	return w->agents.state[slot] == RT_STATE_MARCHING && c >= 0 && w->corps[c].left &&
-	       w->agents.goal[slot] == w->corps[c].def.refuge;
+	if (w->agents.state[slot] != RT_STATE_MARCHING || c < 0 || !w->corps[c].left) return false;
+	const int32_t goal = w->agents.goal[slot];
+	return goal == w->corps[c].def.refuge || goal == rt__ranks_refuge(&w->corps[c].def);
 }
 
 #endif

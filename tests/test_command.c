@@ -402,3 +402,108 @@ TEST(command_a_general_on_the_march_rides_with_his_column)
 	CHECK(gap_free > 250.0);
 	CHECK(rt_test_bytes_held() == 0);
 }
+
+/* A general who abandons his men (seed 003: 五镇总兵弃了本部人马均向杏山逃窜): his
+ * refuge lies east, his men's (`ranks_refuge`) west. When he leaves he and his guards
+ * ride east and his men march west; without ranks_refuge he leads them all east. */
+static bool abandon(bool abandons, double *general_x, double *guards_min_x, double *ranks_max_x, double *ranks_min_x)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_min = (rt_vec2){ -1500, -100 };
+	d.bounds_max = (rt_vec2){ 1500, 100 };
+	d.command.decision_interval_s = 5.0;
+	d.command.base_hazard_per_h = 1000.0; /* craven (below): he leaves within the first minute */
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return false;
+	rt_goal_id east = RT_NO_GOAL, west = RT_NO_GOAL;
+	bool ok = add_place_east(w, 1200, 1300, &east, &err) && add_place_east(w, -1300, -1200, &west, &err);
+	rt_corps_def cd = rt_corps_def_default();
+	cd.courage = 0.0;
+	cd.refuge = east;
+	cd.ranks_refuge = abandons ? west : RT_NO_GOAL;
+	rt_corps_id corps = -1;
+	ok = ok && rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.corps = corps;
+	man.flee_goal = abandons ? west : east; /* as a scenario run sets it */
+	rt_agent_def cmd = man;
+	cmd.kind = RT_KIND_COMMANDER;
+	cmd.flee_goal = east;
+	rt_agent_id general = 0;
+	ok = ok && rt_world_add_agent(w, &cmd, &general, &err) == RT_OK;
+	ok = ok && rt_world_set_corps_commander(w, corps, general, &err) == RT_OK;
+	rt_agent_def guard = cmd;
+	guard.kind = RT_KIND_GUARD;
+	guard.stance = RT_STANCE_GUARD;
+	for (int i = 0; i < 4 && ok; ++i) {
+		guard.position = (rt_vec2){ i < 2 ? -3.0 : 3.0, i % 2 ? -3.0 : 3.0 };
+		ok = rt_world_add_agent(w, &guard, NULL, &err) == RT_OK;
+	}
+	for (int i = 0; i < 30 && ok; ++i) {
+		man.position = (rt_vec2){ -15.0 + 1.5 * (i / 5), 20.0 + 1.5 * (i % 5) };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	const int steps = (int)(300.0 / d.dt_s);
+	for (int s = 0; s < steps && ok; ++s) ok = rt_world_step(w, &err) == RT_OK;
+	rt_corps_view cv;
+	ok = ok && rt_world_get_corps(w, corps, &cv) && cv.left;
+	rt_agent_view v;
+	ok = ok && rt_world_get_agent(w, general, &v);
+	*general_x = v.position.x;
+	*guards_min_x = INFINITY;
+	*ranks_max_x = -INFINITY;
+	*ranks_min_x = INFINITY;
+	for (int id = 1; id <= 34 && ok; ++id) {
+		ok = rt_world_get_agent(w, (rt_agent_id)id, &v);
+		if (id <= 4) *guards_min_x = fmin(*guards_min_x, v.position.x);
+		else {
+			*ranks_max_x = fmax(*ranks_max_x, v.position.x);
+			*ranks_min_x = fmin(*ranks_min_x, v.position.x);
+		}
+	}
+	rt_world_destroy(w);
+	return ok;
+}
+
+TEST(command_a_general_who_abandons_his_men_rides_alone)
+{
+	double gx, guards, ranks_max, ranks_min;
+	CHECK(abandon(true, &gx, &guards, &ranks_max, &ranks_min));
+	rt_test_note("five minutes on, abandoning his men, the general at x = %.0f m, his guards from %.0f m, his men "
+		     "from %.0f to %.0f m",
+		     gx, guards, ranks_min, ranks_max);
+	CHECK(gx > 200.0);     /* he rides for his refuge, east */
+	CHECK(guards > 150.0); /* his guards with him */
+	CHECK(ranks_max < -150.0); /* every man of his for theirs, west */
+	CHECK(abandon(false, &gx, &guards, &ranks_max, &ranks_min));
+	rt_test_note("leading them: the general at x = %.0f m, his guards from %.0f m, his men from %.0f to %.0f m", gx, guards,
+		     ranks_min, ranks_max);
+	CHECK(gx > 150.0);
+	CHECK(ranks_min > 150.0); /* all with him */
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+TEST(command_ranks_refuge_needs_a_refuge_and_a_goal)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	CHECK(w);
+	rt_goal_id place = RT_NO_GOAL;
+	CHECK(add_place_east(w, 100, 200, &place, &err));
+	rt_corps_def cd = rt_corps_def_default();
+	CHECK(cd.ranks_refuge == RT_NO_GOAL);
+	cd.ranks_refuge = place;
+	const bool alone_refused = rt_world_add_corps(w, &cd, NULL, &err) == RT_ERR_INVALID && strstr(err.message, "refuge is not");
+	cd.refuge = place;
+	cd.ranks_refuge = place + 7;
+	const bool unknown_refused = rt_world_add_corps(w, &cd, NULL, &err) == RT_ERR_INVALID && strstr(err.message, "does not exist");
+	cd.ranks_refuge = place;
+	CHECK_OK(rt_world_add_corps(w, &cd, NULL, &err), err);
+	rt_world_destroy(w);
+	CHECK(alone_refused);
+	CHECK(unknown_refused);
+}

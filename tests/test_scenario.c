@@ -103,6 +103,7 @@ static const struct {
 	{ "not-utf8", 1, 1, "invalid leading UTF-8 octet" },
 	{ "one-side", 10, 3, "expected at least two sides, found 1" },
 	{ "place-outside-map", 13, 9, "places.keep: lat 42.5, lon 121 lies outside the map" },
+	{ "ranks-refuge-alone", 21, 19, "corps.red_one.ranks_refuge: the corps has no refuge; a commander who never leaves abandons no one" },
 	{ "refuge-enemy-fort", 17, 10, "refuges.blue.0: the fort \"keep\" is of side \"red\" on the map; the men of blue cannot shelter there" },
 	{ "refuge-landing", 19, 15, "refuges.red.1: the place \"landing\" is a landing" },
 	{ "refuge-twice", 17, 25, "refuges.red.2: the place \"keep\" is listed twice for red" },
@@ -114,6 +115,7 @@ static const struct {
 	{ "mounted-not-bool", 22, 14, "corps.red_one.mounted: expected true or false, found \"on a mule\"" },
 	{ "syntax-tab", 18, 1, "YAML syntax: found character that cannot start any token" },
 	{ "syntax-unclosed", 11, 7, "did not find expected ',' or '}'" },
+	{ "history-from-no-since", 41, 11, "history.0.from: from names where the men counted in the base stood at `since`; expected `since` and `percent: true` too" },
 	{ "history-at-outside-run", 40, 9, "history.0.at: 1641-09-26T09:00 lies outside the run" },
 	{ "time-outside-run", 31, 16, "triggers.go.when.at: 1641-09-27T07:10 lies outside the run" },
 	{ "trigger-cycle", 31, 1, "triggers.go: its \"after\" conditions form a cycle" },
@@ -1011,6 +1013,87 @@ TEST(scenario_a_corps_ordered_out_goes_with_its_commander)
 	CHECK(guards_corps == 5 && out_corps == guards_corps);
 	CHECK(state_unit == RT_STATE_SHELTERED && out_unit == 0);
 	CHECK(to_corps < to_unit - 100.0); /* on his way: a walk of 3 minutes is over 200 m */
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* Q9: an order is given where the commander is. The mini map with a second fort of red's,
+ * a tower 600 m east of the keep; red_one's captain and 100 foot shelter in the keep, 50
+ * more of his foot in the tower. Ordered as a corps to march to the crossroads at 07:01,
+ * the men with him sally and those in the tower do not hear it (before, they came out
+ * too: Wu Sangui's order in Xingshan drew his men out of every fort). */
+TEST(scenario_an_order_reaches_only_the_men_in_their_commanders_fort)
+{
+	static char map[200000], text[70000];
+	FILE *f = fopen("tests/data/scenarios/mini/map.geojson", "rb");
+	CHECK(f);
+	if (!f) return;
+	const size_t n = fread(map, 1, sizeof map - 2048, f);
+	fclose(f);
+	map[n] = '\0';
+	CHECK(replace_once(map, sizeof map, "\"features\": [",
+			   "\"features\": [\n{\"type\": \"Feature\", \"properties\": {\"kind\": \"fort\", \"id\": \"tower\", "
+			   "\"name\": \"Tower\", \"side\": \"red\", \"capacity\": 100, \"gates\": [[121.0210, 41.01055]]}, "
+			   "\"geometry\": {\"type\": \"Polygon\", \"coordinates\": [[[121.0210, 41.0100], [121.0224, 41.0100], "
+			   "[121.0224, 41.0111], [121.0210, 41.0111], [121.0210, 41.0100]]]}},"));
+	char dir[] = "/tmp/rout-test-tower-XXXXXX", path[128];
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof path, "%s/map.geojson", dir);
+	f = fopen(path, "wb");
+	CHECK(f && fwrite(map, 1, strlen(map), f) == strlen(map));
+	if (f) fclose(f);
+	CHECK(quiet_mini(text, sizeof text, true));
+	CHECK(replace_once(text, sizeof text, "  keep: {feature: keep}\n", "  keep: {feature: keep}\n  tower: {feature: tower}\n"));
+	CHECK(replace_once(text, sizeof text,
+			   "one_foot: {kind: foot, men: 300, experience: green, armour: 0.5, at: red_camp, offset_m: [0, -100]}",
+			   "one_foot: {kind: foot, men: 200, experience: green, armour: 0.5, at: keep, order: shelter}\n"
+			   "      tower_foot: {kind: foot, men: 100, experience: green, at: tower, order: shelter}"));
+	CHECK(replace_once(text, sizeof text, "parameters:",
+			   "  sortie:\n    when: {at: 1641-09-26T07:01}\n    then:\n"
+			   "      - {corps: red_one, order: {kind: march, to: crossroads}}\nparameters:"));
+	/* the share of red_one's free men out of the forts since the order: of those in the
+	 * keep with him (`from`), and of all */
+	strcat(text, "  - {figure: Out of the keep, recorded: 100, grade: E, source: test, since: 1641-09-26T07:01,\n"
+		     "     percent: true, from: keep, measure: corps.red_one.in_field}\n"
+		     "  - {figure: Out of all, recorded: 100, grade: E, source: test, since: 1641-09-26T07:01,\n"
+		     "     percent: true, measure: corps.red_one.in_field}\n");
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK_OK(rt_scenario_load_string(text, strlen(text), "mini-tower.yaml", dir, &def, &sc, &err), err);
+	int keep_out = 0, keep_men = 0, tower_out = 0, tower_men = 0;
+	double values[5] = { NAN, NAN, NAN, NAN, NAN };
+	if (sc) {
+		rt_run_def rd = run_def(3, 1);
+		rd.until_s = 180.0;
+		rt_run *run = NULL;
+		CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+		while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+		int one = -1, tower = -1;
+		for (int u = 0; u < sc->unit_count; ++u) {
+			if (strcmp(sc->units[u].id, "one_foot") == 0) one = u;
+			if (strcmp(sc->units[u].id, "tower_foot") == 0) tower = u;
+		}
+		CHECK(run && one >= 0 && tower >= 0);
+		CHECK(run && rt_run_history_values(run, values, 5) == 5);
+		const rt_agents *a = run ? &rt_run_world(run)->agents : NULL;
+		for (int s = 0; a && s < a->count; ++s) {
+			const bool out = a->state[s] != RT_STATE_SHELTERED;
+			if ((int)a->unit[s] == one) keep_men++, keep_out += out;
+			if ((int)a->unit[s] == tower) tower_men++, tower_out += out;
+		}
+		rt_run_destroy(run);
+		rt_scenario_destroy(sc);
+	}
+	unlink(path);
+	rmdir(dir);
+	rt_test_note("two minutes after the order: %d of the %d men in the keep with their captain came out, %d of the %d in the tower; "
+		     "out since the order, %.1f %% of those in the keep then (`from: keep`), %.1f %% of all",
+		     keep_out, keep_men, tower_out, tower_men, values[3], values[4]);
+	CHECK(keep_men == 100 && keep_out == keep_men);
+	CHECK(tower_men == 50 && tower_out == 0);
+	/* the base: the 200 men, the captain and his 10 guards in the keep; or 100 more */
+	CHECK(fabs(values[3] - 100.0) < 0.01);
+	CHECK(fabs(values[4] - 100.0 * 211.0 / 311.0) < 0.01);
 	CHECK(rt_test_bytes_held() == 0);
 }
 

@@ -422,6 +422,10 @@ typedef struct rt_corps_def {
 	double hunger;           /* 0 fed .. 1 starving (M9) */
 	bool cut_off;            /* cut off from headquarters (M3) */
 	rt_goal_id refuge;       /* where he goes if he leaves; RT_NO_GOAL: he cannot leave */
+	/* where his men (all but him, his guards and his rearguard) march when he leaves, and
+	 * run when they break: RT_NO_GOAL (the default) for his refuge, he leads them there;
+	 * another place when he abandons them (seed 003: 五镇总兵弃了本部人马均向杏山逃窜) */
+	rt_goal_id ranks_refuge;
 	/* pursuit doctrine (Q2): for every enemy seen fleeing, send this many men after
 	 * them (0: this corps does not pursue); when all_out_threshold or more flee, send
 	 * everyone (0: never) */

@@ -155,6 +155,16 @@ static bool standing_in(const rt_run *run, int p, int s)
 	return a->x[s] >= pl->min.x && a->x[s] <= pl->max.x && a->y[s] >= pl->min.y && a->y[s] <= pl->max.y;
 }
 
+/* Whether the man in slot s is at place p: standing within its rectangle, or sheltered in
+ * the fort it names (a man who came in by a gate may stand at it, on the wall's line). */
+static bool at_place(const rt_run *run, int p, int s)
+{
+	const rt_agents *a = &run->world->agents;
+	const rt_sc_place *pl = &run->scenario->places[p];
+	if (a->state[s] == RT_STATE_SHELTERED && pl->fort && rt__fort_at(run->world, a->x[s], a->y[s]) == pl->feature) return true;
+	return standing_in(run, p, s);
+}
+
 static bool counts(const rt_run *run, const rt_sc_term *t, int s)
 {
 	const rt_agents *a = &run->world->agents;
@@ -240,13 +250,12 @@ static void history_parts(const rt_run *run, const rt_sc_history *h, double *val
 	*value = *initial = *free_men = 0.0;
 	for (int k = 0; k < h->term_count; ++k) *value += term_men(run, &h->terms[k]);
 	const rt_agents *a = &run->world->agents;
-	const rt_sc_place *from = h->from >= 0 ? &run->scenario->places[h->from] : NULL;
 	for (int s = 0; s < a->count; ++s) {
 		bool in = false;
 		for (int k = 0; k < h->term_count && !in; ++k) in = in_group(run, &h->terms[k], s);
 		if (!in) continue;
 		*initial += men_of(run, s);
-		if ((in_field(a->state[s]) || a->state[s] == RT_STATE_SHELTERED) && (!from || in_rect(from->min, from->max, a->x[s], a->y[s])))
+		if ((in_field(a->state[s]) || a->state[s] == RT_STATE_SHELTERED) && (h->from < 0 || at_place(run, h->from, s)))
 			*free_men += men_of(run, s);
 	}
 }

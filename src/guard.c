@@ -222,7 +222,8 @@ int32_t rt__retinue_direction(const rt_world *w, int s, double xi, double yi, do
 	if (d < 0.1 * a->radius[s]) return -1; /* at his station */
 	*e0x = dx / d;
 	*e0y = dy / d;
-	const double keep_up = d / p->guard_follow_s + sqrt(a->vx[principal] * a->vx[principal] + a->vy[principal] * a->vy[principal]);
+	const double pvx = w->decide_vx[principal], pvy = w->decide_vy[principal]; /* his last step's */
+	const double keep_up = d / p->guard_follow_s + sqrt(pvx * pvx + pvy * pvy);
 	*pace = fmin(running, keep_up);
 	return -1;
 }

@@ -157,7 +157,7 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 		const double band = 0.03 * contain_distance;
 		if (en > 1e-9 && fabs(en - contain_distance) > band) {
 			const double sign = en > contain_distance ? 1.0 : -1.0;
-			const bool closing = -(a->vx[t] * ex + a->vy[t] * ey) / en > w->def.combat.facing_speed_mps;
+			const bool closing = -(w->decide_vx[t] * ex + w->decide_vy[t] * ey) / en > w->def.combat.facing_speed_mps;
 			if (sign > 0.0 || !closing) {
 				*e0x = sign * ex / en;
 				*e0y = sign * ey / en;
@@ -483,11 +483,33 @@ static void speeds(const decide_ctx *c, const rt_nb_batch *nb, const batch_men *
 	}
 }
 
+/* The velocities the decide phase reads of other men (rt_world.decide_vx): a copy made
+ * before it when some man reads them (a guard, a rearguard, a carried commander's man, or
+ * one containing), else the live arrays, which nobody then reads across. */
+static void snapshot_velocities(rt_world *w)
+{
+	rt_agents *a = &w->agents;
+	const int n = a->count;
+	w->decide_vx = a->vx;
+	w->decide_vy = a->vy;
+	bool reads = false;
+	for (int s = 0; s < n && !reads; ++s) reads = a->stance[s] == RT_STANCE_CONTAIN || a->stance[s] >= RT_STANCE_GUARD;
+	if (!reads) return;
+	double *v = rt__arena_push(&w->arena, 2 * (size_t)n * sizeof(double));
+	RT_ASSERT(v != NULL); /* reserved by the step (world.c) */
+	if (!v) return;
+	memcpy(v, a->vx, (size_t)n * sizeof(double));
+	memcpy(v + n, a->vy, (size_t)n * sizeof(double));
+	w->decide_vx = v;
+	w->decide_vy = v + n;
+}
+
 void rt__locomotion_decide(rt_world *w)
 {
 	const rt_grid *g = &w->grid;
 	const rt_locomotion_params *p = &w->def.locomotion;
 	const int count = g->count;
+	snapshot_velocities(w);
 	decide_ctx c;
 	c.w = w;
 	c.g = g;

@@ -648,8 +648,9 @@ static rt_status reserve_scratch(rt_world *w, rt_error *err)
 	 * corps tables (the command phase's threat, centres and peers gone, and each marching
 	 * general's nearest man and slot), and the decide phase's neighbour buffers, one per thread; the lights in
 	 * the dark (torch.c: 24 bytes a light, and 64 cells of 16 bytes), the crush's
-	 * outcomes (a byte) and the morale phase's note of who was routing (a byte) */
-	size_t need = (size_t)w->agents.capacity * (2 * sizeof(int) + sizeof(double) + sizeof(float) + 16 + 24 + 1 + 1) +
+	 * outcomes (a byte), the morale phase's note of who was routing (a byte) and the
+	 * velocities before the decide phase (two doubles) */
+	size_t need = (size_t)w->agents.capacity * (2 * sizeof(int) + sizeof(double) + sizeof(float) + 16 + 24 + 1 + 1 + 2 * sizeof(double)) +
 		      (size_t)w->corps_count * (4 * sizeof(double) + 2 * sizeof(int)) + (size_t)w->threads * sizeof(rt_nb_batch) + 4096 + 64 * 16 + 4 * 64;
 	if (w->arena.capacity >= need) return RT_OK;
 	if (rt__arena_reserve(&w->arena, &w->allocator, need + need / 2) != RT_OK)

@@ -289,6 +289,10 @@ struct rt_world {
 	int *fort_side;        /* feature_count entries, or NULL */
 	int *fort_capacity, *fort_sheltered;
 	double *prev_x, *prev_y; /* positions before this step's move, while the map has forts */
+	/* the men's velocities as they stood before this step's decide phase, which writes
+	 * them in place: what one man reads there of another's (a guard his commander's, a
+	 * man containing the enemy's) must not depend on which thread went first */
+	const double *decide_vx, *decide_vy;
 	int prev_capacity;
 
 	/* environment (env_phase.c) */

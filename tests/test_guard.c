@@ -363,3 +363,81 @@ TEST(guard_scenario_mounted_commander)
 		rt_scenario_destroy(sc);
 	}
 }
+
+/* The decide phase writes velocities in place while a guard reads his commander's and a
+ * man containing reads his enemy's: they read them as they stood before the phase, so a
+ * world large enough to decide in parallel (over 4,096 men) gives the same result at one
+ * and two threads. 16 generals with 150 guards each march east past a line of 1,000 men
+ * of the other side who contain them, among 1,000 foot of their own side. (Dalinghe seed
+ * 1 parted at 1 and 2 threads 786 s in, at a guard of Wu Xiang's, before this.) */
+static uint64_t escorts_and_ring(int threads, double *east)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = 7;
+	d.threads = threads;
+	d.bounds_min = (rt_vec2){ -200, -700 };
+	d.bounds_max = (rt_vec2){ 2600, 700 };
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return 0;
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ 2400, -650 };
+	gd.target_max = (rt_vec2){ 2500, 650 };
+	gd.straight = true;
+	rt_goal_id goal = RT_NO_GOAL;
+	bool ok = rt_world_add_goal(w, &gd, &goal, &err) == RT_OK;
+	for (int k = 0; k < 16 && ok; ++k) {
+		rt_corps_def cd = rt_corps_def_default();
+		rt_corps_id corps = -1;
+		ok = rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
+		rt_agent_def man = rt_agent_def_default();
+		man.corps = corps;
+		man.state = RT_STATE_MARCHING;
+		man.goal = goal;
+		man.kind = RT_KIND_COMMANDER;
+		man.position = (rt_vec2){ 0.0, -600.0 + 80.0 * k };
+		rt_agent_id general = 0;
+		ok = ok && rt_world_add_agent(w, &man, &general, &err) == RT_OK &&
+		     rt_world_set_corps_commander(w, corps, general, &err) == RT_OK;
+		man.kind = RT_KIND_GUARD;
+		man.stance = RT_STANCE_GUARD;
+		man.goal = RT_NO_GOAL;
+		for (int i = 0; i < 150 && ok; ++i) {
+			man.position = (rt_vec2){ -6.0 - 1.2 * (i / 10), -600.0 + 80.0 * k - 6.0 + 1.2 * (i % 10) };
+			ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+		}
+	}
+	rt_agent_def foot = rt_agent_def_default();
+	foot.state = RT_STATE_MARCHING;
+	foot.goal = goal;
+	for (int i = 0; i < 1000 && ok; ++i) {
+		foot.position = (rt_vec2){ -60.0 - 1.4 * (i / 50), -637.0 + 26.0 * (i % 50) };
+		ok = rt_world_add_agent(w, &foot, NULL, &err) == RT_OK;
+	}
+	rt_agent_def ring = rt_agent_def_default();
+	ring.side = 1;
+	ring.stance = RT_STANCE_CONTAIN;
+	for (int i = 0; i < 1000 && ok; ++i) {
+		ring.position = (rt_vec2){ 700.0 + 1.5 * (i / 100), -650.0 + 13.0 * (i % 100) };
+		ok = rt_world_add_agent(w, &ring, NULL, &err) == RT_OK;
+	}
+	for (int s = 0; s < 240 && ok; ++s) ok = rt_world_step(w, &err) == RT_OK;
+	rt_agent_view v;
+	*east = ok && rt_world_get_agent(w, 0, &v) ? v.position.x : NAN;
+	const uint64_t h = ok ? rt_world_hash(w) : 0;
+	rt_world_destroy(w);
+	return h;
+}
+
+TEST(guard_escorts_and_a_ring_decide_alike_at_any_thread_count)
+{
+	double east1, east2;
+	const uint64_t one = escorts_and_ring(1, &east1), two = escorts_and_ring(2, &east2);
+	rt_test_note("2 minutes of 16 escorted generals and a ring of 1,000 (5,416 men): hash %016llx at 1 thread, %016llx at 2; the first general %.0f m east",
+		     (unsigned long long)one, (unsigned long long)two, east1);
+	CHECK(one != 0);
+	CHECK_MSG(one == two, "hash %016llx at 1 thread, %016llx at 2", (unsigned long long)one, (unsigned long long)two);
+	CHECK(east1 > 10.0); /* they marched */
+	CHECK(rt_test_bytes_held() == 0);
+}

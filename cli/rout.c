@@ -22,7 +22,7 @@ static void usage(FILE *f)
 		"                  [--threads T] [--out DIR] [--trace-every K]\n"
 		"        NAME: corridor, periodic, bottleneck, corner, crowd\n"
 		"  rout run SCENARIO [--seed N] [--scale K] [--until TIME] [--threads T] [--out DIR]\n"
-		"                    [--set key.path=value ...] [--runs N] [--trace-every S] [--quiet] [--no-pictures]\n"
+		"                    [--set key.path=value ...] [--runs N [--jobs J]] [--trace-every S] [--quiet] [--no-pictures]\n"
 		"                    [--checkpoint-every DURATION] [--checkpoint FILE] [--resume FILE]\n"
 		"        SCENARIO: a scenario.yaml or its folder (scenarios/songjin-1641)\n"
 		"  rout check SCENARIO [--set key.path=value ...]   validate only\n"

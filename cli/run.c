@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -92,7 +93,7 @@ static bool parse_until(const rt_scenario *sc, const char *text, double *out)
 typedef struct run_options {
 	const char *scenario_path;
 	const char *out;
-	long seed, threads, runs;
+	long seed, threads, runs, jobs;
 	double scale;
 	const char *until;
 	const char *sets[MAX_SETS];
@@ -521,7 +522,7 @@ static double iso_seconds(const char *t)
 
 /* The commanders over the runs (M2): who left first in how many runs, and how many
  * others left within three hours of the first. */
-static void ensemble_commanders(FILE *f, const run_options *o, int runs)
+static void ensemble_commanders(FILE *f, const run_options *o, const long *seeds, int runs)
 {
 	enum { MAX_C = 256 };
 	char ids[MAX_C][64];
@@ -529,7 +530,7 @@ static void ensemble_commanders(FILE *f, const run_options *o, int runs)
 	int followers_total = 0;
 	for (int r = 0; r < runs; ++r) {
 		char path[1300];
-		snprintf(path, sizeof path, "%s/seed-%ld/summary.json", o->out, o->seed + r);
+		snprintf(path, sizeof path, "%s/seed-%ld/summary.json", o->out, seeds[r]);
 		json_error_t je;
 		json_t *root = json_load_file(path, 0, &je);
 		if (!root) continue;
@@ -571,7 +572,9 @@ static void ensemble_commanders(FILE *f, const run_options *o, int runs)
 		four_or_more, runs, 100.0 * four_or_more / runs, any_left ? (double)followers_total / any_left : 0.0);
 }
 
-static int write_ensemble(const rt_scenario *sc, const run_options *o, const double *values, int runs, int figures)
+/* values: `figures` per run, the runs of `seeds` in that order (increasing). */
+static int write_ensemble(const rt_scenario *sc, const run_options *o, const long *seeds, const double *values, int runs,
+			  int figures)
 {
 	char path[1200], tmp[1300];
 	snprintf(path, sizeof path, "%s/ensemble.md", o->out);
@@ -583,8 +586,12 @@ static int write_ensemble(const rt_scenario *sc, const run_options *o, const dou
 	}
 	rt_scenario_info info;
 	rt_scenario_get_info(sc, &info);
-	fprintf(f, "# %s — %d runs (seeds %ld to %ld)\n\n", info.title[0] ? info.title : info.name, runs, o->seed,
-		o->seed + runs - 1);
+	if (seeds[runs - 1] - seeds[0] == runs - 1)
+		fprintf(f, "# %s — %d runs (seeds %ld to %ld)\n\n", info.title[0] ? info.title : info.name, runs, seeds[0],
+			seeds[runs - 1]);
+	else /* stopped: the runs that finished */
+		fprintf(f, "# %s — %d runs (seeds %ld to %ld, not all of them)\n\n", info.title[0] ? info.title : info.name, runs,
+			seeds[0], seeds[runs - 1]);
 	fprintf(f, "Median and 90 %% interval (5th to 95th percentile) over the runs, beside the record.\n\n");
 	fprintf(f, "| figure | recorded | grade | median | 90 %% interval | record inside the interval |\n|---|---|---|---|---|---|\n");
 	json_t *root = json_object(), *arr = json_array();
@@ -624,9 +631,12 @@ static int write_ensemble(const rt_scenario *sc, const run_options *o, const dou
 		json_array_append_new(arr, e);
 	}
 	free(col);
-	ensemble_commanders(f, o, runs);
+	ensemble_commanders(f, o, seeds, runs);
 	json_object_set_new(root, "scenario", json_string(info.name));
-	json_object_set_new(root, "first_seed", json_integer(o->seed));
+	json_object_set_new(root, "first_seed", json_integer(seeds[0]));
+	json_t *seed_list = json_array();
+	for (int r = 0; r < runs; ++r) json_array_append_new(seed_list, json_integer(seeds[r]));
+	json_object_set_new(root, "seeds", seed_list);
 	json_object_set_new(root, "runs", json_integer(runs));
 	json_object_set_new(root, "figures", arr);
 	bool ok = fclose(f) == 0 && rename(tmp, path) == 0;
@@ -648,6 +658,7 @@ static int parse_options(int argc, char **argv, run_options *o, const char *cmd)
 		if (arg_long(argc, argv, &i, "--seed", &o->seed, 0, 1L << 62)) continue;
 		if (arg_long(argc, argv, &i, "--threads", &o->threads, 0, 1024)) continue;
 		if (arg_long(argc, argv, &i, "--runs", &o->runs, 1, 100000)) continue;
+		if (arg_long(argc, argv, &i, "--jobs", &o->jobs, 1, 1024)) continue;
 		if (arg_double(argc, argv, &i, "--scale", &o->scale, 1.0, 1000.0)) continue;
 		if (arg_double(argc, argv, &i, "--trace-every", &o->trace_every_s, 0.0, 86400.0)) continue;
 		if (arg_string(argc, argv, &i, "--until", &o->until)) continue;
@@ -704,12 +715,139 @@ static const char *scenario_file(const char *path, char *buf, size_t size)
 	return path;
 }
 
+/* --runs N --jobs J: the seeds J at a time, each run in a process of its own (fork), which
+ * sends back its exit code and its history figures through a pipe. The runs are the same
+ * as one after another (each is its seed's run, at its --threads), only sooner. Ctrl-C
+ * reaches every run (they share the terminal's process group) and each writes what it
+ * has; no new run starts after it. A run that fails stops new ones; those under way end.
+ * Returns the exit code as the serial loop would: the first failure's, else 3 if any run
+ * was stopped, else 0. finished[r] is set for each run r that ran to its end. */
+static int runs_in_processes(const rt_scenario *sc, const run_options *o, const run_options *each, int figures, double *values,
+			     bool *finished)
+{
+	typedef struct child {
+		pid_t pid;
+		int fd;
+		long r;
+		double t0;
+	} child;
+	const long jobs = o->jobs < o->runs ? o->jobs : o->runs;
+	child *kids = calloc((size_t)jobs, sizeof *kids);
+	if (!kids) {
+		fprintf(stderr, "rout run: out of memory for %ld processes\n", jobs);
+		return 1;
+	}
+	int rc = 0, running = 0;
+	long next = 0;
+	bool failed = false, forwarded = false;
+	const size_t bytes = sizeof(int) + (size_t)figures * sizeof(double);
+	unsigned char *msg = malloc(bytes);
+	if (!msg) {
+		free(kids);
+		fprintf(stderr, "rout run: out of memory\n");
+		return 1;
+	}
+	for (;;) {
+		/* start runs while there are slots, seeds and no reason to stop */
+		while (running < jobs && next < o->runs && !stop_requested && !failed) {
+			int fds[2];
+			if (pipe(fds) != 0) {
+				fprintf(stderr, "rout run: cannot make a pipe: %s\n", strerror(errno));
+				failed = true;
+				rc = rc ? rc : 1;
+				break;
+			}
+			fflush(stdout);
+			fflush(stderr);
+			const pid_t pid = fork();
+			if (pid < 0) {
+				fprintf(stderr, "rout run: cannot start a process: %s\n", strerror(errno));
+				close(fds[0]);
+				close(fds[1]);
+				failed = true;
+				rc = rc ? rc : 1;
+				break;
+			}
+			if (pid == 0) {
+				close(fds[0]);
+				char dir[1200];
+				snprintf(dir, sizeof dir, "%s/seed-%ld", o->out, o->seed + next);
+				double *v = (double *)(msg + sizeof(int));
+				for (int h = 0; h < figures; ++h) v[h] = NAN;
+				const int code = one_run(sc, each, (uint64_t)(o->seed + next), dir, v, figures);
+				memcpy(msg, &code, sizeof code);
+				size_t sent = 0;
+				while (sent < bytes) {
+					const ssize_t k = write(fds[1], msg + sent, bytes - sent);
+					if (k <= 0 && errno != EINTR) break;
+					if (k > 0) sent += (size_t)k;
+				}
+				_exit(sent == bytes ? (code & 0xff) : 1);
+			}
+			close(fds[1]);
+			int slot = 0;
+			while (kids[slot].pid != 0) slot++;
+			kids[slot] = (child){ pid, fds[0], next, now_s() };
+			running++;
+			next++;
+		}
+		if (running == 0) break;
+		/* a signal to this process alone (kill, not the terminal's Ctrl-C) goes on to the runs */
+		if (stop_requested && !forwarded) {
+			forwarded = true;
+			for (long j = 0; j < jobs; ++j)
+				if (kids[j].pid > 0) kill(kids[j].pid, SIGTERM);
+		}
+		/* wait for any run to end; a signal (Ctrl-C) interrupts the wait and is seen above */
+		int status = 0;
+		const pid_t pid = waitpid(-1, &status, 0);
+		if (pid < 0) {
+			if (errno == EINTR) continue;
+			break;
+		}
+		int slot = 0;
+		while (slot < jobs && kids[slot].pid != pid) slot++;
+		if (slot == jobs) continue;
+		child *k = &kids[slot];
+		size_t got = 0;
+		while (got < bytes) {
+			const ssize_t n = read(k->fd, msg + got, bytes - got);
+			if (n <= 0 && errno != EINTR) break;
+			if (n > 0) got += (size_t)n;
+		}
+		close(k->fd);
+		int code = 1;
+		if (got == bytes) memcpy(&code, msg, sizeof code);
+		else fprintf(stderr, "rout run: the run of seed %ld ended without its figures (%s)\n", o->seed + k->r,
+			     WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no report");
+		if (code == 0) {
+			memcpy(values + (size_t)k->r * (size_t)figures, msg + sizeof(int), (size_t)figures * sizeof(double));
+			finished[k->r] = true;
+		}
+		if (code != 0 && code != 3) {
+			failed = true;
+			if (rc == 0 || rc == 3) rc = code;
+		} else if (code == 3 && rc == 0) {
+			rc = 3;
+		}
+		if (!o->quiet && code == 0)
+			fprintf(stderr, "rout: run of seed %ld done in %.0f s (%ld of %ld started)\n", o->seed + k->r, now_s() - k->t0, next,
+				o->runs);
+		*k = (child){ 0, -1, 0, 0.0 };
+		running--;
+	}
+	free(msg);
+	free(kids);
+	return rc;
+}
+
 int rout_run(int argc, char **argv, const char *default_scenario, const char *default_out)
 {
 	run_options o;
 	memset(&o, 0, sizeof o);
 	o.seed = 1;
 	o.runs = 1;
+	o.jobs = 1;
 	o.out = default_out;
 	o.scenario_path = default_scenario;
 	o.trace_every_s = 60.0;
@@ -739,28 +877,43 @@ int rout_run(int argc, char **argv, const char *default_scenario, const char *de
 	}
 	const int figures = info.history_count;
 	double *values = calloc((size_t)o.runs * (size_t)(figures + 1), sizeof *values);
-	if (!values) {
+	long *seeds = calloc((size_t)o.runs, sizeof *seeds);
+	bool *finished = calloc((size_t)o.runs, sizeof *finished);
+	if (!values || !seeds || !finished) {
 		fprintf(stderr, "rout run: out of memory for %ld runs\n", o.runs);
+		free(values);
+		free(seeds);
+		free(finished);
 		rt_scenario_destroy(sc);
 		return 1;
 	}
-	int done = 0;
 	run_options each = o;
 	each.quiet = true;
-	for (long r = 0; r < o.runs && !stop_requested; ++r) {
-		char dir[1200];
-		snprintf(dir, sizeof dir, "%s/seed-%ld", o.out, o.seed + r);
-		const double t0 = now_s();
-		rc = one_run(sc, &each, (uint64_t)(o.seed + r), dir, values + (size_t)r * (size_t)figures, figures);
-		if (rc != 0 && rc != 3) break;
-		if (rc == 0) done++;
-		if (!o.quiet) fprintf(stderr, "rout: run %ld of %ld (seed %ld) done in %.0f s\n", r + 1, o.runs, o.seed + r, now_s() - t0);
+	if (o.jobs > 1) rc = runs_in_processes(sc, &o, &each, figures, values, finished);
+	else
+		for (long r = 0; r < o.runs && !stop_requested; ++r) {
+			char dir[1200];
+			snprintf(dir, sizeof dir, "%s/seed-%ld", o.out, o.seed + r);
+			const double t0 = now_s();
+			rc = one_run(sc, &each, (uint64_t)(o.seed + r), dir, values + (size_t)r * (size_t)figures, figures);
+			if (rc != 0 && rc != 3) break;
+			finished[r] = rc == 0;
+			if (!o.quiet) fprintf(stderr, "rout: run %ld of %ld (seed %ld) done in %.0f s\n", r + 1, o.runs, o.seed + r, now_s() - t0);
+		}
+	/* the runs that finished, in seed order */
+	int done = 0;
+	for (long r = 0; r < o.runs; ++r) {
+		if (!finished[r]) continue;
+		memmove(values + (size_t)done * (size_t)figures, values + (size_t)r * (size_t)figures, (size_t)figures * sizeof *values);
+		seeds[done++] = o.seed + r;
 	}
 	if (done > 0 && (rc == 0 || rc == 3)) {
-		int erc = write_ensemble(sc, &o, values, done, figures);
+		int erc = write_ensemble(sc, &o, seeds, values, done, figures);
 		if (rc == 0) rc = erc;
 	}
 	free(values);
+	free(seeds);
+	free(finished);
 	rt_scenario_destroy(sc);
 	return rc;
 }

@@ -129,3 +129,41 @@ TEST(cli_a_run_folder_keeps_no_pictures_of_an_earlier_run)
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
 }
+
+/* `--runs N --jobs J` runs J seeds at once, each in a process of its own: the runs, their
+ * folders and the ensemble table are byte for byte those of the same seeds one after
+ * another. */
+TEST(cli_runs_at_once_are_the_runs_one_after_another)
+{
+	if (UNDER_ASAN) {
+		rt_test_note("skipped under the sanitizers: it runs the plain build's build/rout");
+		return;
+	}
+	char dir[128], cmd[1200], line[2048];
+	snprintf(dir, sizeof dir, "/tmp/rout-test-jobs-%ld", (long)getpid());
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	const char *jobs[2] = { "1", "3" };
+	for (int j = 0; j < 2; ++j) {
+		snprintf(cmd, sizeof cmd,
+			 "build/rout run tests/data/scenarios/mini --until 10m --seed 5 --runs 4 --jobs %s --threads 1 --quiet --no-pictures --out %s/jobs-%s",
+			 jobs[j], dir, jobs[j]);
+		CHECK(run_shell(cmd, line, sizeof line) == 0);
+	}
+	int same = 0;
+	const char *files[] = { "ensemble.json", "ensemble.md", "seed-5/summary.json", "seed-6/series.csv", "seed-7/trace.bin",
+				"seed-8/events.jsonl", "seed-8/summary.json" };
+	for (int i = 0; i < 7; ++i) {
+		snprintf(cmd, sizeof cmd, "cmp -s %s/jobs-1/%s %s/jobs-3/%s", dir, files[i], dir, files[i]);
+		const bool equal = system(cmd) == 0;
+		if (!equal) rt_test_note("%s differs", files[i]);
+		same += equal;
+	}
+	snprintf(cmd, sizeof cmd, "grep -q '4 runs (seeds 5 to 8)' %s/jobs-3/ensemble.md", dir);
+	CHECK(system(cmd) == 0);
+	rt_test_note("4 seeds of the mini scenario, 10 minutes, at --jobs 3 as at --jobs 1: %d of 7 files the same", same);
+	CHECK(same == 7);
+	CHECK(run_shell("build/rout run tests/data/scenarios/mini --runs 2 --jobs 0", line, sizeof line) == 2);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}

@@ -144,9 +144,13 @@ static inline uint64_t fine_pack(int cx, int cy)
 	return ((uint64_t)(uint32_t)cx | ((uint64_t)(uint32_t)cy << 32)) ^ 0x8000000080000000ull;
 }
 
+/* Fibonacci hashing: the top bits of the product, where both halves of the key (cx and
+ * cy) have a say. (Until December 2026 it took bits 17 and up, which below 2^15 entries
+ * came from cx alone: a column's cells fell on one run of the table, and the probes of
+ * the local picture took a fifth of a Dalinghe run.) */
 static inline size_t fine_hash(const rt_sense_grid *g, uint64_t key)
 {
-	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (g->fine_capacity - 1);
+	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - __builtin_ctzll((unsigned long long)g->fine_capacity)));
 }
 
 /* The entry of cell key, -1 when nobody is in it. */

@@ -543,6 +543,9 @@ void rt_run_destroy(rt_run *run)
 	rt__free(&a, run->trigger_fired_s, (size_t)(sc->trigger_count + 1) * sizeof(double));
 	rt__free(&a, run->figure_value, (size_t)(sc->history_count + 1) * sizeof(double));
 	rt__free(&a, run->figure_since, (size_t)(2 * sc->history_count + 1) * sizeof(double));
+	if (run->figure_cohort)
+		for (int i = 0; i < sc->history_count; ++i) rt__free(&a, run->figure_cohort[i], run->initial_armour_size);
+	rt__free(&a, run->figure_cohort, (size_t)(sc->history_count + 1) * sizeof(uint8_t *));
 	rt__free(&a, run->initial_armour, (size_t)run->initial_armour_size);
 	rt__free(&a, run->events, (size_t)run->event_capacity * sizeof(rt_run_event));
 	rt__free(&a, run->series, (size_t)run->series_capacity * sizeof(int32_t));
@@ -620,6 +623,17 @@ rt_status rt_run_create(const rt_scenario *sc, const rt_run_def *def, rt_run **o
 		}
 		for (int slot = 0; slot < n; ++slot)
 			run->initial_armour[w->agents.id[slot]] = (w->agents.equipment[slot] & RT_EQUIP_ARMOUR) ? 1 : 0;
+		/* a figure of those in a place when something began (`since` with `from`) follows
+		 * those men (report.c) */
+		run->figure_cohort = rt__calloc(a, (size_t)sc->history_count + 1, sizeof(uint8_t *));
+		bool cohorts = run->figure_cohort != NULL;
+		for (int i = 0; i < sc->history_count && cohorts; ++i)
+			if (sc->history[i].from >= 0 && !isnan(sc->history[i].since_s))
+				cohorts = (run->figure_cohort[i] = rt__calloc(a, run->initial_armour_size, 1)) != NULL;
+		if (!cohorts) {
+			s = rt__fail(err, RT_ERR_NOMEM, "out of memory building the run");
+			goto error;
+		}
 		for (int c = 0; c < sc->corps_count; ++c)
 			run->commander_state[c] = w->agents.state[w->slot_of_id[run->commander[c]]];
 		rt_world_stats st;

@@ -22,8 +22,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#define RUN_MAGIC "RTRUN2\0"
+#define RUN_MAGIC "RTRUN3\0"
 #define RUN_MAGIC_1 "RTRUN1\0" /* before the commanders were counted apart */
+#define RUN_MAGIC_2 "RTRUN2\0" /* before a `from` figure followed its men (figure_cohort) */
 
 typedef struct buffer {
 	unsigned char *data;
@@ -112,6 +113,8 @@ static void write_state(const rt_run *run, buffer *b)
 	for (int t = 0; t < sc->trigger_count; ++t) put(b, &run->trigger_fired_s[t], sizeof(double));
 	for (int i = 0; i < sc->history_count; ++i) put(b, &run->figure_value[i], sizeof(double));
 	for (int i = 0; i < 2 * sc->history_count; ++i) put(b, &run->figure_since[i], sizeof(double));
+	for (int i = 0; i < sc->history_count; ++i)
+		if (run->figure_cohort[i]) put(b, run->figure_cohort[i], run->initial_armour_size);
 	for (int p = 0; p < RT_PH_COUNT; ++p) {
 		const uint8_t seen = run->seen[p];
 		put(b, &seen, 1);
@@ -166,7 +169,11 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	get(&r, magic, 8);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_1, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 1, made by an older rout "
-					   "(which counted a commander as `scale` men); this build reads version 2: run again from the start", lc->path);
+					   "(which counted a commander as `scale` men); this build reads version 3: run again from the start", lc->path);
+	if (!r.failed && memcmp(magic, RUN_MAGIC_2, 8) == 0)
+		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 2, made by an older rout "
+					   "(whose figures of the men in a place counted their corps' losses elsewhere too); this build reads "
+					   "version 3: run again from the start", lc->path);
 	if (r.failed || memcmp(magic, RUN_MAGIC, 8) != 0) return refuse(err, lc->path, "is missing: this is a world's checkpoint, not a run's");
 	uint64_t fp;
 	get(&r, &fp, sizeof fp);
@@ -189,10 +196,14 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	uint8_t *broken = rt__calloc(&run->allocator, (size_t)U + 1, 1);
 	double *fired = rt__calloc(&run->allocator, (size_t)T + 1, sizeof(double));
 	double *figures = rt__calloc(&run->allocator, 3 * (size_t)sc->history_count + 1, sizeof(double));
+	int cohorts = 0;
+	for (int i = 0; i < sc->history_count; ++i) cohorts += run->figure_cohort[i] != NULL;
+	const size_t cohort_bytes = (size_t)cohorts * run->initial_armour_size;
+	uint8_t *cohort = rt__calloc(&run->allocator, cohort_bytes + 1, 1);
 	rt_run_event *events = NULL;
 	int32_t *series = NULL;
 	size_t events_bytes = 0, series_bytes = 0;
-	if (!cst || !cleft || !cplace || !cat || !orders || !broken || !fired || !figures) {
+	if (!cst || !cleft || !cplace || !cat || !orders || !broken || !fired || !figures || !cohort) {
 		s = rt__fail(err, RT_ERR_NOMEM, "out of memory reading %s", lc->path);
 		goto done;
 	}
@@ -222,6 +233,9 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 		get(&r, &figures[i], sizeof(double));
 		if (!isnan(figures[i]) && !(fabs(figures[i]) <= 1e12)) r.failed = true;
 	}
+	get(&r, cohort, cohort_bytes);
+	for (size_t k = 0; k < cohort_bytes && !r.failed; ++k)
+		if (cohort[k] > 1) r.failed = true;
 	uint8_t seen[RT_PH_COUNT];
 	get(&r, seen, sizeof seen);
 	int32_t event_count;
@@ -282,6 +296,8 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	memcpy(run->trigger_fired_s, fired, (size_t)T * sizeof(double));
 	memcpy(run->figure_value, figures, (size_t)sc->history_count * sizeof(double));
 	memcpy(run->figure_since, figures + sc->history_count, 2 * (size_t)sc->history_count * sizeof(double));
+	for (int i = 0, k = 0; i < sc->history_count; ++i)
+		if (run->figure_cohort[i]) memcpy(run->figure_cohort[i], cohort + (size_t)k++ * run->initial_armour_size, run->initial_armour_size);
 	for (int p = 0; p < RT_PH_COUNT; ++p) run->seen[p] = seen[p] != 0;
 	rt__free(&run->allocator, run->events, (size_t)run->event_capacity * sizeof(rt_run_event));
 	run->events = events;
@@ -302,6 +318,7 @@ done:
 	rt__free(&run->allocator, broken, (size_t)U + 1);
 	rt__free(&run->allocator, fired, ((size_t)T + 1) * sizeof(double));
 	rt__free(&run->allocator, figures, (3 * (size_t)sc->history_count + 1) * sizeof(double));
+	rt__free(&run->allocator, cohort, cohort_bytes + 1);
 	rt__free(&run->allocator, events, events_bytes);
 	rt__free(&run->allocator, series, series_bytes);
 	return s;

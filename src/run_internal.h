@@ -51,7 +51,9 @@ struct rt_run {
 	double *figure_value;         /* per history figure with a time (`at`): its value then, NAN not yet */
 	double *figure_since;         /* per history figure with `since`: its measure and its free men then (2 each), NAN not yet */
 	uint8_t *initial_armour;      /* per agent id: wore armour at the start */
-	size_t initial_armour_size;
+	size_t initial_armour_size;   /* also the size of each cohort below */
+	uint8_t **figure_cohort;      /* per history figure with `since` and `from`: per agent id, 1 if he stood free
+				       * in the place at `since` (the men whose losses it counts); NULL for the others */
 	rt_trace_writer *trace;
 	rt_history *history;          /* men by state, corps, sea and light per minute (plots) */
 	int64_t last_check, last_series;

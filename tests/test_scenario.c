@@ -661,7 +661,7 @@ TEST(scenario_run_resumes_from_its_checkpoint_bit_for_bit)
 	 * version and says so */
 	char *magic = NULL;
 	for (size_t at = 0; bytes && !magic && at + 8 <= n; ++at)
-		if (memcmp(bytes + at, "RTRUN2\0", 8) == 0) magic = bytes + at;
+		if (memcmp(bytes + at, "RTRUN3\0", 8) == 0) magic = bytes + at;
 	CHECK(magic != NULL);
 	if (magic) {
 		magic[5] = '1';
@@ -679,6 +679,22 @@ TEST(scenario_run_resumes_from_its_checkpoint_bit_for_bit)
 		const rt_status v1 = fresh ? rt_run_load_checkpoint(fresh, ckpt, &err) : RT_OK;
 		rt_test_note("a version-1 run state: %s", err.message);
 		CHECK(v1 == RT_ERR_INVALID && strstr(err.message, "version 1") && strstr(err.message, "run again from the start"));
+		rt_run_destroy(fresh);
+		/* and one of version 2 (a `from` figure counted its corps' men anywhere: RTRUN2) */
+		magic[5] = '2';
+		h = 0xcbf29ce484222325ull;
+		for (size_t i = 0; i + 8 < n; ++i) h = (h ^ (unsigned char)bytes[i]) * 0x100000001b3ull;
+		for (int i = 0; i < 8; ++i) bytes[n - 8 + (size_t)i] = (char)(h >> (8 * i));
+		f = fopen(ckpt, "wb");
+		if (f) {
+			fwrite(bytes, 1, n, f);
+			fclose(f);
+		}
+		fresh = NULL;
+		CHECK_OK(rt_run_create(sc, &rd, &fresh, &err), err);
+		const rt_status v2 = fresh ? rt_run_load_checkpoint(fresh, ckpt, &err) : RT_OK;
+		rt_test_note("a version-2 run state: %s", err.message);
+		CHECK(v2 == RT_ERR_INVALID && strstr(err.message, "version 2") && strstr(err.message, "run again from the start"));
 		rt_run_destroy(fresh);
 	}
 	free(bytes);
@@ -1055,18 +1071,33 @@ TEST(scenario_an_order_reaches_only_the_men_in_their_commanders_fort)
 	strcat(text, "  - {figure: Out of the keep, recorded: 100, grade: E, source: test, since: 1641-09-26T07:01,\n"
 		     "     percent: true, from: keep, measure: corps.red_one.in_field}\n"
 		     "  - {figure: Out of all, recorded: 100, grade: E, source: test, since: 1641-09-26T07:01,\n"
-		     "     percent: true, measure: corps.red_one.in_field}\n");
+		     "     percent: true, measure: corps.red_one.in_field}\n"
+		     "  - {figure: Out of the tower, recorded: 100, grade: E, source: test, since: 1641-09-26T07:01,\n"
+		     "     percent: true, from: tower, measure: corps.red_one.in_field}\n");
 	rt_scenario_def def = scenario_def();
 	rt_scenario *sc = NULL;
 	rt_error err;
 	CHECK_OK(rt_scenario_load_string(text, strlen(text), "mini-tower.yaml", dir, &def, &sc, &err), err);
 	int keep_out = 0, keep_men = 0, tower_out = 0, tower_men = 0;
-	double values[5] = { NAN, NAN, NAN, NAN, NAN };
+	double values[6] = { NAN, NAN, NAN, NAN, NAN, NAN };
 	if (sc) {
 		rt_run_def rd = run_def(3, 1);
 		rd.until_s = 180.0;
 		rt_run *run = NULL;
 		CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+		/* a checkpoint after the order keeps who was in the keep and the tower then */
+		char ckpt[160];
+		snprintf(ckpt, sizeof ckpt, "%s/run.rtck", dir);
+		while (run && !rt_run_done(run) && rt_run_time_s(run) < 100.0) CHECK_OK(rt_run_step(run, &err), err);
+		CHECK_OK(rt_run_save_checkpoint(run, ckpt, &err), err);
+		rt_run *resumed = NULL;
+		CHECK_OK(rt_run_create(sc, &rd, &resumed, &err), err);
+		CHECK_OK(rt_run_load_checkpoint(resumed, ckpt, &err), err);
+		while (resumed && !rt_run_done(resumed)) CHECK_OK(rt_run_step(resumed, &err), err);
+		double again[6] = { NAN, NAN, NAN, NAN, NAN, NAN };
+		CHECK(resumed && rt_run_history_values(resumed, again, 6) == 6);
+		rt_run_destroy(resumed);
+		unlink(ckpt);
 		while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
 		int one = -1, tower = -1;
 		for (int u = 0; u < sc->unit_count; ++u) {
@@ -1074,7 +1105,8 @@ TEST(scenario_an_order_reaches_only_the_men_in_their_commanders_fort)
 			if (strcmp(sc->units[u].id, "tower_foot") == 0) tower = u;
 		}
 		CHECK(run && one >= 0 && tower >= 0);
-		CHECK(run && rt_run_history_values(run, values, 5) == 5);
+		CHECK(run && rt_run_history_values(run, values, 6) == 6);
+		for (int i = 3; i < 6; ++i) CHECK(values[i] == again[i]); /* resumed from the checkpoint, the same */
 		const rt_agents *a = run ? &rt_run_world(run)->agents : NULL;
 		for (int s = 0; a && s < a->count; ++s) {
 			const bool out = a->state[s] != RT_STATE_SHELTERED;
@@ -1087,13 +1119,17 @@ TEST(scenario_an_order_reaches_only_the_men_in_their_commanders_fort)
 	unlink(path);
 	rmdir(dir);
 	rt_test_note("two minutes after the order: %d of the %d men in the keep with their captain came out, %d of the %d in the tower; "
-		     "out since the order, %.1f %% of those in the keep then (`from: keep`), %.1f %% of all",
-		     keep_out, keep_men, tower_out, tower_men, values[3], values[4]);
+		     "out since the order, %.1f %% of those in the keep then (`from: keep`), %.1f %% of all, %.1f %% of those in the tower",
+		     keep_out, keep_men, tower_out, tower_men, values[3], values[4], values[5]);
 	CHECK(keep_men == 100 && keep_out == keep_men);
 	CHECK(tower_men == 50 && tower_out == 0);
 	/* the base: the 200 men, the captain and his 10 guards in the keep; or 100 more */
 	CHECK(fabs(values[3] - 100.0) < 0.01);
 	CHECK(fabs(values[4] - 100.0 * 211.0 / 311.0) < 0.01);
+	/* a `from` figure follows the men who were in the place: the tower's 50 stayed in, so
+	 * none of them is out, whatever the keep's men did (it counted the corps' men
+	 * anywhere before: 211 out of a base of 50, 422 %) */
+	CHECK(fabs(values[5]) < 0.01);
 	CHECK(rt_test_bytes_held() == 0);
 }
 

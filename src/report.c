@@ -230,51 +230,47 @@ static double by_sea(const rt_run *run, int side)
 	return men_in(run, n, generals < n ? generals : n);
 }
 
-/* A term in men; with a cohort (per agent id), only its men. */
+/* Whether the man in slot s is of the cohort (per agent id; NULL: everyone is). */
+static bool in_cohort(const rt_run *run, const uint8_t *cohort, int s)
+{
+	const uint32_t id = run->world->agents.id[s];
+	return !cohort || (id < run->initial_armour_size && cohort[id]);
+}
+
+/* A term in men; with a cohort, only its men. */
 static double term_men(const rt_run *run, const rt_sc_term *t, const uint8_t *cohort)
 {
 	if (t->what == RT_MEASURE_ESCAPED_BY_SEA) return by_sea(run, t->side); /* sides only (scenario.c) */
 	const rt_agents *a = &run->world->agents;
 	double men = 0.0;
 	for (int s = 0; s < a->count; ++s)
-		if ((!cohort || (a->id[s] < run->initial_armour_size && cohort[a->id[s]])) && in_group(run, t, s) && counts(run, t, s))
-			men += men_of(run, s);
+		if (in_cohort(run, cohort, s) && in_group(run, t, s) && counts(run, t, s)) men += men_of(run, s);
 	return men;
 }
 
 /* The figure's measure now, in men; and its groups' initial men, and their free men
  * (in the field or sheltered) now, only those within its `from` place if it has one. A
  * man is counted once in those bases however many of the figure's terms name his group
- * (corps.x.dead and corps.x.captured are one group). */
-static void history_parts(const rt_run *run, const rt_sc_history *h, double *value, double *initial, double *free_men)
+ * (corps.x.dead and corps.x.captured are one group). A `from` figure counts its measure
+ * among the men of its cohort alone; `take`, at its `since`, makes those free men in the
+ * place its cohort first (the breakout from Xingshan: not the losses of the same corps'
+ * men elsewhere, which made it more than 100 % in some runs). */
+static void history_parts(const rt_run *run, const rt_sc_history *h, bool take, double *value, double *initial, double *free_men)
 {
 	*value = *initial = *free_men = 0.0;
-	const uint8_t *cohort = run->figure_cohort ? run->figure_cohort[h - run->scenario->history] : NULL;
-	for (int k = 0; k < h->term_count; ++k) *value += term_men(run, &h->terms[k], cohort);
+	uint8_t *cohort = run->figure_cohort ? run->figure_cohort[h - run->scenario->history] : NULL;
 	const rt_agents *a = &run->world->agents;
 	for (int s = 0; s < a->count; ++s) {
 		bool in = false;
 		for (int k = 0; k < h->term_count && !in; ++k) in = in_group(run, &h->terms[k], s);
 		if (!in) continue;
 		*initial += men_of(run, s);
-		if ((in_field(a->state[s]) || a->state[s] == RT_STATE_SHELTERED) && (h->from < 0 || at_place(run, h->from, s)))
+		if ((in_field(a->state[s]) || a->state[s] == RT_STATE_SHELTERED) && (h->from < 0 || at_place(run, h->from, s))) {
 			*free_men += men_of(run, s);
+			if (take && cohort && a->id[s] < run->initial_armour_size) cohort[a->id[s]] = 1;
+		}
 	}
-}
-
-/* At a `from` figure's `since`: the men of its groups standing free in its place, whose
- * losses from now on are what it counts (the breakout from Xingshan: not the losses of
- * the same corps' men elsewhere, which made it more than 100 % in some runs). */
-static void take_cohort(const rt_run *run, const rt_sc_history *h, uint8_t *cohort)
-{
-	const rt_agents *a = &run->world->agents;
-	for (int s = 0; s < a->count; ++s) {
-		bool in = false;
-		for (int k = 0; k < h->term_count && !in; ++k) in = in_group(run, &h->terms[k], s);
-		if (in && a->id[s] < run->initial_armour_size && (in_field(a->state[s]) || a->state[s] == RT_STATE_SHELTERED) &&
-		    at_place(run, h->from, s))
-			cohort[a->id[s]] = 1;
-	}
+	for (int k = 0; k < h->term_count; ++k) *value += term_men(run, &h->terms[k], cohort);
 }
 
 /* The figure as it stands now: its measure (grown since its `since`, if it has one), or
@@ -282,7 +278,7 @@ static void take_cohort(const rt_run *run, const rt_sc_history *h, uint8_t *coho
 static double history_value(const rt_run *run, const rt_sc_history *h)
 {
 	double v, initial, free_men;
-	history_parts(run, h, &v, &initial, &free_men);
+	history_parts(run, h, false, &v, &initial, &free_men);
 	double base = initial;
 	if (!isnan(h->since_s)) {
 		const double *then = run->figure_since + 2 * (h - run->scenario->history);
@@ -301,8 +297,7 @@ void rt__run_take_figures(rt_run *run)
 		const rt_sc_history *h = &sc->history[i];
 		if (!isnan(h->since_s) && isnan(run->figure_since[2 * i]) && run->world->time_s >= h->since_s - 1e-6) {
 			double initial;
-			if (run->figure_cohort && run->figure_cohort[i]) take_cohort(run, h, run->figure_cohort[i]);
-			history_parts(run, h, &run->figure_since[2 * i], &initial, &run->figure_since[2 * i + 1]);
+			history_parts(run, h, true, &run->figure_since[2 * i], &initial, &run->figure_since[2 * i + 1]);
 		}
 		if (!isnan(h->at_s) && isnan(run->figure_value[i]) && run->world->time_s >= h->at_s - 1e-6)
 			run->figure_value[i] = history_value(run, h);

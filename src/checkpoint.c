@@ -75,6 +75,8 @@
  *   fort_sheltered                                                     SAVED (FORT)
  *   prev_x, prev_y, prev_capacity                                      NOT STATE (written in the move
  *                                                                      phase before they are read)
+ *   wet_level, wet_level_cells, wet_level_wade                         REBUILT (before the decide phase,
+ *                                                                      from the map and water params)
  *   decide_vx, decide_vy                                               NOT STATE (set at the start of
  *                                                                      the decide phase, step scratch)
  *   has_environment, environment, surge_time_s, surge_level_m          STATIC (fingerprint)
@@ -232,7 +234,7 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 4712, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 4736, "struct rt_world changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_world_def) == 1632, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 256, "rt_corps changed: update the checkpoint (checkpoint.c)");

@@ -100,6 +100,9 @@ void rt__terrain_free(rt_world *w)
 	if (w->prev_y) rt__free(&w->allocator, w->prev_y, p * sizeof(double));
 	w->prev_x = w->prev_y = NULL;
 	w->prev_capacity = 0;
+	if (w->wet_level) rt__free(&w->allocator, w->wet_level, w->wet_level_cells * sizeof(float));
+	w->wet_level = NULL;
+	w->wet_level_cells = 0;
 }
 
 rt_status rt_world_bind_side_name(rt_world *w, const char *name, uint8_t side, rt_error *err)
@@ -230,10 +233,69 @@ bool rt__deeper_water(const rt_world *w, double x, double y, double nx, double n
 	return there > limit && there > depth_at(w, rt__terrain_cell(w, x, y));
 }
 
+/* A cell c is deeper than the wade-out depth D when its own water is, or when the sea
+ * stands above elevation + D - water. The level kept for a cell is the least of that
+ * over the 7 x 7 cells round it (the cells rt__water_flight looks at for "wet" lie at
+ * most two away; three allows for rounding), less a millimetre, so a sea at or below
+ * it leaves every one of them shallower than D: the man is dry, as the full look would
+ * find. */
+rt_status rt__water_prepare(rt_world *w, rt_error *err)
+{
+	if (!w->map) return RT_OK;
+	const double wade = w->water.wade_out_depth_m;
+	if (w->wet_level && w->wet_level_wade == wade) return RT_OK;
+	const int nx = w->map_nx, ny = w->map_ny, R = 3;
+	const size_t cells = (size_t)nx * (size_t)ny;
+	if (!w->wet_level) {
+		w->wet_level = rt__alloc(&w->allocator, cells * sizeof(float));
+		if (!w->wet_level) return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the map's wet levels");
+		w->wet_level_cells = cells;
+	}
+	float *row = rt__alloc(&w->allocator, (size_t)(nx > ny ? nx : ny) * sizeof(float));
+	if (!row) {
+		rt__free(&w->allocator, w->wet_level, cells * sizeof(float));
+		w->wet_level = NULL;
+		w->wet_level_cells = 0;
+		return rt__fail(err, RT_ERR_NOMEM, "cannot allocate a row of the map's wet levels");
+	}
+	for (size_t c = 0; c < cells; ++c) {
+		const double water = (double)w->map_water[c];
+		w->wet_level[c] = water > wade ? -INFINITY : (float)((double)w->map_elevation[c] + wade - water - 1e-3);
+	}
+	/* the least over 2R + 1 cells along x, then along y */
+	for (int y = 0; y < ny; ++y) {
+		float *v = w->wet_level + (size_t)y * (size_t)nx;
+		for (int x = 0; x < nx; ++x) {
+			float m = INFINITY;
+			for (int i = x - R; i <= x + R; ++i)
+				if (i >= 0 && i < nx && v[i] < m) m = v[i];
+			row[x] = m;
+		}
+		memcpy(v, row, (size_t)nx * sizeof(float));
+	}
+	for (int x = 0; x < nx; ++x) {
+		for (int y = 0; y < ny; ++y) {
+			float m = INFINITY;
+			for (int j = y - R; j <= y + R; ++j) {
+				if (j < 0 || j >= ny) continue;
+				const float l = w->wet_level[(size_t)j * (size_t)nx + (size_t)x];
+				if (l < m) m = l;
+			}
+			row[y] = m;
+		}
+		for (int y = 0; y < ny; ++y) w->wet_level[(size_t)y * (size_t)nx + (size_t)x] = row[y];
+	}
+	rt__free(&w->allocator, row, (size_t)(nx > ny ? nx : ny) * sizeof(float));
+	w->wet_level_wade = wade;
+	return RT_OK;
+}
+
 bool rt__water_flight(const rt_world *w, double x, double y, double *ex, double *ey)
 {
 	const int here = rt__terrain_cell(w, x, y);
 	if (here < 0) return false;
+	/* far from any water deeper than the wade-out depth: nothing to wade out of */
+	if (w->wet_level && (w->env.set ? w->env.sea_level_m : 0.0) <= (double)w->wet_level[here]) return false;
 	static const double dirs[8][2] = { { 1, 0 }, { 0.70710678118654752, 0.70710678118654752 }, { 0, 1 },
 					   { -0.70710678118654752, 0.70710678118654752 }, { -1, 0 },
 					   { -0.70710678118654752, -0.70710678118654752 }, { 0, -1 },

@@ -696,6 +696,7 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	/* 6 decide: desired direction and speed (collision-free speed model), after the
 	 * flight fields that are due are built */
 	if ((s = rt__flight_phase(w, err)) != RT_OK) return s;
+	if ((s = rt__water_prepare(w, err)) != RT_OK) return s;
 	rt__locomotion_decide(w);
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_DECIDE] += t1 - t0; t0 = t1;
 

@@ -289,6 +289,12 @@ struct rt_world {
 	int *fort_side;        /* feature_count entries, or NULL */
 	int *fort_capacity, *fort_sheltered;
 	double *prev_x, *prev_y; /* positions before this step's move, while the map has forts */
+	/* E3 (terrain.c): per map cell, the sea level above which some cell within three of
+	 * it is deeper than the wade-out depth (a man there may wade), for the depth it was
+	 * made for; NULL until the first step on a map, or if it could not be allocated */
+	float *wet_level;
+	size_t wet_level_cells;
+	double wet_level_wade;
 	/* the men's velocities as they stood before this step's decide phase, which writes
 	 * them in place: what one man reads there of another's (a guard his commander's, a
 	 * man containing the enemy's) must not depend on which thread went first */
@@ -524,6 +530,9 @@ double rt__planning_depth(const rt_world *w, int cell);
  * and 12 cells out along each, over passable ground; among equals, the one most nearly
  * opposite the deepest): his direction, and true. */
 bool rt__water_flight(const rt_world *w, double x, double y, double *ex, double *ey);
+/* Makes w->wet_level for the wade-out depth of the moment (before the decide phase):
+ * it lets rt__water_flight pass over a man far from any water at once. */
+rt_status rt__water_prepare(rt_world *w, rt_error *err);
 void rt__terrain_free(rt_world *w);
 
 /* env_phase.c */

@@ -2,7 +2,9 @@
  * bits in every scene, including those that take the rare paths (a man with more
  * neighbours than a batch holds, a neighbour grid that wraps round its tiling), and a
  * vector expf equal to the C library's. On a machine without AVX2 and FMA both runs
- * take the plain kernels, and the tests say so. */
+ * take the plain kernels, and the tests say so. And E3's shortcut past dry ground,
+ * against the full look. */
+#include "builders.h"
 #include "test.h"
 #include "world.h"
 
@@ -94,4 +96,58 @@ TEST(vector_expf_is_the_library_expf)
 	}
 	rt_test_note("%ld of %ld arguments in (-20, 20) differ from the C library's expf", bad, samples);
 	CHECK(bad == 0);
+}
+
+/* E3's shortcut (rt__water_prepare): a man whose 7 x 7 cells are all shallower than the
+ * wade-out depth is passed over without the full look. On a shore of steps from the sea
+ * to dry land, a river, a ford-deep stream and a wall, at sea levels from below the mean
+ * to a great surge, every point of a fine grid gets the same answer and direction either
+ * way, and the shortcut passes over most of the dry land. */
+TEST(water_flight_shortcut_gives_the_full_look)
+{
+	map_builder b;
+	CHECK(map_begin(&b, 300, 300, 5));
+	map_rect(&b, "{\"kind\":\"sea\"}", -149, -149, 149, -100);
+	for (int k = 0; k < 6; ++k) {
+		char props[96];
+		snprintf(props, sizeof props, "{\"kind\":\"tidal_flat\",\"elevation_m\":%.1f}", 0.7 * k);
+		map_rect(&b, props, -149, -100 + 20.0 * k, 149, -80 + 20.0 * k);
+	}
+	map_line(&b, "{\"kind\":\"river\",\"width_m\":12,\"depth_m\":2.5}", -140, 60, 140, 90);
+	map_line(&b, "{\"kind\":\"river\",\"width_m\":6,\"depth_m\":0.4}", -60, 20, -60, 140);
+	map_rect(&b, "{\"kind\":\"wall\"}", 40, 100, 70, 130);
+	rt_map *map = map_finish(&b);
+	CHECK(map);
+	rt_world *w = world_on_map(map, 140, 140, 1);
+	CHECK(w);
+	rt_error err;
+	CHECK_OK(rt_world_step(w, &err), err); /* makes the wet levels */
+	CHECK(w->wet_level != NULL);
+	float *levels = w->wet_level;
+	long points = 0, passed = 0, differ = 0, wading = 0;
+	w->env.set = true;
+	for (double sea = -2.0; sea <= 5.0; sea += 0.25) {
+		w->env.sea_level_m = sea;
+		for (double y = -148.3; y < 148.0; y += 1.7)
+			for (double x = -148.1; x < 148.0; x += 2.3) {
+				double ex1 = 7.0, ey1 = 7.0, ex2 = 7.0, ey2 = 7.0;
+				w->wet_level = levels;
+				const bool quick = rt__water_flight(w, x, y, &ex1, &ey1);
+				const int cell = rt__terrain_cell(w, x, y);
+				passed += cell >= 0 && sea <= (double)levels[cell];
+				w->wet_level = NULL;
+				const bool full = rt__water_flight(w, x, y, &ex2, &ey2);
+				points++;
+				wading += full;
+				differ += quick != full || ex1 != ex2 || ey1 != ey2;
+			}
+	}
+	w->wet_level = levels;
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	rt_test_note("%ld points at 29 sea levels: %ld wade, %ld passed over at once, %ld differ", points, wading, passed,
+		     differ);
+	CHECK(differ == 0);
+	CHECK(wading > points / 20);
+	CHECK(passed > points / 3);
 }

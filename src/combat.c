@@ -277,7 +277,7 @@ static void local_picture(rt_world *w, const rt_lights *lights)
 	const int reach = (int)ceil(m->view_radius_m * g->fine_inv - 0.5);
 	const double memory = m->death_memory_s;
 	int64_t alarms = 0;
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : alarms) if (RT_PARALLEL(n))
+	RT_PARALLEL_FOR(RT_PARALLEL(n), (schedule(static) num_threads(w->threads) reduction(+ : alarms)),
 	for (int s = 0; s < n; ++s) {
 		if (!rt__active(a->state[s]) || !rt__agent_due(w, s)) continue;
 		const int own = a->side[s];
@@ -310,7 +310,7 @@ static void local_picture(rt_world *w, const rt_lights *lights)
 		a->threat[s] = (float)(enemy / (friends + 1.0));
 		a->routing_share[s] = friends > 0.0 ? (float)(routing / friends) : 0.0f;
 		a->deaths_seen[s] = (float)(deaths / memory); /* deaths a second, as remembered */
-	}
+	});
 	w->torch_alarms += alarms;
 }
 
@@ -359,8 +359,7 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	int men = 0, top_side = 0;
 	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
 	/* or, min and max do not depend on the order: the same result at any thread count */
-#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n)) \
-	reduction(| : present, kneeling, routing_anywhere) reduction(+ : men) reduction(max : top_side, x1, y1) reduction(min : x0, y0)
+	RT_PARALLEL_FOR(RT_PARALLEL(n), (schedule(static) num_threads(w->threads) reduction(| : present, kneeling, routing_anywhere) reduction(+ : men) reduction(max : top_side, x1, y1) reduction(min : x0, y0)),
 	for (int s = 0; s < n; ++s) {
 		if (!rt__active(a->state[s])) continue;
 		if (a->state[s] == RT_STATE_SURRENDERED) kneeling |= 1u << a->side[s];
@@ -372,7 +371,7 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 		x1 = a->x[s] > x1 ? a->x[s] : x1;
 		y1 = a->y[s] > y1 ? a->y[s] : y1;
 		men++;
-	}
+	});
 	/* forget the dead of long ago */
 	const double memory = w->def.morale.death_memory_s, dt = w->def.dt_s;
 	int kept = 0;
@@ -473,8 +472,9 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 	if (rt__smoke_anywhere(w)) {
 		sight = rt__arena_push(&w->arena, (size_t)n * sizeof(float));
 		if (!sight) return rt__fail(err, RT_ERR_NOMEM, "step scratch exhausted in sense");
-#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
+		RT_PARALLEL_FOR(RT_PARALLEL(n), (schedule(static) num_threads(w->threads)),
 		for (int s = 0; s < n; ++s) sight[s] = (float)fmin(range, rt__smoke_detection_m(w, a->x[s], a->y[s]));
+		);
 		/* per (side, cell), the farthest its men can be seen from: whole cells of men
 		 * hidden in smoke are skipped in the search */
 		const size_t fightable = (size_t)g->sides * (size_t)cells;
@@ -489,7 +489,7 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 		for (int s = 0; s < n; ++s)
 			if (bucket[s] >= 0 && (size_t)bucket[s] < fightable && sight[s] > g->sight_max[bucket[s]]) g->sight_max[bucket[s]] = sight[s];
 	}
-#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
+	RT_PARALLEL_FOR(RT_PARALLEL(n), (schedule(static) num_threads(w->threads)),
 	for (int s = 0; s < n; ++s) {
 		if (!rt__active(a->state[s]) || !rt__agent_due(w, s)) continue;
 		double d = INFINITY, dk = INFINITY;
@@ -505,7 +505,7 @@ rt_status rt__sense(rt_world *w, rt_error *err)
 		if (kneeling && a->stance[s] == RT_STANCE_ADVANCE && can_fight(a->state[s]) && d > advance_range)
 			prize = nearest_of(w, kneel_base, kneeling, a->side[s], a->x[s], a->y[s], w->def.combat.collect_range_m, NULL, NULL, &dk);
 		a->prize[s] = prize >= 0 ? (int32_t)a->id[prize] : -1;
-	}
+	});
 	return RT_OK;
 }
 
@@ -667,17 +667,17 @@ void rt__fight(rt_world *w)
 	c.any_corps = w->corps_count > 0;
 	int64_t shots = 0, misfires = 0, cannon_shots = 0;
 	const bool special = c.any_riders || c.any_guns || c.any_corps;
-#pragma omp parallel num_threads(w->threads) reduction(+ : shots, misfires, cannon_shots) if (RT_PARALLEL(n))
+	RT_PARALLEL_REGION(RT_PARALLEL(n), (num_threads(w->threads) reduction(+ : shots, misfires, cannon_shots)),
 	{
 		const fight_ctx own = c; /* each thread's copy: nothing the loop writes can alias it */
 		if (special) {
-#pragma omp for schedule(static)
+			_Pragma("omp for schedule(static)")
 			for (int s = 0; s < n; ++s) fight_one(w, &own, s, true, &shots, &misfires, &cannon_shots);
 		} else {
-#pragma omp for schedule(static)
+			_Pragma("omp for schedule(static)")
 			for (int s = 0; s < n; ++s) fight_one(w, &own, s, false, &shots, &misfires, &cannon_shots);
 		}
-	}
+	});
 	w->shots += shots;
 	w->misfires += misfires;
 	w->cannon_shots += cannon_shots;

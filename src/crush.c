@@ -275,7 +275,7 @@ rt_status rt__crush(rt_world *w, rt_error *err)
 	w->lying = lying;
 	if (flagged == 0) return RT_OK; /* nobody pressed, nobody down */
 	int events = 0;
-#pragma omp parallel for schedule(dynamic, 256) num_threads(w->threads) reduction(+ : events) if (RT_PARALLEL(8 * flagged))
+	RT_PARALLEL_FOR(RT_PARALLEL(8 * flagged), (schedule(dynamic, 256) num_threads(w->threads) reduction(+ : events)),
 	for (int b = 0; b < blocks; ++b) {
 		const int s0 = 8 * b, s1 = s0 + 8 < n ? s0 + 8 : n;
 		if (s1 - s0 == 8 && eight_clear(a->crush + s0)) continue;
@@ -290,7 +290,7 @@ rt_status rt__crush(rt_world *w, rt_error *err)
 			outcome[s] = (uint8_t)o;
 			events += o != OUTCOME_NONE;
 		}
-	}
+	});
 	for (int s = 0; s < n && events > 0; ++s) {
 		if (!a->crush[s]) continue;
 		switch (outcome[s]) {

@@ -830,7 +830,7 @@ void rt__fire_burn(rt_world *w)
 	const double chance = w->fire->params.burn_death_rate_per_s * w->def.dt_s;
 	const uint64_t seed = w->def.seed, step = (uint64_t)w->step;
 	int64_t burned = 0;
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : burned) if (RT_PARALLEL(a->count))
+	RT_PARALLEL_FOR(RT_PARALLEL(a->count), (schedule(static) num_threads(w->threads) reduction(+ : burned)),
 	for (int s = 0; s < a->count; ++s) {
 		if (!rt__active(a->state[s]) || !rt__fire_hot(w, rt__terrain_cell(w, a->x[s], a->y[s]))) continue;
 		if (rt_random_uniform(seed, a->id[s], step, RT_STREAM_BURN) < chance) {
@@ -838,7 +838,7 @@ void rt__fire_burn(rt_world *w)
 			a->vx[s] = a->vy[s] = 0.0;
 			burned++;
 		}
-	}
+	});
 	w->burned += burned;
 }
 

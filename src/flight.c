@@ -539,7 +539,7 @@ void rt__refuges_arrive(rt_world *w)
 	if (!any) return;
 	rt_agents *a = &w->agents;
 	const int n = a->count;
-#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
+	RT_PARALLEL_FOR(RT_PARALLEL(n), (schedule(static) num_threads(w->threads)),
 	for (int s = 0; s < n; ++s) {
 		if (!in_flight(w, s)) continue;
 		for (int r = 0; r < w->refuge_count; ++r) {
@@ -549,7 +549,7 @@ void rt__refuges_arrive(rt_world *w)
 			a->vx[s] = a->vy[s] = 0.0;
 			break;
 		}
-	}
+	});
 }
 
 /* ---- boats --------------------------------------------------------------------------- */

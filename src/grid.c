@@ -6,9 +6,6 @@
 #include "world.h"
 
 #include <math.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #define MIN_TILE 8 /* buckets per axis at least, so a search never visits a bucket twice */
 #define MAX_SORTERS 64 /* threads that share the counting sort */
@@ -162,7 +159,7 @@ void rt__grid_build(rt_world *w)
 	const int hx = g->hx, hy = g->hy;
 	const double ox = g->origin_x, oy = g->origin_y, inv = g->inv_cell;
 	const bool any_lying = w->lying > 0;
-#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
+	RT_PARALLEL_FOR(RT_PARALLEL(n), (schedule(static) num_threads(w->threads)),
 	for (int s = 0; s < n; ++s) {
 		if (!rt__active(a->state[s]) || (any_lying && (a->crush[s] & RT_CRUSH_DOWN))) { /* men down in the crush are walked over (crush.c) */
 			bucket_of[s] = -1;
@@ -171,7 +168,7 @@ void rt__grid_build(rt_world *w)
 		int cx = rt__floor_int((a->x[s] - ox) * inv);
 		int cy = rt__floor_int((a->y[s] - oy) * inv);
 		bucket_of[s] = rt__grid_wrap(cy, hy) * hx + rt__grid_wrap(cx, hx);
-	}
+	});
 
 	/* The counting sort, its buckets split among the threads: each reads every slot and
 	 * counts, then places, those of its own buckets, in slot order - the same order a
@@ -187,13 +184,9 @@ void rt__grid_build(rt_world *w)
 	int sorters = RT_PARALLEL(n) ? w->threads : 1;
 	sorters = sorters > MAX_SORTERS ? MAX_SORTERS : sorters;
 	int placed[MAX_SORTERS + 1] = { 0 };
-#pragma omp parallel num_threads(sorters)
+	RT_PARALLEL_REGION(sorters > 1, (num_threads(sorters)),
 	{
-#ifdef _OPENMP
-		const int t = omp_get_thread_num(), threads = omp_get_num_threads();
-#else
-		const int t = 0, threads = 1;
-#endif
+		const int t = rt__thread_num(), threads = rt__thread_count();
 		const int b0 = (int)((long long)buckets * t / threads), b1 = (int)((long long)buckets * (t + 1) / threads);
 		memset(start + b0 + 2, 0, (size_t)(b1 - b0) * sizeof(int));
 		if (t == 0) start[0] = 0;
@@ -209,7 +202,7 @@ void rt__grid_build(rt_world *w)
 		/* the next thread writes where its first bucket begins over this thread's last
 		 * count: read it first */
 		const int last = b1 > b0 ? start[b1 + 1] : 0;
-#pragma omp barrier
+		_Pragma("omp barrier")
 		int running = 0;
 		for (int u = 0; u <= t; ++u) running += placed[u];
 		for (int b = b0; b < b1; ++b) {
@@ -229,6 +222,6 @@ void rt__grid_build(rt_world *w)
 				sside[k] = a->side[s];
 			}
 		}
-	}
+	});
 	g->count = start[buckets];
 }

@@ -36,9 +36,6 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #define MAX_WALLS 16   /* walls remembered between the direction and spacing passes */
 #define BLOCKED_SPACING_M 0.02 /* below this free distance a man counts as blocked */
@@ -554,16 +551,12 @@ void rt__locomotion_decide(rt_world *w)
 	rt_nb_batch *scratch = rt__arena_push(&w->arena, (size_t)w->threads * sizeof(rt_nb_batch)); /* one per thread */
 	RT_ASSERT(scratch != NULL); /* reserved by the step (world.c) */
 	if (!scratch) return;
-#pragma omp parallel num_threads(w->threads) reduction(+ : updates) if (RT_PARALLEL(count))
+	RT_PARALLEL_REGION(RT_PARALLEL(count), (num_threads(w->threads) reduction(+ : updates)),
 	{
-#ifdef _OPENMP
-		rt_nb_batch *nb = scratch + omp_get_thread_num();
-#else
-		rt_nb_batch *nb = scratch;
-#endif
+		rt_nb_batch *nb = scratch + rt__thread_num();
 		batch_men bm;
 		/* handed out a few at a time: a thread slowed by others' work on its core does less */
-#pragma omp for schedule(dynamic, 8)
+		_Pragma("omp for schedule(dynamic, 8)")
 		for (int batch = 0; batch < batches; ++batch) {
 			const int k0 = batch * RT_NB_BATCH, k1 = k0 + RT_NB_BATCH < count ? k0 + RT_NB_BATCH : count;
 			pace_and_heading(&c, nb, &bm, k0, k1);
@@ -575,7 +568,7 @@ void rt__locomotion_decide(rt_world *w)
 				from = to;
 			}
 		}
-	}
+	});
 	w->agent_updates += updates;
 }
 
@@ -636,7 +629,7 @@ void rt__locomotion_move(rt_world *w)
 	const bool fire = rt__fire_hot_anywhere(w);
 	int64_t clamps = 0;
 
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : clamps) if (RT_PARALLEL(n))
+	RT_PARALLEL_FOR(RT_PARALLEL(n), (schedule(static) num_threads(w->threads) reduction(+ : clamps)),
 	for (int s = 0; s < n; ++s) {
 		if (!rt__active(a->state[s])) continue;
 		if (w->prev_x) { /* where he stood, should a full fort turn him back */
@@ -722,6 +715,6 @@ void rt__locomotion_move(rt_world *w)
 			a->state[s] = RT_STATE_ESCAPED;
 			a->vx[s] = a->vy[s] = 0.0;
 		}
-	}
+	});
 	w->wall_clamps += clamps;
 }

@@ -43,10 +43,11 @@ void rt__morale(rt_world *w)
 	uint8_t *routing = rt__arena_push(&w->arena, (size_t)n + 1);
 	RT_ASSERT(routing != NULL); /* reserved by the step (world.c) */
 	if (routing) {
-#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
+		RT_PARALLEL_FOR(RT_PARALLEL(n), (schedule(static) num_threads(w->threads)),
 		for (int s = 0; s < n; ++s) routing[s] = a->state[s] == RT_STATE_ROUTING;
+		);
 	}
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : routed, rallied, armour, weapons, knelt, desperate) if (RT_PARALLEL(n))
+	RT_PARALLEL_FOR(RT_PARALLEL(n), (schedule(static) num_threads(w->threads) reduction(+ : routed, rallied, armour, weapons, knelt, desperate)),
 	for (int s = 0; s < n; ++s) {
 		const uint8_t state = a->state[s];
 		const bool steady = state == RT_STATE_FORMED || state == RT_STATE_MARCHING || state == RT_STATE_ENGAGED;
@@ -116,7 +117,7 @@ void rt__morale(rt_world *w)
 			a->level[s] = 0;
 			rallied++;
 		}
-	}
+	});
 	w->routed += routed;
 	w->rallied += rallied;
 	w->armour_dropped += armour;

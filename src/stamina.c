@@ -37,7 +37,7 @@ void rt__stamina(rt_world *w)
 	const rt_stamina_params *p = &w->def.stamina;
 	const double dt = w->def.dt_s, vs = p->sustained_speed_mps;
 	const double tire = dt / ((p->reference_speed_mps - vs) * p->tire_time_s), rest = dt / (vs * p->rest_time_s);
-#pragma omp parallel for schedule(static) num_threads(w->threads) if (RT_PARALLEL(n))
+	RT_PARALLEL_FOR(RT_PARALLEL(n), (schedule(static) num_threads(w->threads)),
 	for (int s = 0; s < n; ++s) {
 		if (!a->mount[s] || !(rt__active(a->state[s]) || a->state[s] == RT_STATE_SHELTERED)) continue;
 		const double v = a->state[s] == RT_STATE_SHELTERED ? 0.0 : sqrt(a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s]);
@@ -45,5 +45,5 @@ void rt__stamina(rt_world *w)
 		if (v > vs) f = fmin(1.0, f + (v - vs) * tire);
 		else if (f > 0.0) f *= exp(-(vs - v) * rest);
 		a->horse_fatigue[s] = (float)f;
-	}
+	});
 }

@@ -376,7 +376,7 @@ void rt__drown(rt_world *w)
 	const double dt = w->def.dt_s, rate = w->water.drown_rate_per_s;
 	const uint64_t seed = w->def.seed, step = (uint64_t)w->step;
 	int64_t drowned = 0;
-#pragma omp parallel for schedule(static) num_threads(w->threads) reduction(+ : drowned) if (RT_PARALLEL(a->count))
+	RT_PARALLEL_FOR(RT_PARALLEL(a->count), (schedule(static) num_threads(w->threads) reduction(+ : drowned)),
 	for (int s = 0; s < a->count; ++s) {
 		if (!rt__active(a->state[s])) continue;
 		const double depth = depth_at(w, rt__terrain_cell(w, a->x[s], a->y[s]));
@@ -386,6 +386,6 @@ void rt__drown(rt_world *w)
 			a->vx[s] = a->vy[s] = 0.0;
 			drowned++;
 		}
-	}
+	});
 	w->drowned += drowned;
 }

@@ -9,9 +9,6 @@
 
 #include <math.h>
 #include <time.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #define RT_MAX_AGENTS (1 << 28)
 
@@ -627,16 +624,16 @@ static rt_status reorder_storage(rt_world *w)
 		if (g->bucket_of[s] < 0) perm[k++] = s;
 	RT_ASSERT(k == n);
 	/* field by field through one scratch array; the threads share each copy */
-#pragma omp parallel num_threads(w->threads) if (RT_PARALLEL(n))
-	{
 #define X(name, type) { type *t = tmp; \
 		_Pragma("omp for schedule(static)") for (int i = 0; i < n; ++i) t[i] = a->name[perm[i]]; \
 		_Pragma("omp for schedule(static)") for (int i = 0; i < n; ++i) a->name[i] = t[i]; }
+	RT_PARALLEL_REGION(RT_PARALLEL(n), (num_threads(w->threads)),
+	{
 		AGENT_FIELDS(X)
-#undef X
-#pragma omp for schedule(static)
+		_Pragma("omp for schedule(static)")
 		for (int s = 0; s < n; ++s) w->slot_of_id[a->id[s]] = (uint32_t)s;
-	}
+	});
+#undef X
 	rt__grid_build(w); /* slots moved: bin again (the order is now the identity) */
 	return RT_OK;
 }

@@ -499,27 +499,20 @@ static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, d
  * reductions' variables are the originals in the plain branch, which must give what a
  * team gives (integer sums, or, min, max: the same at any thread count). No preprocessor
  * lines in the body (rt__thread_num for omp_get_thread_num). */
-#define RT_PRAGMA_(...) _Pragma(#__VA_ARGS__)
-#define RT_OMP_PARALLEL_FOR_(...) RT_PRAGMA_(omp parallel for __VA_ARGS__)
-#define RT_OMP_PARALLEL_(...) RT_PRAGMA_(omp parallel __VA_ARGS__)
-#define RT_PARALLEL_FOR(cond, clauses, ...) \
+#define RT_STR_PRAGMA_(...) _Pragma(#__VA_ARGS__)
+#define RT_PRAGMA_(...) RT_STR_PRAGMA_(__VA_ARGS__)
+#define RT_UNPAREN_(...) __VA_ARGS__
+#define RT_PARALLEL_AS_(construct, cond, clauses, ...) \
 	do { \
 		if (cond) { \
-			RT_OMP_PARALLEL_FOR_ clauses \
+			RT_PRAGMA_(omp construct RT_UNPAREN_ clauses) \
 			__VA_ARGS__ \
 		} else { \
 			__VA_ARGS__ \
 		} \
 	} while (0)
-#define RT_PARALLEL_REGION(cond, clauses, ...) \
-	do { \
-		if (cond) { \
-			RT_OMP_PARALLEL_ clauses \
-			__VA_ARGS__ \
-		} else { \
-			__VA_ARGS__ \
-		} \
-	} while (0)
+#define RT_PARALLEL_FOR(cond, clauses, ...) RT_PARALLEL_AS_(parallel for, cond, clauses, __VA_ARGS__)
+#define RT_PARALLEL_REGION(cond, clauses, ...) RT_PARALLEL_AS_(parallel, cond, clauses, __VA_ARGS__)
 /* The calling thread's number in its team, and the team's size (0 and 1 outside one). */
 static inline int rt__thread_num(void)
 {

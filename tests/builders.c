@@ -60,6 +60,16 @@ void map_line(map_builder *b, const char *props, double x0, double y0, double x1
 	put(b, "]}}");
 }
 
+void map_shore_steps(map_builder *b, double step_m)
+{
+	map_rect(b, "{\"kind\":\"sea\"}", -149, -149, 149, -100);
+	for (int k = 0; k < 6; ++k) {
+		char props[96];
+		snprintf(props, sizeof props, "{\"kind\":\"tidal_flat\",\"elevation_m\":%.1f}", step_m * k);
+		map_rect(b, props, -149, -100 + 20.0 * k, 149, -80 + 20.0 * k);
+	}
+}
+
 rt_map *map_finish(map_builder *b)
 {
 	put(b, "]}");

@@ -26,6 +26,9 @@ void map_point(map_builder *b, double x, double y);
 /* A feature with the given JSON properties: a rectangle, a line. */
 void map_rect(map_builder *b, const char *props, double x0, double y0, double x1, double y1);
 void map_line(map_builder *b, const char *props, double x0, double y0, double x1, double y1);
+/* On a 300 x 300 m map: the sea south of y = -100 m, then six tidal flats 20 m deep
+ * rising by step_m from 0 m at its edge (y -100 .. 20 m); land above. */
+void map_shore_steps(map_builder *b, double step_m);
 /* The map, or NULL (with a note saying why). */
 rt_map *map_finish(map_builder *b);
 /* A world over (-half_w, -half_h) .. (half_w, half_h) on the map, room for 2,048 men. */

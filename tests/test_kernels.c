@@ -107,12 +107,7 @@ TEST(water_flight_shortcut_gives_the_full_look)
 {
 	map_builder b;
 	CHECK(map_begin(&b, 300, 300, 5));
-	map_rect(&b, "{\"kind\":\"sea\"}", -149, -149, 149, -100);
-	for (int k = 0; k < 6; ++k) {
-		char props[96];
-		snprintf(props, sizeof props, "{\"kind\":\"tidal_flat\",\"elevation_m\":%.1f}", 0.7 * k);
-		map_rect(&b, props, -149, -100 + 20.0 * k, 149, -80 + 20.0 * k);
-	}
+	map_shore_steps(&b, 0.7);
 	map_line(&b, "{\"kind\":\"river\",\"width_m\":12,\"depth_m\":2.5}", -140, 60, 140, 90);
 	map_line(&b, "{\"kind\":\"river\",\"width_m\":6,\"depth_m\":0.4}", -60, 20, -60, 140);
 	map_rect(&b, "{\"kind\":\"wall\"}", 40, 100, 70, 130);

@@ -102,12 +102,7 @@ TEST(terrain_tide_floods_the_flat_and_the_surge_drowns)
 {
 	map_builder b;
 	CHECK(map_begin(&b, 300, 300, 5));
-	map_rect(&b, "{\"kind\":\"sea\"}", -149, -149, 149, -100);
-	for (int k = 0; k < 6; ++k) {
-		char props[96];
-		snprintf(props, sizeof props, "{\"kind\":\"tidal_flat\",\"elevation_m\":%.1f}", 0.5 * k);
-		map_rect(&b, props, -149, -100 + 20.0 * k, 149, -80 + 20.0 * k);
-	}
+	map_shore_steps(&b, 0.5);
 	rt_map *map = map_finish(&b);
 	CHECK(map);
 	/* flooding at the harmonic times: level at the 1 m step, hour by hour over a day */

@@ -498,7 +498,8 @@ static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, d
  * takes every iteration, and waits for nobody. The clauses go in parentheses; the
  * reductions' variables are the originals in the plain branch, which must give what a
  * team gives (integer sums, or, min, max: the same at any thread count). No preprocessor
- * lines in the body (rt__thread_num for omp_get_thread_num). */
+ * lines in the body (rt__thread_num for omp_get_thread_num). A plain loop is safe in a
+ * caller's team; a region is not (below). */
 #define RT_STR_PRAGMA_(...) _Pragma(#__VA_ARGS__)
 #define RT_PRAGMA_(...) RT_STR_PRAGMA_(__VA_ARGS__)
 #define RT_UNPAREN_(...) __VA_ARGS__
@@ -512,7 +513,20 @@ static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, d
 		} \
 	} while (0)
 #define RT_PARALLEL_FOR(cond, clauses, ...) RT_PARALLEL_AS_(parallel for, cond, clauses, __VA_ARGS__)
-#define RT_PARALLEL_REGION(cond, clauses, ...) RT_PARALLEL_AS_(parallel, cond, clauses, __VA_ARGS__)
+/* A region's worksharing, run plain inside a team of the caller's (a game stepping a
+ * world a thread), would share the world's loop among that team: there it opens a team
+ * of its own, of one thread unless `cond`, as OpenMP's `if` clause did. */
+#define RT_PARALLEL_REGION(cond, clauses, ...) \
+	RT_PARALLEL_AS_(parallel, (cond) || rt__in_parallel(), (RT_UNPAREN_ clauses if (cond)), __VA_ARGS__)
+/* Whether the caller is in a parallel region (his own, or one of the engine's). */
+static inline bool rt__in_parallel(void)
+{
+#ifdef _OPENMP
+	return omp_in_parallel() != 0;
+#else
+	return false;
+#endif
+}
 /* The calling thread's number in its team, and the team's size (0 and 1 outside one). */
 static inline int rt__thread_num(void)
 {

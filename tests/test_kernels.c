@@ -146,3 +146,44 @@ TEST(water_flight_shortcut_gives_the_full_look)
 	CHECK(wading > points / 20);
 	CHECK(passed > points / 3);
 }
+
+/* A game that steps its own worlds from its own OpenMP threads (a world a thread) gets
+ * what each world gives stepped alone: the engine's loops stay within the world that
+ * runs them and never share out their work among the caller's team. */
+TEST(worlds_stepped_from_the_callers_threads_are_each_alone)
+{
+	enum { WORLDS = 2, STEPS = 120 };
+	rt_error err;
+	uint64_t alone = 0;
+	{
+		rt_world *w = skirmish_world(2, &err);
+		CHECK(w);
+		for (int i = 0; i < STEPS; ++i) CHECK_OK(rt_world_step(w, &err), err);
+		alone = rt_world_hash(w);
+		rt_world_destroy(w);
+	}
+	rt_world *w[WORLDS];
+	for (int k = 0; k < WORLDS; ++k) {
+		w[k] = skirmish_world(2, &err);
+		CHECK(w[k]);
+	}
+	int failed = 0, teams = 0;
+#pragma omp parallel num_threads(WORLDS) reduction(+ : failed, teams)
+	{
+		const int t = rt__thread_num(), nt = rt__thread_count();
+		teams += t == 0 ? nt : 0;
+		for (int k = t; k < WORLDS; k += nt) {
+			rt_error e;
+			for (int i = 0; i < STEPS; ++i) failed += rt_world_step(w[k], &e) != RT_OK;
+		}
+	}
+	int same = 0;
+	for (int k = 0; k < WORLDS; ++k) {
+		same += rt_world_hash(w[k]) == alone;
+		rt_world_destroy(w[k]);
+	}
+	rt_test_note("%d worlds of 600 stepped %d times from a team of %d threads: %d of them hash as the world alone (%016llx)",
+		     WORLDS, STEPS, teams, same, (unsigned long long)alone);
+	CHECK(failed == 0);
+	CHECK(same == WORLDS);
+}

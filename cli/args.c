@@ -1,5 +1,7 @@
 /* Option parsing for the command line. */
 #include "args.h"
+#include "rout/env.h"
+#include "rout/scenario.h"
 
 #include <errno.h>
 #include <math.h>
@@ -75,3 +77,44 @@ int make_dirs(const char *path)
 	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* "6h", "90m", "3600s" or "3600": a duration in simulated seconds. */
+bool duration_seconds(const char *text, double *out)
+{
+	char *end;
+	double v = strtod(text, &end);
+	if (end == text || !isfinite(v) || v <= 0.0) return false;
+	if (*end == 'h' && end[1] == '\0') v *= 3600.0;
+	else if (*end == 'm' && end[1] == '\0') v *= 60.0;
+	else if (!(*end == '\0' || (*end == 's' && end[1] == '\0'))) return false;
+	*out = v;
+	return true;
+}
+
+/* "6h", "90m", "3600s", "3600" (seconds after the start) or a local time
+ * "1641-09-26T12:00" of the scenario. */
+bool until_seconds(const rt_scenario *sc, const char *text, double *out)
+{
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	int y, mo, d, h, mi;
+	char sep;
+	if (sscanf(text, "%d-%d-%d%c%d:%d", &y, &mo, &d, &sep, &h, &mi) == 6 && (sep == 'T' || sep == ' ')) {
+		double jd = rt_julian_day_from_civil(y, mo, d, h, mi, 0.0, info.utc_offset_h);
+		*out = (jd - info.start_jd_ut) * 86400.0;
+	} else if (!duration_seconds(text, out)) {
+		return false;
+	}
+	*out = floor(*out * 1000.0 + 0.5) / 1000.0;
+	return *out > 0.0 && *out <= info.duration_s + 1e-6;
+}
+
+/* A folder stands for the scenario.yaml inside it. */
+const char *scenario_file(const char *path, char *buf, size_t size)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(buf, size, "%s/scenario.yaml", path);
+		return buf;
+	}
+	return path;
+}

@@ -4,6 +4,7 @@
 #define ROUT_ARGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 extern bool arg_error;
 bool arg_long(int argc, char **argv, int *i, const char *name, long *out, long lo, long hi);
@@ -11,5 +12,13 @@ bool arg_double(int argc, char **argv, int *i, const char *name, double *out, do
 bool arg_string(int argc, char **argv, int *i, const char *name, const char **out);
 /* Creates a folder and its parents (mkdir -p): 0, or -1 with errno set. */
 int make_dirs(const char *path);
+/* "6h", "90m", "3600s" or "3600": a duration in simulated seconds (> 0). */
+bool duration_seconds(const char *text, double *out);
+/* --until: a local time of the scenario ("1641-09-26T12:00") or a duration after its
+ * start; false outside the run. */
+struct rt_scenario;
+bool until_seconds(const struct rt_scenario *sc, const char *text, double *out);
+/* A folder stands for the scenario.yaml inside it (buf holds the path). */
+const char *scenario_file(const char *path, char *buf, size_t size);
 
 #endif

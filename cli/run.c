@@ -59,37 +59,6 @@ static int exit_code_for(rt_status s)
 	return s == RT_ERR_PARSE || s == RT_ERR_INVALID || s == RT_ERR_CAPACITY || s == RT_ERR_IO ? 2 : 1;
 }
 
-/* "6h", "90m", "3600s" or "3600": a duration in simulated seconds. */
-static bool parse_duration(const char *text, double *out)
-{
-	char *end;
-	double v = strtod(text, &end);
-	if (end == text || !isfinite(v) || v <= 0.0) return false;
-	if (*end == 'h' && end[1] == '\0') v *= 3600.0;
-	else if (*end == 'm' && end[1] == '\0') v *= 60.0;
-	else if (!(*end == '\0' || (*end == 's' && end[1] == '\0'))) return false;
-	*out = v;
-	return true;
-}
-
-/* "6h", "90m", "3600s", "3600" (seconds after the start) or a local time
- * "1641-09-26T12:00" of the scenario. */
-static bool parse_until(const rt_scenario *sc, const char *text, double *out)
-{
-	rt_scenario_info info;
-	rt_scenario_get_info(sc, &info);
-	int y, mo, d, h, mi;
-	char sep;
-	if (sscanf(text, "%d-%d-%d%c%d:%d", &y, &mo, &d, &sep, &h, &mi) == 6 && (sep == 'T' || sep == ' ')) {
-		double jd = rt_julian_day_from_civil(y, mo, d, h, mi, 0.0, info.utc_offset_h);
-		*out = (jd - info.start_jd_ut) * 86400.0;
-	} else if (!parse_duration(text, out)) {
-		return false;
-	}
-	*out = floor(*out * 1000.0 + 0.5) / 1000.0;
-	return *out > 0.0 && *out <= info.duration_s + 1e-6;
-}
-
 typedef struct run_options {
 	const char *scenario_path;
 	const char *out;
@@ -414,7 +383,7 @@ static int one_run(const rt_scenario *sc, const run_options *o, uint64_t seed, c
 	rd.threads = (int)o->threads;
 	rd.trace_every_s = o->trace_every_s;
 	rd.trace_path = o->trace_every_s > 0.0 ? trace_path : NULL;
-	if (o->until && !parse_until(sc, o->until, &rd.until_s)) {
+	if (o->until && !until_seconds(sc, o->until, &rd.until_s)) {
 		fprintf(stderr, "rout run: --until %s: expected a local time within the run (like 1641-09-26T06:00) or a duration after the start (6h, 90m, 3600s)\n",
 			o->until);
 		return 2;
@@ -667,7 +636,7 @@ static int parse_options(int argc, char **argv, run_options *o, const char *cmd)
 		if (arg_string(argc, argv, &i, "--resume", &o->resume)) continue;
 		const char *every = NULL;
 		if (arg_string(argc, argv, &i, "--checkpoint-every", &every)) {
-			if (!parse_duration(every, &o->checkpoint_every_s)) {
+			if (!duration_seconds(every, &o->checkpoint_every_s)) {
 				fprintf(stderr, "rout %s: --checkpoint-every %s: expected a simulated duration like 30m, 2h or 600s\n", cmd, every);
 				return 2;
 			}
@@ -702,17 +671,6 @@ static int parse_options(int argc, char **argv, run_options *o, const char *cmd)
 		return 2;
 	}
 	return 0;
-}
-
-/* A folder stands for the scenario.yaml inside it. */
-static const char *scenario_file(const char *path, char *buf, size_t size)
-{
-	struct stat st;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(buf, size, "%s/scenario.yaml", path);
-		return buf;
-	}
-	return path;
 }
 
 /* --runs N --jobs J: the seeds J at a time, each run in a process of its own (fork), which

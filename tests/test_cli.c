@@ -167,3 +167,34 @@ TEST(cli_runs_at_once_are_the_runs_one_after_another)
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
 }
+
+/* `rout bench scenario` runs a battle as `rout run` does (the same state hash) and prints
+ * its agent-steps per second; a bad option or time exits 2. */
+TEST(cli_bench_scenario_is_the_run_timed)
+{
+	if (UNDER_ASAN) {
+		rt_test_note("skipped under the sanitizers: it runs the plain build's build/rout");
+		return;
+	}
+	char bench[2048], ran[2048], rate[2048];
+	CHECK(run_shell("build/rout bench scenario tests/data/scenarios/mini --until 2m --threads 1 --seed 3 | "
+			"grep -o 'state hash [0-9a-f]*' | cut -c12-",
+			bench, sizeof bench) == 0);
+	CHECK(run_shell("build/rout run tests/data/scenarios/mini --until 2m --threads 1 --seed 3 --quiet --no-pictures "
+			"--out /tmp/rout-test-bench >/dev/null && grep -o '\"state_hash\": \"[0-9a-f]*' "
+			"/tmp/rout-test-bench/summary.json | cut -c16-",
+			ran, sizeof ran) == 0);
+	CHECK(run_shell("build/rout bench scenario tests/data/scenarios/mini --until 2m | tail -n 1", rate, sizeof rate) == 0);
+	rt_test_note("bench: hash %.16s; run: hash %.16s; %s", bench, ran, rate);
+	CHECK(strlen(bench) >= 16 && strncmp(bench, ran, 16) == 0);
+	long r = 0;
+	CHECK(sscanf(rate, "agent-steps/s: %ld", &r) == 1 && r > 0);
+	char line[2048];
+	CHECK(run_shell("build/rout bench scenario tests/data/scenarios/mini --until 99h", line, sizeof line) == 2);
+	CHECK(strstr(line, "--until 99h") != NULL);
+	CHECK(run_shell("build/rout bench scenario tests/data/scenarios/mini --steps 5", line, sizeof line) == 2);
+	CHECK(strstr(line, "--steps") != NULL);
+	CHECK(run_shell("build/rout bench scenario tests/bad/scenarios/unknown-key.yaml", line, sizeof line) == 2);
+	CHECK(strstr(line, "tests/bad/scenarios/unknown-key.yaml:21:5:") == line);
+	CHECK(system("rm -rf /tmp/rout-test-bench") == 0);
+}

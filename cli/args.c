@@ -1,7 +1,6 @@
 /* Option parsing for the command line. */
 #include "args.h"
 #include "rout/env.h"
-#include "rout/scenario.h"
 
 #include <errno.h>
 #include <math.h>
@@ -117,4 +116,19 @@ const char *scenario_file(const char *path, char *buf, size_t size)
 		return buf;
 	}
 	return path;
+}
+
+void cli_print_error(const char *what, const rt_error *err)
+{
+	if (err->file[0] && err->line > 0)
+		fprintf(stderr, "%s:%d:%d: %s\n", err->file, err->line, err->column, err->message);
+	else if (err->file[0])
+		fprintf(stderr, "%s: %s\n", err->file, err->message);
+	else
+		fprintf(stderr, "rout %s: %s\n", what, err->message);
+}
+
+int cli_exit_code(rt_status s)
+{
+	return s == RT_ERR_PARSE || s == RT_ERR_INVALID || s == RT_ERR_CAPACITY || s == RT_ERR_IO ? 2 : 1;
 }

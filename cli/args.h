@@ -3,6 +3,8 @@
 #ifndef ROUT_ARGS_H
 #define ROUT_ARGS_H
 
+#include "rout/scenario.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -16,9 +18,13 @@ int make_dirs(const char *path);
 bool duration_seconds(const char *text, double *out);
 /* --until: a local time of the scenario ("1641-09-26T12:00") or a duration after its
  * start; false outside the run. */
-struct rt_scenario;
-bool until_seconds(const struct rt_scenario *sc, const char *text, double *out);
+bool until_seconds(const rt_scenario *sc, const char *text, double *out);
 /* A folder stands for the scenario.yaml inside it (buf holds the path). */
 const char *scenario_file(const char *path, char *buf, size_t size);
+/* A library error on stderr: "file:line:column: message" when it has a place, else
+ * "rout WHAT: message". */
+void cli_print_error(const char *what, const rt_error *err);
+/* The exit code for a status: 2 for bad input (parse, invalid, capacity, I/O), else 1. */
+int cli_exit_code(rt_status status);
 
 #endif

@@ -64,9 +64,8 @@ static int bench_scenario(int argc, char **argv)
 	rt_error err;
 	rt_status s = rt_scenario_load(scenario_file(path, file, sizeof file), &sd, &sc, &err);
 	if (s != RT_OK) {
-		if (err.file[0] && err.line > 0) fprintf(stderr, "%s:%d:%d: %s\n", err.file, err.line, err.column, err.message);
-		else fprintf(stderr, "rout bench scenario: %s\n", err.message);
-		return s == RT_ERR_NOMEM ? 1 : 2;
+		cli_print_error("bench scenario", &err);
+		return cli_exit_code(s);
 	}
 	rt_run_def rd = rt_run_def_default();
 	rd.seed = (uint64_t)seed;
@@ -87,16 +86,16 @@ static int bench_scenario(int argc, char **argv)
 	for (long r = 0; r < repeat; ++r) {
 		rt_run *run = NULL;
 		if ((s = rt_run_create(sc, &rd, &run, &err)) != RT_OK) {
-			fprintf(stderr, "rout bench scenario: %s\n", err.message);
+			cli_print_error("bench scenario", &err);
 			rt_scenario_destroy(sc);
-			return s == RT_ERR_NOMEM ? 1 : 2;
+			return cli_exit_code(s);
 		}
 		rt_world *w = rt_run_world(run);
 		long n = 0;
 		const double t0 = now();
 		while (!rt_run_done(run)) {
 			if (rt_run_step(run, &err) != RT_OK) {
-				fprintf(stderr, "rout bench scenario: %s\n", err.message);
+				cli_print_error("bench scenario", &err);
 				rt_run_destroy(run);
 				rt_scenario_destroy(sc);
 				return 1;

@@ -44,20 +44,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void print_error(const char *what, const rt_error *err)
-{
-	if (err->file[0] && err->line > 0)
-		fprintf(stderr, "%s:%d:%d: %s\n", err->file, err->line, err->column, err->message);
-	else if (err->file[0])
-		fprintf(stderr, "%s: %s\n", err->file, err->message);
-	else
-		fprintf(stderr, "rout %s: %s\n", what, err->message);
-}
-
-static int exit_code_for(rt_status s)
-{
-	return s == RT_ERR_PARSE || s == RT_ERR_INVALID || s == RT_ERR_CAPACITY || s == RT_ERR_IO ? 2 : 1;
-}
 
 typedef struct run_options {
 	const char *scenario_path;
@@ -82,8 +68,8 @@ static int load(const run_options *o, rt_scenario **sc)
 	rt_error err;
 	rt_status s = rt_scenario_load(o->scenario_path, &def, sc, &err);
 	if (s != RT_OK) {
-		print_error("run", &err);
-		return exit_code_for(s);
+		cli_print_error("run", &err);
+		return cli_exit_code(s);
 	}
 	return 0;
 }
@@ -392,17 +378,17 @@ static int one_run(const rt_scenario *sc, const run_options *o, uint64_t seed, c
 	rt_run *run;
 	rt_status s = rt_run_create(sc, &rd, &run, &err);
 	if (s != RT_OK) {
-		print_error("run", &err);
-		return exit_code_for(s);
+		cli_print_error("run", &err);
+		return cli_exit_code(s);
 	}
 	char checkpoint[1200];
 	if (o->checkpoint) snprintf(checkpoint, sizeof checkpoint, "%s", o->checkpoint);
 	else snprintf(checkpoint, sizeof checkpoint, "%s/checkpoint.rtck", dir);
 	if (o->resume) {
 		if ((s = rt_run_load_checkpoint(run, o->resume, &err)) != RT_OK) {
-			print_error("run", &err);
+			cli_print_error("run", &err);
 			rt_run_destroy(run);
-			return exit_code_for(s);
+			return cli_exit_code(s);
 		}
 		if (!o->quiet) {
 			char when[40];
@@ -425,14 +411,14 @@ static int one_run(const rt_scenario *sc, const run_options *o, uint64_t seed, c
 			break;
 		}
 		if ((s = rt_run_step(run, &err)) != RT_OK) {
-			print_error("run", &err);
+			cli_print_error("run", &err);
 			code = 1;
 			break;
 		}
 		if (rt_run_time_s(run) >= next_checkpoint - 1e-9 && !rt_run_done(run)) {
 			next_checkpoint += o->checkpoint_every_s;
 			if ((s = rt_run_save_checkpoint(run, checkpoint, &err)) != RT_OK) {
-				print_error("run", &err);
+				cli_print_error("run", &err);
 				code = 1;
 				break;
 			}
@@ -445,11 +431,11 @@ static int one_run(const rt_scenario *sc, const run_options *o, uint64_t seed, c
 	if (tty) progress(run, started, true);
 	if (code == 3) {
 		/* stopped: keep the whole state, so the run can go on (--resume) */
-		if ((s = rt_run_save_checkpoint(run, checkpoint, &err)) != RT_OK) print_error("run", &err);
+		if ((s = rt_run_save_checkpoint(run, checkpoint, &err)) != RT_OK) cli_print_error("run", &err);
 		else fprintf(stderr, "rout: checkpoint written to %s (go on with --resume %s)\n", checkpoint, checkpoint);
 	}
 	if ((s = rt_run_write_outputs(run, dir, &err)) != RT_OK) {
-		print_error("run", &err);
+		cli_print_error("run", &err);
 		code = code ? code : 1;
 	} else if (!o->no_pictures) {
 		draw(sc, rt_run_world(run), dir, "end.png", title);
@@ -891,8 +877,8 @@ static int check_map_or_trace(const char *path)
 		rt_map *map;
 		rt_status s = rt_map_load(path, &md, &map, &err);
 		if (s != RT_OK) {
-			print_error("check", &err);
-			return exit_code_for(s);
+			cli_print_error("check", &err);
+			return cli_exit_code(s);
 		}
 		int nx, ny;
 		double cell;
@@ -904,8 +890,8 @@ static int check_map_or_trace(const char *path)
 	rt_allocator a = rt_allocator_default();
 	rt_trace_reader *r = rt_trace_reader_open(path, &a, &err);
 	if (!r) {
-		print_error("check", &err);
-		return exit_code_for(err.code);
+		cli_print_error("check", &err);
+		return cli_exit_code(err.code);
 	}
 	rt_trace_frame f;
 	int frames = 0;
@@ -913,8 +899,8 @@ static int check_map_or_trace(const char *path)
 	while ((s = rt_trace_reader_next(r, &f, &err)) == RT_OK) frames++;
 	rt_trace_reader_close(r);
 	if (s != RT_ERR_STATE) {
-		print_error("check", &err);
-		return exit_code_for(s);
+		cli_print_error("check", &err);
+		return cli_exit_code(s);
 	}
 	printf("%s: a trace of %d frames\n", path, frames);
 	return 0;
@@ -942,9 +928,9 @@ int rout_check(int argc, char **argv)
 	rt_error err;
 	rt_status s = rt_run_create(sc, &rd, &run, &err);
 	if (s != RT_OK) {
-		print_error("check", &err);
+		cli_print_error("check", &err);
 		rt_scenario_destroy(sc);
-		return exit_code_for(s);
+		return cli_exit_code(s);
 	}
 	rt_run_destroy(run);
 	printf("%s: %s — %d sides, %d corps, %d units, %lld men, %d places, %d triggers, %d history figures, %d free parameters; map %s\n",

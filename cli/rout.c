@@ -10,6 +10,7 @@ int rout_scene(int argc, char **argv, const char *default_scene, const char *def
 int rout_run(int argc, char **argv, const char *default_scenario, const char *default_out);
 int rout_check(int argc, char **argv);
 int rout_render(int argc, char **argv);
+int rout_where(int argc, char **argv);
 
 static void usage(FILE *f)
 {
@@ -18,6 +19,7 @@ static void usage(FILE *f)
 		"\n"
 		"usage:\n"
 		"  rout bench crowd [--agents N] [--steps S] [--threads T] [--repeat R] [--density D] [--csv FILE]\n"
+		"  rout bench scenario SCENARIO [--until TIME] [--seed N] [--scale K] [--threads T] [--repeat R] [--csv FILE]\n"
 		"  rout scene NAME [--agents N] [--width M] [--density D] [--seconds S] [--seed N]\n"
 		"                  [--threads T] [--out DIR] [--trace-every K]\n"
 		"        NAME: corridor, periodic, bottleneck, corner, crowd\n"
@@ -31,6 +33,8 @@ static void usage(FILE *f)
 		"  rout render RUN_FOLDER [--at TIME] [--format png|svg] [--out FILE] [--width PX]\n"
 		"        draws a moment of a run again; TIME: 20:40, 1641-09-25T20:40, 90min, 5400s, 1.5h,\n"
 		"        start or end (the default)\n"
+		"  rout where RUN_FOLDER [--every DURATION] [--from TIME] [--to TIME] [--corps ID,...] [--csv FILE]\n"
+		"        where each corps was, every hour (or DURATION), from the run's trace\n"
 		"  rout version\n",
 		RT_VERSION_STRING);
 }
@@ -53,6 +57,7 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "run") == 0) return rout_run(argc - 2, argv + 2, NULL, NULL);
 	if (strcmp(cmd, "check") == 0) return rout_check(argc - 2, argv + 2);
 	if (strcmp(cmd, "render") == 0) return rout_render(argc - 2, argv + 2);
+	if (strcmp(cmd, "where") == 0) return rout_where(argc - 2, argv + 2);
 	if (strcmp(cmd, "demo") == 0) return rout_scene(argc - 2, argv + 2, "crowd", "out/demo");
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("rout %s\n", RT_VERSION_STRING);

@@ -3,6 +3,7 @@
  * is passed over frame by frame without reading the men (rt_trace_reader_skip), so
  * finding a moment late in a long run reads little more than that one frame. */
 #include "canvas.h"
+#include "run_folder.h"
 #include "rout/env.h"
 #include "rout/picture.h"
 
@@ -93,28 +94,7 @@ rt_status rt_trace_read_moment(const char *path, double time_s, const rt_allocat
 }
 
 /* ---- run.json ------------------------------------------------------------------------------ */
-#define MAX_COMMANDERS 4096
-#define MAX_SIDE_NAMES 8
-
-typedef struct run_info {
-	char folder[1024];
-	char json_path[1100];
-	char map_path[2200];
-	char trace_path[2200];
-	char fire_path[2200];        /* "" when the run had no fire */
-	char title[256];
-	double start_jd_ut, timezone_h;
-	int side_count;
-	char side_names[MAX_SIDE_NAMES][64];
-	int commander_count;
-	rt_agent_id *commanders;     /* allocated */
-	char (*commander_names)[64]; /* allocated */
-	int series_count;
-	double *series_time, *series_sea, *series_lux; /* allocated, series_count each; sea and lux may be NULL */
-	rt_allocator allocator;
-} run_info;
-
-static void run_info_free(run_info *ri)
+void rt__run_info_free(rt__run_info *ri)
 {
 	const size_t c = (size_t)(ri->commander_count > 0 ? ri->commander_count : 1), n = (size_t)(ri->series_count > 0 ? ri->series_count : 1);
 	rt__free(&ri->allocator, ri->commanders, c * sizeof *ri->commanders);
@@ -164,12 +144,12 @@ static bool parse_local_time(const char *text, int *year, int *month, int *day, 
 	       *minute <= 59;
 }
 
-static rt_status json_fail(rt_error *err, const run_info *ri, const char *field, const char *fmt, const char *detail)
+static rt_status json_fail(rt_error *err, const rt__run_info *ri, const char *field, const char *fmt, const char *detail)
 {
 	return rt__fail_at(err, RT_ERR_INVALID, ri->json_path, 0, 0, field, fmt, detail);
 }
 
-static rt_status read_series(json_t *series, run_info *ri, rt_error *err)
+static rt_status read_series(json_t *series, rt__run_info *ri, rt_error *err)
 {
 	if (!json_is_object(series)) return json_fail(err, ri, "series", "series: expected an object of arrays {\"time_s\": [...], \"sea_level_m\": [...], \"light_lux\": [...]}%s", "");
 	json_t *t = json_object_get(series, "time_s");
@@ -201,7 +181,7 @@ static rt_status read_series(json_t *series, run_info *ri, rt_error *err)
 	return RT_OK;
 }
 
-static rt_status read_run_json(const char *folder, run_info *ri, rt_error *err)
+rt_status rt__run_info_read(const char *folder, rt__run_info *ri, rt_error *err)
 {
 	snprintf(ri->folder, sizeof ri->folder, "%s", folder);
 	snprintf(ri->json_path, sizeof ri->json_path, "%s/run.json", folder);
@@ -312,7 +292,7 @@ done:
 
 /* ---- when ---------------------------------------------------------------------------------- */
 /* The simulated time of what the user typed; INFINITY for the end, -INFINITY the start. */
-static rt_status parse_at(const char *at, const run_info *ri, double *t, rt_error *err)
+rt_status rt__run_time_parse(const char *at, const rt__run_info *ri, double *t, rt_error *err)
 {
 	if (!at || !at[0] || strcmp(at, "end") == 0) {
 		*t = INFINITY;
@@ -364,7 +344,7 @@ static rt_status parse_at(const char *at, const run_info *ri, double *t, rt_erro
 }
 
 /* The sampled series at t: sea level linearly, light geometrically (it spans decades). */
-static double series_at(const run_info *ri, const double *v, double t, bool geometric)
+static double series_at(const rt__run_info *ri, const double *v, double t, bool geometric)
 {
 	if (!v || ri->series_count < 1) return NAN;
 	const double *ts = ri->series_time;
@@ -398,7 +378,7 @@ rt_status rt_render_run(const rt_render_def *def, char *written, size_t written_
 	if (!def->run_folder || !def->run_folder[0]) return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, "run_folder", "no run folder");
 	if (strlen(def->run_folder) >= 1000) return rt__fail_at(err, RT_ERR_INVALID, NULL, 0, 0, "run_folder", "the run folder's path is too long");
 	const rt_allocator a = def->allocator.alloc && def->allocator.free ? def->allocator : rt_allocator_default();
-	run_info *ri = rt__calloc(&a, 1, sizeof *ri);
+	rt__run_info *ri = rt__calloc(&a, 1, sizeof *ri);
 	if (!ri) return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the run's description");
 	ri->allocator = a;
 	rt_map *map = NULL;
@@ -406,9 +386,9 @@ rt_status rt_render_run(const rt_render_def *def, char *written, size_t written_
 	rt_trace_moment m;
 	memset(&m, 0, sizeof m);
 	m.allocator = a;
-	rt_status s = read_run_json(def->run_folder, ri, err);
+	rt_status s = rt__run_info_read(def->run_folder, ri, err);
 	double t = 0.0;
-	if (s == RT_OK) s = parse_at(def->at, ri, &t, err);
+	if (s == RT_OK) s = rt__run_time_parse(def->at, ri, &t, err);
 	if (s == RT_OK) s = rt_trace_read_moment(ri->trace_path, t, &a, &m, err);
 	if (s == RT_OK && isfinite(t)) {
 		const double spacing = m.frame_count > 1 ? (m.last_time_s - m.first_time_s) / (m.frame_count - 1) : 0.0;
@@ -486,7 +466,7 @@ rt_status rt_render_run(const rt_render_def *def, char *written, size_t written_
 	rt_map_destroy(map);
 	rt_fire_log_destroy(fire);
 	rt_trace_moment_free(&m);
-	run_info_free(ri);
+	rt__run_info_free(ri);
 	rt__free(&a, ri, sizeof *ri);
 	return s;
 }

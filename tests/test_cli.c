@@ -198,3 +198,49 @@ TEST(cli_bench_scenario_is_the_run_timed)
 	CHECK(strstr(line, "tests/bad/scenarios/unknown-key.yaml:21:5:") == line);
 	CHECK(system("rm -rf /tmp/rout-test-bench") == 0);
 }
+
+/* `rout where` reads a run folder back: a table per time on the terminal, a CSV whole
+ * with --csv, and bad input (an unknown corps, a bad interval, a folder without corps)
+ * exits 2 with its message. */
+TEST(cli_where_tells_each_corps_place)
+{
+	if (UNDER_ASAN) {
+		rt_test_note("skipped under the sanitizers: it runs the plain build's build/rout");
+		return;
+	}
+	char dir[128], cmd[600], line[2048];
+	snprintf(dir, sizeof dir, "/tmp/rout-test-where-%ld", (long)getpid());
+	snprintf(cmd, sizeof cmd, "build/rout run tests/data/scenarios/mini --until 10m --quiet --no-pictures --threads 1 --out %s", dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 0);
+	snprintf(cmd, sizeof cmd, "build/rout where %s --every 5m", dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 0);
+	rt_test_note("%s", line);
+	CHECK(strncmp(line, "1641-09-26T07:00:00", 19) == 0);
+	/* the CSV: a header and three corps at 07:00, 07:05 and 07:10 */
+	snprintf(cmd, sizeof cmd, "build/rout where %s --every 5m --csv %s/where.csv && wc -l < %s/where.csv && ls %s | grep -c tmp", dir, dir, dir, dir);
+	FILE *p = popen(cmd, "r");
+	int lines = -1, tmp = -1;
+	if (p) {
+		if (fscanf(p, "%d %d", &lines, &tmp) != 2) lines = tmp = -1;
+		pclose(p);
+	}
+	rt_test_note("where.csv: %d lines, %d files left half-written", lines, tmp);
+	CHECK(lines == 1 + 3 * 3 && tmp == 0);
+	snprintf(cmd, sizeof cmd, "build/rout where %s --corps red_one,nobody", dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 2);
+	CHECK(strstr(line, "the run has no corps 'nobody'") != NULL);
+	snprintf(cmd, sizeof cmd, "build/rout where %s --every soon", dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 2);
+	CHECK(strstr(line, "--every soon") != NULL);
+	snprintf(cmd, sizeof cmd, "build/rout where %s --from 08:30", dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 2);
+	rt_test_note("%s", line);
+	CHECK(strstr(line, "outside the run") != NULL);
+	/* a scene's folder has no corps */
+	snprintf(cmd, sizeof cmd, "echo '{\"map\": \"map.geojson\", \"start\": \"1641-09-26T07:00\", \"timezone_h\": 8}' > %s/run.json && build/rout where %s", dir, dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 2);
+	rt_test_note("%s", line);
+	CHECK(strstr(line, "run.json") && strstr(line, "scale"));
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}

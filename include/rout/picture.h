@@ -18,7 +18,8 @@
  *
  * The run folder (docs/run-folder.md) holds trace.bin and run.json:
  *   {"map": "map.geojson", "start": "1641-09-25T18:00", "timezone_h": 8, ...}
- * and rt_render_run draws it at a time given as the user types it.
+ * and rt_render_run draws it at a time given as the user types it; rt_where_read tells
+ * where each corps was, time by time.
  */
 #ifndef ROUT_PICTURE_H
 #define ROUT_PICTURE_H
@@ -116,6 +117,68 @@ rt_render_def rt_render_def_default(void);
  * the run by more than one frame is refused (RT_ERR_INVALID, naming the span the run
  * covers); a bad run.json names the file and the field and says what was expected. */
 rt_status rt_render_run(const rt_render_def *def, char *written, size_t written_size, double *frame_time_s, rt_error *err);
+
+/* ---- the run folder read back: where each corps was (`rout where`) ------------------------- */
+/* Every `every_s` from `from` to `to`, the first frame of the trace at or after that time
+ * (and the trace's last frame when `to` is the end): for each corps of run.json, its men
+ * by state and where its men in the field stood, named against the map's places. Men, not
+ * agents: an agent is run.json's `scale` men, a corps' commander one man. */
+typedef struct rt_where_def {
+	const char *run_folder;
+	const char *from, *to;    /* as rt_render_def.at; NULL: the start, the end */
+	double every_s;           /* > 0 (default 3600) */
+	rt_allocator allocator;
+	uint32_t cookie;
+} rt_where_def;
+
+rt_where_def rt_where_def_default(void);
+
+typedef struct rt_where_corps {
+	char id[64], name[128], name_zh[64];
+	int side;
+	double initial;             /* men in the first frame read */
+} rt_where_corps;
+
+typedef struct rt_where_place {
+	char id[64], name[128];
+	rt_map_kind kind;
+	rt_vec2 centre;             /* the middle of its box, metres */
+} rt_where_place;
+
+typedef struct rt_where_row {
+	double time_s;              /* the frame's simulated time */
+	int corps;                  /* index into rt_where_table.corps */
+	double men[RT_STATE_COUNT]; /* men by state */
+	double in_field;            /* formed, marching, engaged, routing or desperate */
+	rt_vec2 centre;             /* their mean position (map metres); NaN when none */
+	rt_lonlat centre_lonlat;    /* NaN when none */
+	double spread_m;            /* their root mean square distance from the centre */
+	int ground;                 /* the topmost map feature under the centre (index into
+	                               places), -1 open ground or none */
+	int near;                   /* the nearest fort, camp, hill or ford by its centre, -1 none */
+	double near_m;              /* from that place's centre to the corps' */
+	double near_bearing_deg;    /* the corps seen from the place, clockwise from north */
+	int shelter;                /* the fort holding most of the corps' sheltered men, -1 none */
+	double shelter_men;         /* how many of them it holds */
+} rt_where_row;
+
+typedef struct rt_where_table {
+	double start_jd_ut, timezone_h; /* the run's clock: a row's local time is start + time_s */
+	int corps_count;
+	rt_where_corps *corps;
+	int place_count;            /* every feature of the map, in the map's order */
+	rt_where_place *places;
+	int row_count;              /* time by time, and within a time corps by corps */
+	rt_where_row *rows;
+	rt_allocator allocator;
+} rt_where_table;
+
+/* Reads the run folder (run.json with `scale`, `corps` and `units`, which rout run
+ * writes; trace.bin; the map). Errors name the file and the field: a run.json without
+ * corps or units (a scene's, not a scenario run's), a unit outside the trace, a time not
+ * understood or outside the run. On failure *out is NULL and nothing is held. */
+rt_status rt_where_read(const rt_where_def *def, rt_where_table **out, rt_error *err);
+void rt_where_free(rt_where_table *table);
 
 #ifdef __cplusplus
 }

@@ -33,7 +33,7 @@ static void usage(FILE *f)
 		"  rout render RUN_FOLDER [--at TIME] [--format png|svg] [--out FILE] [--width PX]\n"
 		"        draws a moment of a run again; TIME: 20:40, 1641-09-25T20:40, 90min, 5400s, 1.5h,\n"
 		"        start or end (the default)\n"
-		"  rout where RUN_FOLDER [--every DURATION] [--from TIME] [--to TIME] [--corps ID,...] [--csv FILE]\n"
+		"  rout where RUN_FOLDER [--every DURATION] [--from TIME] [--to TIME] [--corps ID,...] [--units] [--csv FILE]\n"
 		"        where each corps was, every hour (or DURATION), from the run's trace\n"
 		"  rout version\n",
 		RT_VERSION_STRING);

@@ -1,5 +1,5 @@
 /* `rout where <run folder> [--every DURATION] [--from TIME] [--to TIME] [--corps ID,...]
- * [--csv FILE]`: where each corps of a finished run was, time by time, from its trace.bin,
+ * [--units] [--csv FILE]`: where each corps (or unit) of a finished run was, time by time, from its trace.bin,
  * run.json and map (rt_where_read, docs/run-folder.md). */
 #include "rout/env.h"
 #include "rout/picture.h"
@@ -19,10 +19,9 @@ static const char *compass(double deg)
 	return points[(int)floor(fmod(deg + 22.5, 360.0) / 45.0) % 8];
 }
 
-/* Whether the corps is one the user named (all when none). */
-static bool chosen(const char *list, const char *id)
+/* Whether the corps (or unit of a corps) is one the user named (all when none). */
+static bool named(const char *list, const char *id)
 {
-	if (!list) return true;
 	const size_t n = strlen(id);
 	for (const char *p = list; *p;) {
 		const char *end = strchr(p, ',');
@@ -32,6 +31,11 @@ static bool chosen(const char *list, const char *id)
 		p = end + 1;
 	}
 	return false;
+}
+
+static bool chosen(const char *list, const rt_where_corps *g)
+{
+	return !list || named(list, g->id) || (g->corps[0] && named(list, g->corps));
 }
 
 static void local_time(const rt_where_table *t, double time_s, char *out, size_t size)
@@ -68,15 +72,15 @@ static void print_table(const rt_where_table *t, const char *only)
 		char when[32];
 		local_time(t, t->rows[r].time_s, when, sizeof when);
 		printf("%s\n", when);
-		printf("  %-18s %7s %7s %7s %7s %7s %7s %7s %7s  %s\n", "corps", "formed", "routing", "kneel", "taken", "shelter", "escaped", "dead",
+		printf("  %-24s %7s %7s %7s %7s %7s %7s %7s %7s  %s\n", t->corps[0].corps[0] ? "unit" : "corps", "formed", "routing", "kneel", "taken", "shelter", "escaped", "dead",
 		       "drowned", "where the men in the field are");
 		for (int c = 0; c < nc; ++c) {
 			const rt_where_row *w = &t->rows[r + c];
-			if (!chosen(only, t->corps[c].id)) continue;
+			if (!chosen(only, &t->corps[c]) || !(t->corps[c].initial > 0.0)) continue;
 			char text[400], shelter[160] = "";
 			where_text(t, w, text, sizeof text);
 			if (w->shelter >= 0) snprintf(shelter, sizeof shelter, "; %.0f in %s", w->shelter_men, t->places[w->shelter].name);
-			printf("  %-18s %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f  %s%s\n", t->corps[c].id,
+			printf("  %-24s %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f  %s%s\n", t->corps[c].id,
 			       w->men[RT_STATE_FORMED] + w->men[RT_STATE_MARCHING] + w->men[RT_STATE_ENGAGED],
 			       w->men[RT_STATE_ROUTING] + w->men[RT_STATE_DESPERATE], w->men[RT_STATE_SURRENDERED], w->men[RT_STATE_CAPTURED],
 			       w->men[RT_STATE_SHELTERED], w->men[RT_STATE_ESCAPED], dead(w), w->men[RT_STATE_DEAD_DROWNED], text, shelter);
@@ -109,15 +113,18 @@ static int write_csv(const rt_where_table *t, const char *only, const char *path
 		fprintf(stderr, "rout where: cannot write %s\n", path);
 		return 1;
 	}
-	fprintf(f, "time_s,time,corps,side,formed,marching,engaged,routing,desperate,surrendered,captured,sheltered,escaped,"
+	fprintf(f, "time_s,time,corps,unit,kind,side,formed,marching,engaged,routing,desperate,surrendered,captured,sheltered,escaped,"
 		   "dead_combat,dead_trampled,dead_drowned,dead_burned,in_field,x_m,y_m,lat,lon,spread_m,near,near_m,near_bearing_deg,"
 		   "ground,shelter,shelter_men\n");
 	for (int r = 0; r < t->row_count; ++r) {
 		const rt_where_row *w = &t->rows[r];
-		if (!chosen(only, t->corps[w->corps].id)) continue;
+		if (!chosen(only, &t->corps[w->corps])) continue;
 		char when[32], a[200], b[200], c[200], d[200];
 		local_time(t, w->time_s, when, sizeof when);
-		fprintf(f, "%.1f,%s,%s,%d", w->time_s, when, csv_text(t->corps[w->corps].id, a, sizeof a), t->corps[w->corps].side);
+		const rt_where_corps *g = &t->corps[w->corps];
+		char e[200], k[100];
+		fprintf(f, "%.1f,%s,%s,%s,%s,%d", w->time_s, when, csv_text(g->corps[0] ? g->corps : g->id, a, sizeof a),
+			g->corps[0] ? csv_text(g->id, e, sizeof e) : "", g->kind[0] ? csv_text(g->kind, k, sizeof k) : "", g->side);
 		for (int s = 0; s < RT_STATE_COUNT; ++s) fprintf(f, ",%.0f", w->men[s]);
 		fprintf(f, ",%.0f", w->in_field);
 		if (w->in_field > 0.0)
@@ -142,7 +149,7 @@ int rout_where(int argc, char **argv)
 {
 	if (argc < 1 || argv[0][0] == '-') {
 		fprintf(stderr, "rout where: which run folder? (rout where <run folder> [--every DURATION] [--from TIME] [--to TIME] "
-				"[--corps ID,...] [--csv FILE])\n");
+				"[--corps ID,...] [--units] [--csv FILE])\n");
 		return 2;
 	}
 	rt_where_def wd = rt_where_def_default();
@@ -154,6 +161,10 @@ int rout_where(int argc, char **argv)
 		if (arg_string(argc, argv, &i, "--to", &wd.to)) continue;
 		if (arg_string(argc, argv, &i, "--corps", &only)) continue;
 		if (arg_string(argc, argv, &i, "--csv", &csv)) continue;
+		if (strcmp(argv[i], "--units") == 0) {
+			wd.units = true;
+			continue;
+		}
 		if (arg_error) return 2;
 		fprintf(stderr, "rout where: unknown option '%s'\n", argv[i]);
 		return 2;
@@ -174,15 +185,17 @@ int rout_where(int argc, char **argv)
 		const char *end = strchr(p, ',');
 		const size_t len = end ? (size_t)(end - p) : strlen(p);
 		bool found = false;
-		for (int c = 0; c < t->corps_count && !found; ++c) found = strlen(t->corps[c].id) == len && strncmp(t->corps[c].id, p, len) == 0;
+		for (int c = 0; c < t->corps_count && !found; ++c)
+			found = (strlen(t->corps[c].id) == len && strncmp(t->corps[c].id, p, len) == 0) ||
+				(strlen(t->corps[c].corps) == len && strncmp(t->corps[c].corps, p, len) == 0);
 		if (!found) {
-			fprintf(stderr, "rout where: --corps: the run has no corps '%.*s'\n", (int)len, p);
+			fprintf(stderr, "rout where: --corps: the run has no %s '%.*s'\n", wd.units ? "corps or unit" : "corps", (int)len, p);
 			unknown++;
 		}
 		p = end ? end + 1 : p + len;
 	}
 	if (unknown) {
-		fprintf(stderr, "rout where: the run's corps:");
+		fprintf(stderr, "rout where: the run's %s:", wd.units ? "units" : "corps");
 		for (int c = 0; c < t->corps_count; ++c) fprintf(stderr, " %s", t->corps[c].id);
 		fprintf(stderr, "\n");
 		rt_where_free(t);

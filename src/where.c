@@ -64,7 +64,7 @@ static rt_status member_fail(rt_error *err, const rt__run_info *ri, const char *
 }
 
 /* run.json's scale, corps and units: the corps into t, the agents into r. */
-static rt_status read_roll(const rt__run_info *ri, rt_where_table *t, roll *r, rt_error *err)
+static rt_status read_roll(const rt__run_info *ri, bool by_unit, rt_where_table *t, roll *r, rt_error *err)
 {
 	const rt_allocator *a = &t->allocator;
 	json_error_t je;
@@ -160,6 +160,31 @@ static rt_status read_roll(const rt__run_info *ri, rt_where_table *t, roll *r, r
 			r->corps[commander_of[i]] = (int)i;
 			r->commander[commander_of[i]] = 1;
 		}
+	if (by_unit) {
+		/* a group per unit: its men (a commander is in his corps' headquarters unit) */
+		rt_where_corps *g = rt__calloc(a, nu, sizeof *g);
+		if (!g) {
+			s = rt__fail(err, RT_ERR_NOMEM, "cannot allocate %zu units", nu);
+			goto done;
+		}
+		for (json_int_t k = 0; k < top; ++k) r->corps[k] = -1;
+		for (size_t i = 0; i < nu; ++i) {
+			json_t *u = json_array_get(units, i), *id = json_object_get(u, "id"), *kind = json_object_get(u, "kind");
+			const json_int_t c = json_integer_value(json_object_get(u, "corps")), first = json_integer_value(json_object_get(u, "first_agent"));
+			const json_int_t count = json_integer_value(json_object_get(u, "agents"));
+			if (json_is_string(id)) snprintf(g[i].id, sizeof g[i].id, "%s", json_string_value(id));
+			else snprintf(g[i].id, sizeof g[i].id, "unit_%zu", i);
+			if (json_is_string(kind)) snprintf(g[i].kind, sizeof g[i].kind, "%s", json_string_value(kind));
+			snprintf(g[i].corps, sizeof g[i].corps, "%s", t->corps[c].id);
+			snprintf(g[i].name, sizeof g[i].name, "%s", t->corps[c].name);
+			snprintf(g[i].name_zh, sizeof g[i].name_zh, "%s", t->corps[c].name_zh);
+			g[i].side = t->corps[c].side;
+			for (json_int_t k = first; k < first + count; ++k) r->corps[k] = (int)i;
+		}
+		rt__free(a, t->corps, nc * sizeof *t->corps);
+		t->corps = g;
+		t->corps_count = (int)nu;
+	}
 done:
 	json_decref(root);
 	return s;
@@ -322,7 +347,7 @@ rt_status rt_where_read(const rt_where_def *def, rt_where_table **out, rt_error 
 	if (s == RT_OK) {
 		t->start_jd_ut = ri->start_jd_ut;
 		t->timezone_h = ri->timezone_h;
-		s = read_roll(ri, t, &r, err);
+		s = read_roll(ri, def->units, t, &r, err);
 	}
 	if (s == RT_OK && def->from) s = rt__run_time_parse(def->from, ri, &from, err);
 	if (s == RT_OK && def->to) s = rt__run_time_parse(def->to, ri, &to, err);

@@ -226,6 +226,8 @@ TEST(cli_where_tells_each_corps_place)
 	}
 	rt_test_note("where.csv: %d lines, %d files left half-written", lines, tmp);
 	CHECK(lines == 1 + 3 * 3 && tmp == 0);
+	snprintf(cmd, sizeof cmd, "build/rout where %s --units --corps red_one", dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 0);
 	snprintf(cmd, sizeof cmd, "build/rout where %s --corps red_one,nobody", dir);
 	CHECK(run_shell(cmd, line, sizeof line) == 2);
 	CHECK(strstr(line, "the run has no corps 'nobody'") != NULL);

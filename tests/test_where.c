@@ -138,6 +138,30 @@ TEST(where_each_corps_men_add_up_time_by_time)
 	const double d1 = hypot(ten[blue].centre.x - rc->centre.x, ten[blue].centre.y - rc->centre.y);
 	rt_test_note("blue horse from the red camp: %.0f m at 07:00, %.0f m at 07:10", d0, d1);
 	CHECK(d1 < d0 - 200.0);
+	/* by unit: each unit's rows add up to its corps' (red_one: its 300 foot, and its
+	 * headquarters of the captain and his 10 guards) */
+	rt_where_def ud = wd;
+	ud.units = true;
+	rt_where_table *u = NULL;
+	CHECK_OK(rt_where_read(&ud, &u, &err), err);
+	if (u) {
+		rt_test_note("%d units", u->corps_count);
+		CHECK(u->row_count == 5 * u->corps_count);
+		for (int r = 0; r < 5; ++r)
+			for (int c = 0; c < t->corps_count; ++c) {
+				double sum[RT_STATE_COUNT] = { 0 };
+				for (int k = 0; k < u->corps_count; ++k)
+					if (strcmp(u->corps[k].corps, t->corps[c].id) == 0)
+						for (int q = 0; q < RT_STATE_COUNT; ++q) sum[q] += u->rows[r * u->corps_count + k].men[q];
+				for (int q = 0; q < RT_STATE_COUNT; ++q) CHECK(sum[q] == t->rows[r * t->corps_count + c].men[q]);
+			}
+		for (int k = 0; k < u->corps_count; ++k)
+			if (strcmp(u->corps[k].id, "red_one_headquarters") == 0) {
+				CHECK(strcmp(u->corps[k].kind, "headquarters") == 0 && strcmp(u->corps[k].corps, "red_one") == 0);
+				CHECK(u->corps[k].initial == 11.0);
+			}
+		rt_where_free(u);
+	}
 	rt_where_free(t);
 	/* a window: from 07:10 to 07:30 every 5 minutes, 5 rows a corps */
 	wd.from = "07:10";

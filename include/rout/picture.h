@@ -127,15 +127,19 @@ typedef struct rt_where_def {
 	const char *run_folder;
 	const char *from, *to;    /* as rt_render_def.at; NULL: the start, the end */
 	double every_s;           /* > 0 (default 3600) */
+	bool units;               /* a row for each unit of run.json, not each corps */
 	rt_allocator allocator;
 	uint32_t cookie;
 } rt_where_def;
 
 rt_where_def rt_where_def_default(void);
 
+/* A corps of run.json, or with def.units one of its units. */
 typedef struct rt_where_corps {
 	char id[64], name[128], name_zh[64];
 	int side;
+	char corps[64];             /* a unit's corps (its id); "" for a corps */
+	char kind[32];              /* a unit's kind ("horse", "headquarters" ...); "" for a corps */
 	double initial;             /* men in the first frame read */
 } rt_where_corps;
 
@@ -147,7 +151,7 @@ typedef struct rt_where_place {
 
 typedef struct rt_where_row {
 	double time_s;              /* the frame's simulated time */
-	int corps;                  /* index into rt_where_table.corps */
+	int corps;                  /* index into rt_where_table.corps (a unit with def.units) */
 	double men[RT_STATE_COUNT]; /* men by state */
 	double in_field;            /* formed, marching, engaged, routing or desperate */
 	rt_vec2 centre;             /* their mean position (map metres); NaN when none */

@@ -13,12 +13,6 @@
 
 int rout_where(int argc, char **argv);
 
-static const char *compass(double deg)
-{
-	static const char *const points[8] = { "N", "NE", "E", "SE", "S", "SW", "W", "NW" };
-	return points[(int)floor(fmod(deg + 22.5, 360.0) / 45.0) % 8];
-}
-
 /* Whether the corps (or unit of a corps) is one the user named (all when none). */
 static bool named(const char *list, const char *id)
 {
@@ -44,20 +38,17 @@ static void local_time(const rt_where_table *t, double time_s, char *out, size_t
 	snprintf(out, size, "%04d-%02d-%02dT%02d:%02d:%02d", c.year, c.month, c.day, c.hour, c.minute, (int)floor(c.second));
 }
 
-/* "3.1 km SW of Xingshan, on the Western hills" for a row with men in the field. */
+/* "3.1 km SW of Xingshan, on the Western hills (40.95 N 121.01 E; spread 1.2 km)" for a
+ * row with men in the field. */
 static void where_text(const rt_where_table *t, const rt_where_row *w, char *out, size_t size)
 {
 	if (!(w->in_field > 0.0)) {
 		snprintf(out, size, "-");
 		return;
 	}
-	char near[200] = "", ground[160] = "";
-	if (w->near >= 0) {
-		if (w->near_m < 150.0) snprintf(near, sizeof near, "at %s", t->places[w->near].name);
-		else snprintf(near, sizeof near, "%.1f km %s of %s", w->near_m / 1000.0, compass(w->near_bearing_deg), t->places[w->near].name);
-	}
-	if (w->ground >= 0 && w->ground != w->near) snprintf(ground, sizeof ground, "%son %s", near[0] ? ", " : "", t->places[w->ground].name);
-	snprintf(out, size, "%s%s (%.2f N %.2f E; spread %.1f km)", near, ground, w->centre_lonlat.lat_deg, w->centre_lonlat.lon_deg, w->spread_m / 1000.0);
+	char words[300];
+	rt_where_describe(t, w, words, sizeof words);
+	snprintf(out, size, "%s (%.2f N %.2f E; spread %.1f km)", words, w->centre_lonlat.lat_deg, w->centre_lonlat.lon_deg, w->spread_m / 1000.0);
 }
 
 static double dead(const rt_where_row *w)

@@ -888,7 +888,86 @@ static void put_men(text *t, double men)
 	}
 }
 
-static rt_status write_report(rt_run *run, const char *path, const side_tally *t, rt_error *err)
+#define RT_REPORT_WHERE_MOVED_M 200.0
+
+/* The interval of the report's table of where the corps were: about 24 times over the
+ * run, on a round interval. */
+static double where_interval(double duration_s)
+{
+	static const double nice[] = { 60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 21600, 43200, 86400 };
+	for (size_t i = 0; i < sizeof nice / sizeof nice[0]; ++i)
+		if (nice[i] >= duration_s / 24.0) return nice[i];
+	return 86400.0 * ceil(duration_s / 24.0 / 86400.0);
+}
+
+/* Where the corps were: the run folder's trace read back (rt_where_read), a row for a
+ * corps whenever its men changed state or its men in the field moved since its last row. */
+static rt_status put_where_table(text *x, rt_run *run, const char *dir, rt_error *err)
+{
+	const rt_scenario *sc = run->scenario;
+	rt_where_def wd = rt_where_def_default();
+	wd.run_folder = dir;
+	wd.every_s = where_interval(run->world->time_s);
+	wd.allocator = run->allocator;
+	rt_where_table *t = NULL;
+	rt_status s = rt_where_read(&wd, &t, err);
+	if (s != RT_OK) return s;
+	const int nc = t->corps_count;
+	int *shown = rt__alloc(&run->allocator, (size_t)nc * sizeof(int));
+	if (!shown) {
+		rt_where_free(t);
+		return rt__fail(err, RT_ERR_NOMEM, "out of memory writing where the corps were");
+	}
+	for (int c = 0; c < nc; ++c) shown[c] = -1;
+	put(x, "## Where the corps were\n\n");
+	put(x, "Every %g minutes from the run's trace; a corps is listed whenever its men changed state or its men in the field "
+	       "moved %g m or more since its last line. *Where* is the mean position of its men in the field, named against the "
+	       "map's places, with their spread: a corps whose horse rode ahead of its foot is spread over kilometres, and "
+	       "`rout where <this folder> --units` shows each unit (docs/run-folder.md).\n\n",
+	    wd.every_s / 60.0, RT_REPORT_WHERE_MOVED_M);
+	put(x, "| time | corps | in ranks | routing | kneeling | taken | sheltered | escaped | dead | drowned | where |\n"
+	       "|---|---|---|---|---|---|---|---|---|---|---|\n");
+	for (int r = 0; r < t->row_count; ++r) {
+		const rt_where_row *w = &t->rows[r];
+		const int c = w->corps;
+		bool show = shown[c] < 0;
+		if (!show) {
+			const rt_where_row *p = &t->rows[shown[c]];
+			for (int q = 0; q < RT_STATE_COUNT && !show; ++q) show = fabs(w->men[q] - p->men[q]) >= 0.5;
+			if (!show && w->in_field > 0.0)
+				show = !(p->in_field > 0.0) || hypot(w->centre.x - p->centre.x, w->centre.y - p->centre.y) >= RT_REPORT_WHERE_MOVED_M;
+		}
+		if (!show) continue;
+		shown[c] = r;
+		char when[40], words[300];
+		rt_scenario_format_time(sc, w->time_s, when, sizeof when);
+		put(x, "| %s | %s | ", when, t->corps[c].id);
+		const double v[8] = { w->men[RT_STATE_FORMED] + w->men[RT_STATE_MARCHING] + w->men[RT_STATE_ENGAGED],
+				      w->men[RT_STATE_ROUTING] + w->men[RT_STATE_DESPERATE], w->men[RT_STATE_SURRENDERED],
+				      w->men[RT_STATE_CAPTURED], w->men[RT_STATE_SHELTERED], w->men[RT_STATE_ESCAPED],
+				      w->men[RT_STATE_DEAD_COMBAT] + w->men[RT_STATE_DEAD_TRAMPLED] + w->men[RT_STATE_DEAD_DROWNED] +
+					      w->men[RT_STATE_DEAD_BURNED],
+				      w->men[RT_STATE_DEAD_DROWNED] };
+		for (int k = 0; k < 8; ++k) {
+			put_men(x, v[k]);
+			if (k == 4 && w->shelter >= 0) put(x, " (%s)", t->places[w->shelter].name);
+			put(x, " | ");
+		}
+		if (w->in_field > 0.0) {
+			rt_where_describe(t, w, words, sizeof words);
+			put(x, "%s (%.3f N %.3f E, spread %.1f km) |\n", words[0] ? words : "open ground", w->centre_lonlat.lat_deg,
+			    w->centre_lonlat.lon_deg, w->spread_m / 1000.0);
+		} else {
+			put(x, "— |\n");
+		}
+	}
+	put(x, "\n");
+	rt__free(&run->allocator, shown, (size_t)nc * sizeof(int));
+	rt_where_free(t);
+	return RT_OK;
+}
+
+static rt_status write_report(rt_run *run, const char *path, const side_tally *t, const char *dir, rt_error *err)
 {
 	const rt_scenario *sc = run->scenario;
 	const rt_world *w = run->world;
@@ -974,6 +1053,13 @@ static rt_status write_report(rt_run *run, const char *path, const side_tally *t
 	put(&x, "\nC2 is reported when a man is trampled in the crush, E2 when a man takes a torch of his own side for the "
 		"enemy, E4 when men burn, E7 when men are taken off by boat; whether a turn of the wind turned the battle is "
 		"for the reader of the timeline and the plots.\n\n");
+	if (dir) {
+		rt_status ws = put_where_table(&x, run, dir, err);
+		if (ws != RT_OK) {
+			text_free(&x);
+			return ws;
+		}
+	}
 	put(&x, "## Timeline\n\n| time | event | where |\n|---|---|---|\n");
 	for (int e = 0; e < run->event_count; ++e) {
 		const rt_run_event *ev = &run->events[e];
@@ -1244,6 +1330,7 @@ rt_status rt_run_write_outputs(rt_run *run, const char *dir, rt_error *err)
 		return rt__fail_at(err, RT_ERR_IO, dir, 0, 0, "", "cannot create the folder %s: %s", dir, strerror(errno));
 	const rt_scenario *sc = run->scenario;
 	rt_status s = RT_OK;
+	const bool traced = run->trace != NULL;
 	if (run->trace) {
 		rt_trace_writer *t = run->trace;
 		run->trace = NULL;
@@ -1259,15 +1346,16 @@ rt_status rt_run_write_outputs(rt_run *run, const char *dir, rt_error *err)
 	char path[1200];
 	snprintf(path, sizeof path, "%s/summary.json", dir);
 	if ((s = write_summary(run, path, t, by_place, err)) != RT_OK) goto done;
-	snprintf(path, sizeof path, "%s/report.md", dir);
-	if ((s = write_report(run, path, t, err)) != RT_OK) goto done;
 	snprintf(path, sizeof path, "%s/series.csv", dir);
 	if ((s = write_series(run, path, err)) != RT_OK) goto done;
 	snprintf(path, sizeof path, "%s/events.jsonl", dir);
 	if ((s = write_events(run, path, err)) != RT_OK) goto done;
 	if ((s = rt_history_record_now(run->history, run->world, err)) != RT_OK) goto done;
 	if ((s = write_plots(run, dir, err)) != RT_OK) goto done;
-	s = write_run_json(run, dir, err);
+	if ((s = write_run_json(run, dir, err)) != RT_OK) goto done;
+	/* last: with a trace, the report reads the folder back to say where the corps were */
+	snprintf(path, sizeof path, "%s/report.md", dir);
+	s = write_report(run, path, t, traced ? dir : NULL, err);
 done:
 	rt__free(&run->allocator, t, (size_t)sc->side_count * sizeof *t);
 	rt__free(&run->allocator, by_place, (size_t)(sc->place_count + 1) * (size_t)sc->side_count * sizeof(double));

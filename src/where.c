@@ -466,3 +466,25 @@ rt_status rt_where_read(const rt_where_def *def, rt_where_table **out, rt_error 
 	*out = t;
 	return RT_OK;
 }
+
+static const char *compass(double deg)
+{
+	static const char *const points[8] = { "N", "NE", "E", "SE", "S", "SW", "W", "NW" };
+	const int k = (int)floor(fmod(deg + 22.5, 360.0) / 45.0);
+	return points[k < 0 || k > 7 ? 0 : k];
+}
+
+void rt_where_describe(const rt_where_table *t, const rt_where_row *w, char *out, size_t size)
+{
+	if (!out || size == 0) return;
+	out[0] = '\0';
+	if (!t || !w || !(w->in_field > 0.0)) return;
+	char near[200] = "";
+	if (w->near >= 0 && w->near < t->place_count) {
+		if (w->near_m < 150.0) snprintf(near, sizeof near, "at %s", t->places[w->near].name);
+		else snprintf(near, sizeof near, "%.1f km %s of %s", w->near_m / 1000.0, compass(w->near_bearing_deg), t->places[w->near].name);
+	}
+	if (w->ground >= 0 && w->ground < t->place_count && w->ground != w->near)
+		snprintf(out, size, "%s%son %s", near, near[0] ? ", " : "", t->places[w->ground].name);
+	else snprintf(out, size, "%s", near);
+}

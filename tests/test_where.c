@@ -123,6 +123,18 @@ TEST(where_each_corps_men_add_up_time_by_time)
 		CHECK_NEAR(dead, killed, 1e-9);
 		json_decref(root);
 	}
+	/* the run's report, written last, has the same table (every 2 minutes for a run of 40) */
+	snprintf(path, sizeof path, "%s/report.md", dir);
+	FILE *rf = fopen(path, "rb");
+	char *report = calloc(1, 1 << 20);
+	CHECK(rf && report && fread(report, 1, (1 << 20) - 1, rf) > 0);
+	if (rf) fclose(rf);
+	if (report) {
+		const char *section = strstr(report, "## Where the corps were");
+		CHECK(section && strstr(section, "Every 2 minutes") && strstr(section, "| 1641-09-26T07:00:00 | red_one | 311 | 0 |") &&
+		      strstr(section, "at Red camp") && strstr(section, "## Timeline"));
+	}
+	free(report);
 	/* where: at the start the blue horse stand by their camp, and the red corps by theirs */
 	const int blue_camp = place_index(t, "blue_camp"), red_camp = place_index(t, "red_camp");
 	CHECK(blue_camp >= 0 && red_camp >= 0);

@@ -183,6 +183,9 @@ typedef struct rt_where_table {
  * understood or outside the run. On failure *out is NULL and nothing is held. */
 rt_status rt_where_read(const rt_where_def *def, rt_where_table **out, rt_error *err);
 void rt_where_free(rt_where_table *table);
+/* Where a row's men in the field stood, in words, into out: "3.1 km SW of Xingshan, on
+ * Hills west of the corridor", "at Red camp"; "" when it has none in the field. */
+void rt_where_describe(const rt_where_table *table, const rt_where_row *row, char *out, size_t size);
 
 #ifdef __cplusplus
 }

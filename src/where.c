@@ -64,7 +64,8 @@ static rt_status member_fail(rt_error *err, const rt__run_info *ri, const char *
 }
 
 /* run.json's scale, corps and units: the corps into t, the agents into r. */
-static rt_status read_roll(const rt__run_info *ri, bool by_unit, rt_where_table *t, roll *r, rt_error *err)
+/* limit: the agents in the trace's smallest frame; run.json may name none beyond. */
+static rt_status read_roll(const rt__run_info *ri, bool by_unit, json_int_t limit, rt_where_table *t, roll *r, rt_error *err)
 {
 	const rt_allocator *a = &t->allocator;
 	json_error_t je;
@@ -123,20 +124,28 @@ static rt_status read_roll(const rt__run_info *ri, bool by_unit, rt_where_table 
 		snprintf(field, sizeof field, "units[%zu]", i);
 		if (!json_is_object(u) || !json_is_integer(c) || json_integer_value(c) < 0 || json_integer_value(c) >= (json_int_t)nc ||
 		    !json_is_integer(first) || json_integer_value(first) < 0 || !json_is_integer(count) || json_integer_value(count) < 0 ||
-		    json_integer_value(first) + json_integer_value(count) > WHERE_MAX_AGENTS) {
+		    json_integer_value(first) > WHERE_MAX_AGENTS || json_integer_value(count) > WHERE_MAX_AGENTS) {
 			char what[160];
 			snprintf(what, sizeof what, "expected {\"corps\": 0..%zu, \"first_agent\": a whole number >= 0, \"agents\": a whole number >= 0}", nc - 1);
 			s = member_fail(err, ri, field, what);
 			goto done;
 		}
 		const json_int_t end = json_integer_value(first) + json_integer_value(count);
+		if (end > limit) {
+			char what[200];
+			snprintf(what, sizeof what, "agents %lld to %lld are not all in the trace, whose frames hold %lld", (long long)json_integer_value(first),
+				 (long long)end - 1, (long long)limit);
+			s = member_fail(err, ri, field, what);
+			goto done;
+		}
 		if (end > top) top = end;
 	}
 	for (size_t i = 0; i < nc; ++i) {
-		if (commander_of[i] >= WHERE_MAX_AGENTS) {
-			char field[64];
+		if (commander_of[i] >= limit) {
+			char field[64], what[120];
 			snprintf(field, sizeof field, "corps[%zu].commander", i);
-			s = member_fail(err, ri, field, "expected an agent of the trace");
+			snprintf(what, sizeof what, "agent %lld is not in the trace, whose frames hold %lld", (long long)commander_of[i], (long long)limit);
+			s = member_fail(err, ri, field, what);
 			goto done;
 		}
 		if (commander_of[i] + 1 > top) top = commander_of[i] + 1;
@@ -341,13 +350,12 @@ rt_status rt_where_read(const rt_where_def *def, rt_where_table **out, rt_error 
 	int *wanted = NULL;
 	tally *k = NULL;
 	double *shelter = NULL;
-	int frames = 0, picks = 0;
+	int frames = 0, picks = 0, fewest = WHERE_MAX_AGENTS;
 	double from = -INFINITY, to = INFINITY;
 	rt_status s = rt__run_info_read(def->run_folder, ri, err);
 	if (s == RT_OK) {
 		t->start_jd_ut = ri->start_jd_ut;
 		t->timezone_h = ri->timezone_h;
-		s = read_roll(ri, def->units, t, &r, err);
 	}
 	if (s == RT_OK && def->from) s = rt__run_time_parse(def->from, ri, &from, err);
 	if (s == RT_OK && def->to) s = rt__run_time_parse(def->to, ri, &to, err);
@@ -386,8 +394,11 @@ rt_status rt_where_read(const rt_where_def *def, rt_where_table **out, rt_error 
 			times_cap = cap;
 		}
 		times[frames++] = f.time_s;
+		if (f.count < fewest) fewest = f.count;
 	}
 	if (s == RT_OK && frames == 0) s = rt__fail_at(err, RT_ERR_INVALID, ri->trace_path, 0, 0, NULL, "the trace has no frames");
+	/* whose the men are, for agents the trace holds */
+	if (s == RT_OK) s = read_roll(ri, def->units, fewest, t, &r, err);
 	if (s == RT_OK) {
 		const double first = times[0], last = times[frames - 1];
 		const double lo = isfinite(from) ? from : first, hi = isfinite(to) ? to : last;

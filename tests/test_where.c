@@ -272,7 +272,13 @@ TEST(where_refuses_a_folder_it_cannot_read)
 		  "units[0]", "expected {\"corps\": 0..0" },
 		{ "{\"map\": \"map.geojson\", \"start\": \"1641-09-26T07:00\", \"timezone_h\": 8, \"scale\": 2, \"corps\": [{\"id\": \"a\", \"side\": 0}],"
 		  " \"units\": [{\"corps\": 0, \"first_agent\": 0, \"agents\": 100000}]}",
-		  "units", "frame 0 of the trace holds" },
+		  "units[0]", "agents 0 to 99999 are not all in the trace, whose frames hold" },
+		{ "{\"map\": \"map.geojson\", \"start\": \"1641-09-26T07:00\", \"timezone_h\": 8, \"scale\": 2, \"corps\": [{\"id\": \"a\", \"side\": 0}],"
+		  " \"units\": [{\"corps\": 0, \"first_agent\": 0, \"agents\": 1000000000000000}]}",
+		  "units[0]", "expected {\"corps\": 0..0" },
+		{ "{\"map\": \"map.geojson\", \"start\": \"1641-09-26T07:00\", \"timezone_h\": 8, \"scale\": 2, \"corps\": [{\"id\": \"a\", \"side\": 0, \"commander\": 9999}],"
+		  " \"units\": [{\"corps\": 0, \"first_agent\": 0, \"agents\": 5}]}",
+		  "corps[0].commander", "agent 9999 is not in the trace" },
 		{ "{\"map\": \"map.geojson\", \"start\": \"1641-09-26T07:00\", \"timezone_h\": 8, \"scale\": -1}", "scale", "a number > 0" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {

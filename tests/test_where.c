@@ -50,6 +50,16 @@ static void remove_folder(const char *dir)
 	if (system(command) != 0) rt_test_note("could not remove %s", dir);
 }
 
+/* A table definition for the folder, every `every_s`, through the test allocator. */
+static rt_where_def where_def(const char *dir, double every_s)
+{
+	rt_where_def wd = rt_where_def_default();
+	wd.run_folder = dir;
+	wd.every_s = every_s;
+	wd.allocator = rt_test_allocator();
+	return wd;
+}
+
 static double row_men(const rt_where_row *w)
 {
 	double sum = 0.0;
@@ -83,10 +93,7 @@ TEST(where_each_corps_men_add_up_time_by_time)
 {
 	char dir[] = "/tmp/rout-where-XXXXXX";
 	CHECK(scenario_run_folder(MINI, dir, 2400.0));
-	rt_where_def wd = rt_where_def_default();
-	wd.run_folder = dir;
-	wd.every_s = 600.0;
-	wd.allocator = rt_test_allocator();
+	rt_where_def wd = where_def(dir, 600.0);
 	rt_where_table *t = NULL;
 	rt_error err;
 	CHECK_OK(rt_where_read(&wd, &t, &err), err);
@@ -196,10 +203,7 @@ TEST(where_finds_sheltered_men_in_their_fort)
 {
 	char dir[] = "/tmp/rout-where-XXXXXX";
 	CHECK(scenario_run_folder(REFUGE, dir, 4200.0));
-	rt_where_def wd = rt_where_def_default();
-	wd.run_folder = dir;
-	wd.every_s = 1200.0;
-	wd.allocator = rt_test_allocator();
+	rt_where_def wd = where_def(dir, 1200.0);
 	rt_where_table *t = NULL;
 	rt_error err;
 	CHECK_OK(rt_where_read(&wd, &t, &err), err);
@@ -230,9 +234,7 @@ TEST(where_refuses_a_folder_it_cannot_read)
 {
 	char dir[] = "/tmp/rout-where-XXXXXX";
 	CHECK(scenario_run_folder(MINI, dir, 120.0));
-	rt_where_def wd = rt_where_def_default();
-	wd.run_folder = dir;
-	wd.allocator = rt_test_allocator();
+	rt_where_def wd = where_def(dir, 3600.0);
 	rt_where_table *t = NULL;
 	rt_error err;
 	/* times outside the run, or the wrong way round */

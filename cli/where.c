@@ -63,7 +63,7 @@ static void print_table(const rt_where_table *t, const char *only)
 		char when[32];
 		local_time(t, t->rows[r].time_s, when, sizeof when);
 		printf("%s\n", when);
-		printf("  %-24s %7s %7s %7s %7s %7s %7s %7s %7s  %s\n", t->corps[0].corps[0] ? "unit" : "corps", "formed", "routing", "kneel", "taken", "shelter", "escaped", "dead",
+		printf("  %-24s %7s %7s %7s %7s %7s %7s %7s %7s  %s\n", t->corps[0].corps[0] ? "unit" : "corps", "ranks", "routing", "kneel", "taken", "shelter", "escaped", "dead",
 		       "drowned", "where the men in the field are");
 		for (int c = 0; c < nc; ++c) {
 			const rt_where_row *w = &t->rows[r + c];

@@ -909,6 +909,7 @@ static rt_status put_where_table(text *x, rt_run *run, const char *dir, rt_error
 	wd.run_folder = dir;
 	wd.every_s = where_interval(run->world->time_s);
 	wd.allocator = run->allocator;
+	wd.map = sc->map; /* the map the run was made on, which the folder holds a copy of */
 	rt_where_table *t = NULL;
 	rt_status s = rt_where_read(&wd, &t, err);
 	if (s != RT_OK) return s;

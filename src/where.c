@@ -213,6 +213,8 @@ static rt_status read_places(const rt_map *map, rt_where_table *t, rt_error *err
 		snprintf(p->id, sizeof p->id, "%s", v.id);
 		snprintf(p->name, sizeof p->name, "%s", v.name[0] ? v.name : v.id);
 		p->kind = v.kind;
+		p->box_min = v.bbox_min;
+		p->box_max = v.bbox_max;
 		p->centre = (rt_vec2){ 0.5 * (v.bbox_min.x + v.bbox_max.x), 0.5 * (v.bbox_min.y + v.bbox_max.y) };
 	}
 	return RT_OK;
@@ -224,16 +226,15 @@ static bool landmark(rt_map_kind k)
 }
 
 /* The fort (index into places) whose box, grown by the margin, holds p; -1 none. */
-static int fort_at(const rt_map *map, const rt_where_table *t, rt_vec2 p)
+static int fort_at(const rt_where_table *t, rt_vec2 p)
 {
 	int best = -1;
 	double best_d = INFINITY;
 	for (int i = 0; i < t->place_count; ++i) {
-		if (t->places[i].kind != RT_MAP_FORT) continue;
-		rt_map_feature_view v;
-		if (!rt_map_feature_info(map, i, &v)) continue;
-		const double dx = fmax(0.0, fmax(v.bbox_min.x - p.x, p.x - v.bbox_max.x));
-		const double dy = fmax(0.0, fmax(v.bbox_min.y - p.y, p.y - v.bbox_max.y));
+		const rt_where_place *f = &t->places[i];
+		if (f->kind != RT_MAP_FORT) continue;
+		const double dx = fmax(0.0, fmax(f->box_min.x - p.x, p.x - f->box_max.x));
+		const double dy = fmax(0.0, fmax(f->box_min.y - p.y, p.y - f->box_max.y));
 		const double d = hypot(dx, dy);
 		if (d <= WHERE_FORT_MARGIN_M && d < best_d) {
 			best = i;
@@ -274,7 +275,7 @@ static void sum_frame(const rt_trace_frame *f, rt_vec2 origin, const roll *r, co
 			k[c].sxx += men * x * x;
 			k[c].syy += men * y * y;
 		} else if (st == RT_STATE_SHELTERED) {
-			const int fort = fort_at(map, t, (rt_vec2){ x, y });
+			const int fort = fort_at(t, (rt_vec2){ x, y });
 			if (fort >= 0) k[c].shelter[fort] += men;
 		}
 	}
@@ -343,7 +344,8 @@ rt_status rt_where_read(const rt_where_def *def, rt_where_table **out, rt_error 
 	t->allocator = a;
 	roll r;
 	memset(&r, 0, sizeof r);
-	rt_map *map = NULL;
+	rt_map *owned = NULL;
+	const rt_map *map = NULL;
 	rt_trace_reader *reader = NULL;
 	double *times = NULL;
 	size_t times_cap = 0;
@@ -364,7 +366,8 @@ rt_status rt_where_read(const rt_where_def *def, rt_where_table **out, rt_error 
 	if (s == RT_OK) {
 		rt_map_def md = rt_map_def_default();
 		md.allocator = a;
-		s = rt_map_load(ri->map_path, &md, &map, err);
+		if (!def->map) s = rt_map_load(ri->map_path, &md, &owned, err);
+		map = def->map ? def->map : owned;
 	}
 	if (s == RT_OK) s = read_places(map, t, err);
 	/* first pass: every frame's time */
@@ -467,7 +470,7 @@ rt_status rt_where_read(const rt_where_def *def, rt_where_table **out, rt_error 
 	rt__free(&a, k, (size_t)(t->corps_count > 0 ? t->corps_count : 1) * sizeof *k);
 	rt__free(&a, shelter, (size_t)(t->corps_count > 0 ? t->corps_count : 1) * (size_t)(t->place_count > 0 ? t->place_count : 1) * sizeof(double));
 	roll_free(&r, &a);
-	rt_map_destroy(map);
+	rt_map_destroy(owned);
 	rt__run_info_free(ri);
 	rt__free(&a, ri, sizeof *ri);
 	if (s != RT_OK) {

@@ -157,6 +157,24 @@ TEST(where_each_corps_men_add_up_time_by_time)
 	const double d1 = hypot(ten[blue].centre.x - rc->centre.x, ten[blue].centre.y - rc->centre.y);
 	rt_test_note("blue horse from the red camp: %.0f m at 07:00, %.0f m at 07:10", d0, d1);
 	CHECK(d1 < d0 - 200.0);
+	/* the map handed in (as a run writing its report does) gives the same table */
+	rt_map_def md = rt_map_def_default();
+	md.allocator = rt_test_allocator();
+	rt_map *map = NULL;
+	CHECK_OK(rt_map_load("tests/data/scenarios/mini/map.geojson", &md, &map, &err), err);
+	rt_where_def given = wd;
+	given.map = map;
+	rt_where_table *g = NULL;
+	CHECK_OK(rt_where_read(&given, &g, &err), err);
+	if (g) {
+		CHECK(g->row_count == t->row_count && g->place_count == t->place_count);
+		for (int r = 0; r < g->row_count && r < t->row_count; ++r)
+			CHECK(g->rows[r].near == t->rows[r].near && g->rows[r].ground == t->rows[r].ground &&
+			      g->rows[r].shelter == t->rows[r].shelter && g->rows[r].in_field == t->rows[r].in_field &&
+			      (g->rows[r].near_m == t->rows[r].near_m || (isnan(g->rows[r].near_m) && isnan(t->rows[r].near_m))));
+		rt_where_free(g);
+	}
+	rt_map_destroy(map);
 	/* by unit: each unit's rows add up to its corps' (red_one: its 300 foot, and its
 	 * headquarters of the captain and his 10 guards) */
 	rt_where_def ud = wd;

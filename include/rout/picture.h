@@ -128,6 +128,8 @@ typedef struct rt_where_def {
 	const char *from, *to;    /* as rt_render_def.at; NULL: the start, the end */
 	double every_s;           /* > 0 (default 3600) */
 	bool units;               /* a row for each unit of run.json, not each corps */
+	const rt_map *map;        /* the run's map when the caller has it loaded (a run
+	                             writing its report); NULL: the folder's, loaded */
 	rt_allocator allocator;
 	uint32_t cookie;
 } rt_where_def;
@@ -146,7 +148,8 @@ typedef struct rt_where_corps {
 typedef struct rt_where_place {
 	char id[64], name[128];
 	rt_map_kind kind;
-	rt_vec2 centre;             /* the middle of its box, metres */
+	rt_vec2 box_min, box_max;   /* metres */
+	rt_vec2 centre;             /* the middle of its box */
 } rt_where_place;
 
 typedef struct rt_where_row {

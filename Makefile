@@ -65,12 +65,15 @@ demo: deps
 	$(B)/rout run scenarios/songjin-1641 --until 1641-09-26T12:00 --out out/demo
 
 # The crowd kernel at a million men, then the two battles from their start (the rows
-# committed in bench/results/<machine>/scenarios.csv).
+# committed in bench/results/<machine>/scenarios.csv). `make bench RESULTS=bench/results/c-2core`
+# appends the rows to that folder's crowd.csv and scenarios.csv, with the date and commit.
+RESULTS ?=
+BENCH_ENV := ROUT_COMMIT=$$(git rev-parse --short HEAD 2>/dev/null)
 bench: deps
 	@$(MAKE) --no-print-directory all
-	$(B)/rout bench crowd --agents 1000000 --steps 50 --threads 2
-	$(B)/rout bench scenario scenarios/songjin-1641 --until 1641-09-25T23:00 --threads 2
-	$(B)/rout bench scenario scenarios/dalinghe-1631 --until 1631-10-22T10:20 --threads 2
+	$(BENCH_ENV) $(B)/rout bench crowd --agents 1000000 --steps 50 --threads 2 $(if $(RESULTS),--csv $(RESULTS)/crowd.csv)
+	$(BENCH_ENV) $(B)/rout bench scenario scenarios/songjin-1641 --until 1641-09-25T23:00 --threads 2 $(if $(RESULTS),--csv $(RESULTS)/scenarios.csv)
+	$(BENCH_ENV) $(B)/rout bench scenario scenarios/dalinghe-1631 --until 1631-10-22T10:20 --threads 2 $(if $(RESULTS),--csv $(RESULTS)/scenarios.csv)
 
 # The pictures in the README, written by rout itself.
 readme-images: demo

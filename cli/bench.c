@@ -8,6 +8,7 @@
 #include "rout/scenario.h"
 #include "args.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,36 @@ static double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* --csv FILE appends one row in the layout of the files under bench/results/MACHINE: the date
+ * (UTC) and the commit measured first (ROUT_COMMIT from the environment, as `make bench`
+ * sets it; "unknown" without it), and the header when the file is new or empty. */
+static FILE *open_csv(const char *path, const char *header)
+{
+	FILE *f = fopen(path, "a");
+	if (!f) {
+		fprintf(stderr, "rout bench: cannot open %s for appending\n", path);
+		return NULL;
+	}
+	if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0) fprintf(f, "%s\n", header);
+	char day[16] = "unknown";
+	const time_t t = time(NULL);
+	struct tm tm;
+	if (gmtime_r(&t, &tm)) strftime(day, sizeof day, "%Y-%m-%d", &tm);
+	const char *commit = getenv("ROUT_COMMIT");
+	fprintf(f, "%s,%s,", day, commit && commit[0] ? commit : "unknown");
+	return f;
+}
+
+static int close_csv(FILE *f, const char *path)
+{
+	const bool bad = ferror(f) != 0;
+	if (fclose(f) != 0 || bad) {
+		fprintf(stderr, "rout bench: could not write %s\n", path);
+		return 1;
+	}
+	return 0;
 }
 
 static void print_phases(const rt_world_stats *best, long steps)
@@ -126,13 +157,13 @@ static int bench_scenario(int argc, char **argv)
 	       simulated / best_seconds, (long long)updates, (unsigned long long)hash);
 	int code = 0;
 	if (csv) {
-		FILE *f = fopen(csv, "a");
+		FILE *f = open_csv(csv, "date,commit,scenario,seed,until,threads,simulated_s,agent_steps_per_s,wall_s");
 		if (!f) {
-			fprintf(stderr, "rout bench: cannot open %s\n", csv);
 			code = 1;
 		} else {
-			fprintf(f, "%s,%ld,%.0f,%d,%.0f\n", info.name, seed, simulated, best.threads, best_rate);
-			fclose(f);
+			fprintf(f, "%s,%ld,%s,%d,%.0f,%.0f,%.3f\n", info.name, seed, until ? until : "end", best.threads, simulated,
+				best_rate, best_seconds);
+			code = close_csv(f, csv);
 		}
 	}
 	printf("agent-steps/s: %.0f\n", best_rate);
@@ -208,13 +239,10 @@ int rout_bench(int argc, char **argv)
 	print_phases(&best, steps);
 	printf("wall time %.3f s for %ld steps\n", best_seconds, steps);
 	if (csv) {
-		FILE *f = fopen(csv, "a");
-		if (!f) {
-			fprintf(stderr, "rout bench: cannot open %s\n", csv);
-			return 1;
-		}
+		FILE *f = open_csv(csv, "date,commit,scene,agents,steps,threads,density_per_m2,agent_steps_per_s");
+		if (!f) return 1;
 		fprintf(f, "crowd,%ld,%ld,%d,%.1f,%.0f\n", agents, steps, best.threads, density, best_rate);
-		fclose(f);
+		if (close_csv(f, csv) != 0) return 1;
 	}
 	printf("agent-steps/s: %.0f\n", best_rate);
 	return 0;

@@ -199,6 +199,58 @@ TEST(cli_bench_scenario_is_the_run_timed)
 	CHECK(system("rm -rf /tmp/rout-test-bench") == 0);
 }
 
+/* `rout bench ... --csv FILE` appends rows in the layout of the committed results
+ * (bench/results/c-2core): a header once, then date, commit (ROUT_COMMIT) and the figures;
+ * a file it cannot open exits 1 with its name. */
+TEST(cli_bench_csv_rows_match_the_committed_results)
+{
+	if (UNDER_ASAN) {
+		rt_test_note("skipped under the sanitizers: it runs the plain build's build/rout");
+		return;
+	}
+	const char *csv = "/tmp/rout-test-bench.csv";
+	remove(csv);
+	char line[2048];
+	CHECK(run_shell("ROUT_COMMIT=0123abc build/rout bench scenario tests/data/scenarios/mini --until 2m --threads 1 "
+			"--csv /tmp/rout-test-bench.csv >/dev/null && "
+			"build/rout bench scenario tests/data/scenarios/mini --until 1m --threads 1 --csv /tmp/rout-test-bench.csv "
+			">/dev/null",
+			line, sizeof line) == 0);
+	FILE *f = fopen(csv, "r");
+	CHECK(f != NULL);
+	if (!f) return;
+	char rows[3][512] = {{0}};
+	int n = 0;
+	while (n < 3 && fgets(rows[n], sizeof rows[n], f)) n++;
+	CHECK(fgets(line, sizeof line, f) == NULL);
+	fclose(f);
+	remove(csv);
+	CHECK(n == 3);
+	/* the header of bench/results/c-2core/scenarios.csv */
+	FILE *h = fopen("bench/results/c-2core/scenarios.csv", "r");
+	CHECK(h != NULL);
+	if (!h) return;
+	char committed[512] = "";
+	CHECK(fgets(committed, sizeof committed, h) != NULL);
+	fclose(h);
+	rt_test_note("%s%s%s", rows[0], rows[1], rows[2]);
+	CHECK(strcmp(rows[0], committed) == 0);
+	int y = 0, mo = 0, d = 0, seed = 0, threads = 0;
+	char commit[64] = "", name[64] = "", until[64] = "";
+	double simulated = 0.0, rate = 0.0, wall = 0.0;
+	CHECK(sscanf(rows[1], "%d-%d-%d,%63[^,],%63[^,],%d,%63[^,],%d,%lf,%lf,%lf", &y, &mo, &d, commit, name, &seed, until,
+		     &threads, &simulated, &rate, &wall) == 11);
+	CHECK(y >= 2026 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31);
+	CHECK(strcmp(commit, "0123abc") == 0 && strcmp(name, "mini") == 0 && seed == 1 && strcmp(until, "2m") == 0);
+	CHECK(threads == 1 && simulated == 120.0 && rate > 0.0 && wall > 0.0);
+	CHECK(sscanf(rows[2], "%*d-%*d-%*d,%63[^,],%63[^,],%d,%63[^,],%d,%lf", commit, name, &seed, until, &threads,
+		     &simulated) == 6);
+	CHECK(strcmp(commit, "unknown") == 0 && strcmp(until, "1m") == 0 && simulated == 60.0);
+	CHECK(run_shell("build/rout bench scenario tests/data/scenarios/mini --until 1m --csv /nonexistent/dir/b.csv", line,
+			sizeof line) == 1);
+	CHECK(strstr(line, "/nonexistent/dir/b.csv") != NULL);
+}
+
 /* `rout where` reads a run folder back: a table per time on the terminal, a CSV whole
  * with --csv, and bad input (an unknown corps, a bad interval, a folder without corps)
  * exits 2 with its message. */

@@ -12,7 +12,10 @@
  * threat, routing_share and deaths_seen come from the sense phase's local picture;
  * behind is 1 when his nearest enemy is behind him (rt__behind, combat "Facing"). A
  * guard bound to his commander (M8, guard.c) loses guard_loss_factor x as much and does
- * not rout. Parallel over men who decide this step, each writing only his own slot; the
+ * not rout. A man marching off after his commander left whose commander is not within
+ * leader_reach_m of him (ridden ahead, fallen, taken or within walls) returns to a
+ * baseline leaderless_baseline_loss lower (M3, M4: "弃了本部人马"; the ranks hold while
+ * the general is with them, and a hungry column left behind breaks up). Parallel over men who decide this step, each writing only his own slot; the
  * step length is his update period. */
 #include "world.h"
 
@@ -42,6 +45,22 @@ void rt__morale(rt_world *w)
 	 * states this loop may change meanwhile (on other threads) */
 	uint8_t *routing = rt__arena_push(&w->arena, (size_t)n + 1);
 	RT_ASSERT(routing != NULL); /* reserved by the step (world.c) */
+	/* M3/M4: where each corps' commander stands while he can lead (x, y, and 1 when he
+	 * is in the field and alive and free), read before the loop, which may change states */
+	const bool leaderless = m->leaderless_baseline_loss > 0.0 && w->corps_count > 0;
+	double *leader = leaderless ? rt__arena_push(&w->arena, 3 * (size_t)w->corps_count * sizeof(double)) : NULL;
+	RT_ASSERT(!leaderless || leader != NULL);
+	if (leader) {
+		for (int c = 0; c < w->corps_count; ++c) {
+			const rt_corps *k = &w->corps[c];
+			const int t = k->commander >= 0 ? (int)w->slot_of_id[k->commander] : -1;
+			const bool here = t >= 0 && t < n && rt__active(a->state[t]);
+			leader[3 * c] = here ? a->x[t] : 0.0;
+			leader[3 * c + 1] = here ? a->y[t] : 0.0;
+			leader[3 * c + 2] = here ? 1.0 : 0.0;
+		}
+	}
+	const double reach2 = m->leader_reach_m * m->leader_reach_m;
 	if (routing) {
 		RT_PARALLEL_FOR(RT_PARALLEL(n), (schedule(static) num_threads(w->threads)),
 		for (int s = 0; s < n; ++s) routing[s] = a->state[s] == RT_STATE_ROUTING;
@@ -56,7 +75,13 @@ void rt__morale(rt_world *w)
 		const double dt = w->def.dt_s * (double)(1 << a->level[s]);
 		const double sens = m->sensitivity[a->experience[s]] * dark_gain;
 		const int corps = a->corps[s];
-		const double base = a->morale_base[s] - (corps >= 0 ? m->hunger_baseline_loss * w->corps[corps].def.hunger : 0.0);
+		double base = a->morale_base[s] - (corps >= 0 ? m->hunger_baseline_loss * w->corps[corps].def.hunger : 0.0);
+		/* M3/M4: left behind by the general who led them off, the ranks lose heart */
+		if (leader && state == RT_STATE_MARCHING && rt__marching_off(w, s) && !rt__with_commander(w, s)) {
+			const double *l = leader + 3 * corps;
+			const double dx = l[0] - a->x[s], dy = l[1] - a->y[s];
+			if (l[2] == 0.0 || dx * dx + dy * dy > reach2) base -= m->leaderless_baseline_loss;
+		}
 		if (sheltered) {
 			/* within walls he sees no enemy: his morale comes back toward his baseline (the
 			 * hunger of his corps still weighs on it), and a sortie finds him steady (Q9) */

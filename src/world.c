@@ -144,6 +144,8 @@ rt_morale_params rt_morale_params_default(void)
 	m.darkness_loss_factor = 1.0;
 	m.rear_threat_factor = 1.0;
 	m.dark_kneel_factor = 0.1;
+	m.leader_reach_m = 1000.0;          /* M3/M4: a column of thousands is a kilometre long, its general at its head (E) */
+	m.leaderless_baseline_loss = 0.3;   /* M3/M4: about what hunger takes at its worst, and a little more (E) */
 	return m;
 }
 
@@ -303,7 +305,8 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      m->capture_distance_m >= 0.0 && m->capture_distance_m <= 100.0 && m->hunger_baseline_loss >= 0.0 &&
 	      m->hunger_baseline_loss <= 1.0 && m->darkness_loss_factor >= 0.0 && m->darkness_loss_factor <= 10.0 &&
 	      m->rear_threat_factor >= 0.0 && m->rear_threat_factor <= 10.0 && m->dark_kneel_factor >= 0.0 &&
-	      m->dark_kneel_factor <= 1.0))
+	      m->dark_kneel_factor <= 1.0 && m->leader_reach_m >= 0.0 && m->leader_reach_m <= 1e6 &&
+	      m->leaderless_baseline_loss >= 0.0 && m->leaderless_baseline_loss <= 1.0))
 		return rt__fail(err, RT_ERR_INVALID, "morale parameters out of range (docs/model.md section 9 gives each range)");
 	for (int k = 0; k < RT_KIND_COUNT; ++k) {
 		const rt_kind_params *kp = &d->kinds[k];
@@ -645,10 +648,11 @@ static rt_status reserve_scratch(rt_world *w, rt_error *err)
 	 * corps tables (the command phase's threat, centres and peers gone, and each marching
 	 * general's nearest man and slot), and the decide phase's neighbour buffers, one per thread; the lights in
 	 * the dark (torch.c: 24 bytes a light, and 64 cells of 16 bytes), the crush's
-	 * outcomes (a byte), the morale phase's note of who was routing (a byte) and the
+	 * outcomes (a byte), the morale phase's note of who was routing (a byte) and of where
+	 * each corps' commander stands (three doubles a corps) and the
 	 * velocities before the decide phase (two doubles) */
 	size_t need = (size_t)w->agents.capacity * (2 * sizeof(int) + sizeof(double) + sizeof(float) + 16 + 24 + 1 + 1 + 2 * sizeof(double)) +
-		      (size_t)w->corps_count * (4 * sizeof(double) + 2 * sizeof(int)) + (size_t)w->threads * sizeof(rt_nb_batch) + 4096 + 64 * 16 + 4 * 64;
+		      (size_t)w->corps_count * (7 * sizeof(double) + 2 * sizeof(int)) + (size_t)w->threads * sizeof(rt_nb_batch) + 4096 + 64 * 16 + 4 * 64;
 	if (w->arena.capacity >= need) return RT_OK;
 	if (rt__arena_reserve(&w->arena, &w->allocator, need + need / 2) != RT_OK)
 		return rt__fail(err, RT_ERR_NOMEM, "cannot reserve %zu bytes of step scratch", need);

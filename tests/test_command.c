@@ -485,6 +485,107 @@ TEST(command_a_general_who_abandons_his_men_rides_alone)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
+/* M3/M4 (docs/model.md section 9): 60 foot march off after their craven general, who
+ * leaves within the first minute for a refuge 3.5 km east. Twenty minutes on, how many of
+ * them are routing and how far the farthest is from where they stood. */
+typedef struct left_behind {
+	bool mounted;             /* he rides ahead of them (else he walks at their head) */
+	double hunger;            /* the corps' */
+	rt_experience experience; /* the men's */
+	double loss;              /* leaderless_baseline_loss */
+} left_behind;
+
+static bool march_off_behind(const left_behind *lb, uint64_t seed, int *routing, double *front_x, double *general_x)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = seed;
+	d.bounds_min = (rt_vec2){ -200, -100 };
+	d.bounds_max = (rt_vec2){ 4000, 100 };
+	d.command.decision_interval_s = 5.0;
+	d.command.base_hazard_per_h = 1000.0; /* craven (below): he leaves within the first minute */
+	d.morale.leaderless_baseline_loss = lb->loss;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return false;
+	rt_goal_id east = RT_NO_GOAL;
+	bool ok = add_place_east(w, 3500, 3600, &east, &err);
+	rt_corps_def cd = rt_corps_def_default();
+	cd.courage = 0.0;
+	cd.hunger = lb->hunger;
+	cd.refuge = east;
+	rt_corps_id corps = -1;
+	ok = ok && rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.corps = corps;
+	man.flee_goal = east;
+	man.experience = lb->experience;
+	rt_agent_def cmd = man;
+	cmd.kind = RT_KIND_COMMANDER;
+	cmd.mounted = lb->mounted;
+	cmd.position = (rt_vec2){ 5.0, 0.0 };
+	rt_agent_id general = 0;
+	ok = ok && rt_world_add_agent(w, &cmd, &general, &err) == RT_OK;
+	ok = ok && rt_world_set_corps_commander(w, corps, general, &err) == RT_OK;
+	for (int i = 0; i < 60 && ok; ++i) {
+		man.position = (rt_vec2){ -1.5 * (i / 6), -7.5 + 1.5 * (i % 6) };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	const int steps = (int)(1200.0 / d.dt_s);
+	for (int s = 0; s < steps && ok; ++s) ok = rt_world_step(w, &err) == RT_OK;
+	rt_corps_view cv;
+	ok = ok && rt_world_get_corps(w, corps, &cv) && cv.left;
+	rt_agent_view v;
+	ok = ok && rt_world_get_agent(w, general, &v);
+	*general_x = ok ? v.position.x : 0.0;
+	*routing = 0;
+	*front_x = -INFINITY;
+	for (int id = 1; id <= 60 && ok; ++id) {
+		ok = rt_world_get_agent(w, (rt_agent_id)id, &v);
+		*routing += v.state == RT_STATE_ROUTING;
+		*front_x = fmax(*front_x, v.position.x);
+	}
+	rt_world_destroy(w);
+	return ok;
+}
+
+TEST(command_men_left_behind_by_their_general_break_up)
+{
+	/* hungry trained foot (Song-Jin's hunger, 0.8): baseline 0.75 - 0.2 = 0.55 with him,
+	 * 0.25 without him, below the rout threshold 0.30 */
+	const left_behind cases[] = {
+		{ true, 0.8, RT_EXPERIENCE_TRAINED, 0.3 },  /* he rides ahead: they break up */
+		{ false, 0.8, RT_EXPERIENCE_TRAINED, 0.3 }, /* he walks at their head: ranks */
+		{ true, 0.8, RT_EXPERIENCE_TRAINED, 0.0 },  /* no such effect: ranks */
+		{ true, 0.0, RT_EXPERIENCE_VETERAN, 0.3 },  /* fed veterans, 0.9 - 0.3: ranks */
+		{ true, 0.0, RT_EXPERIENCE_GREEN, 0.3 },    /* fed green men, 0.6 - 0.3 = 0.3: half below, contagion the rest */
+	};
+	const char *what[] = { "hungry trained, he rides ahead", "hungry trained, he walks with them",
+			       "hungry trained, he rides ahead, no loss", "fed veterans, he rides ahead",
+			       "fed green, he rides ahead" };
+	int routing[5] = { 0 };
+	double front[5] = { 0 }, general[5] = { 0 };
+	for (int c = 0; c < 5; ++c) {
+		for (uint64_t seed = 1; seed <= 3; ++seed) {
+			int r = 0;
+			double f = 0.0, g = 0.0;
+			CHECK(march_off_behind(&cases[c], seed, &r, &f, &g));
+			routing[c] += r;
+			front[c] += f / 3.0;
+			general[c] += g / 3.0;
+		}
+		rt_test_note("%s: %d of 180 routing after 20 minutes, the first man %.0f m on, the general %.0f m", what[c],
+			     routing[c], front[c], general[c]);
+	}
+	CHECK(general[0] > 3000.0 && general[1] < front[1] + 50.0); /* he rode ahead in the one, walked at their head in the other */
+	CHECK(routing[0] >= 160);                         /* left behind, hungry, they break up */
+	CHECK(routing[1] == 0 && routing[2] == 0);        /* with their general, or without the rule, they march */
+	CHECK(routing[3] == 0);                           /* fed veterans keep their ranks without him */
+	CHECK(routing[4] >= 160);                         /* fed green men break up as the hungry trained do */
+	CHECK(front[0] > front[1] + 100.0);               /* the broken run on ahead of where a column walks */
+	CHECK(rt_test_bytes_held() == 0);
+}
+
 TEST(command_ranks_refuge_needs_a_refuge_and_a_goal)
 {
 	rt_world_def d = rt_world_def_default();

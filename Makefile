@@ -79,7 +79,7 @@ bench: deps
 readme-images: demo
 	$(B)/rout scene bottleneck --seconds 40 --out out/readme-bottleneck
 	cp out/readme-bottleneck/middle.png docs/img/bottleneck.png
-	$(B)/rout render out/demo --at 1641-09-26T02:00 --out docs/img/songjin-0200.png --width 1200
+	$(B)/rout render out/demo --at 1641-09-26T02:45 --out docs/img/songjin-0245.png --width 1200
 	cp out/demo/plot-states.png docs/img/songjin-states.png
 	cp out/demo/plot-sea-light.png docs/img/songjin-sea-light.png
 

@@ -15,8 +15,9 @@
  * not rout. A man marching off after his commander left whose commander is not within
  * leader_reach_m of him (ridden ahead, fallen, taken or within walls) returns to a
  * baseline leaderless_baseline_loss lower (M3, M4: "弃了本部人马"; the ranks hold while
- * the general is with them, and a hungry column left behind breaks up). Parallel over men who decide this step, each writing only his own slot; the
- * step length is his update period. */
+ * the general is with them, and a hungry column left behind breaks up). Parallel over
+ * men who decide this step, each writing only his own slot; the step length is his
+ * update period. */
 #include "world.h"
 
 #include <math.h>

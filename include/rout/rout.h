@@ -211,9 +211,9 @@ typedef struct rt_morale_params {
 	double rear_threat_factor;               /* threat counts (1 + this) times when his nearest enemy is behind him */
 	double dark_kneel_factor;                /* C5/E1: in full darkness a caught man kneels at this share of the day's rate */
 	double leader_reach_m;                   /* M3/M4: a man marching off after his commander left keeps his ranks while
-						  * the commander is within this distance of him (0: never leaderless) */
+						  * the commander is within this distance of him */
 	double leaderless_baseline_loss;         /* ... beyond it (or with him fallen, taken or within walls) his baseline
-						  * is this much lower */
+						  * is this much lower (0: no such effect) */
 } rt_morale_params;
 
 rt_morale_params rt_morale_params_default(void);

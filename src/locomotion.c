@@ -145,6 +145,10 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 		/* kneeling: he does not move */
 	} else if (!retinue_done && a->stance[s] >= RT_STANCE_GUARD) {
 		return RETINUE;
+	} else if (a->stance[s] == RT_STANCE_CONTAIN && a->keep[s]) {
+		/* M7: he keeps the ground he held when the halt came, or goes on to the place he
+		 * was sent to and keeps it (run.c) */
+		if (goal >= 0) return goal;
 	} else if (a->stance[s] == RT_STANCE_CONTAIN && enemy >= 0) {
 		/* M7: close in to the containing distance, give back inside it, else stand; but
 		 * he gives no ground to a man coming at him (a breakout is met, combat.c) */

@@ -90,8 +90,9 @@ void rt__run_order_text(const rt_run *run, const rt_sc_order *o, char *buf, size
 	}
 }
 
-/* Gives every man of a unit (still taking orders) the order. */
-static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o)
+/* Gives every man of a unit (still taking orders) the order; first: the unit's orders at
+ * the start, which find nobody holding ground he was ordered to hold. */
+static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o, bool first)
 {
 	rt_world *w = run->world;
 	rt_agents *a = &w->agents;
@@ -128,8 +129,14 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o)
 			a->goal[s] = RT_NO_GOAL;
 			break;
 		case RT_ORDER_CONTAIN:
+			/* M7: the halt stops the pursuit ("各旗停止追击"), not the holding of ground:
+			 * a man it finds of stance hold — standing where he was ordered to hold
+			 * (a bank, a ford, an ambush), or on his way to the place he was sent to —
+			 * keeps that ground, or goes on to it and keeps it there; only the men
+			 * attacking, advancing or pursuing draw off to the ring's distance */
+			a->keep[s] = !first && a->stance[s] == RT_STANCE_HOLD;
 			a->stance[s] = RT_STANCE_CONTAIN;
-			a->goal[s] = RT_NO_GOAL;
+			if (!a->keep[s]) a->goal[s] = RT_NO_GOAL;
 			break;
 		case RT_ORDER_GUARD:
 			a->stance[s] = RT_STANCE_GUARD; /* M8: by the corps' commander (guard.c) */
@@ -519,7 +526,7 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 	for (int c = 0; c < sc->corps_count; ++c)
 		if ((s = add_commander(run, c, err)) != RT_OK) return s;
 	for (int u = 0; u < sc->unit_count; ++u)
-		if (apply_order(run, u, &sc->units[u].order) != RT_OK) return rt__fail(err, RT_ERR_NOMEM, "out of memory keeping the orders");
+		if (apply_order(run, u, &sc->units[u].order, true) != RT_OK) return rt__fail(err, RT_ERR_NOMEM, "out of memory keeping the orders");
 	return RT_OK;
 }
 
@@ -770,12 +777,12 @@ static rt_status fire_trigger(rt_run *run, int i)
 		const rt_sc_action *act = &sc->actions[t->first_action + k];
 		rt_status s = RT_OK;
 		if (act->unit >= 0) {
-			s = apply_order(run, act->unit, &act->order);
+			s = apply_order(run, act->unit, &act->order, false);
 		} else if (act->commander) {
 			if (act->has_order) lead(run, act->corps, &act->order);
 		} else {
 			const rt_sc_corps *c = &sc->corps[act->corps];
-			for (int u = c->first_unit; s == RT_OK && u < c->first_unit + c->unit_count; ++u) s = apply_order(run, u, &act->order);
+			for (int u = c->first_unit; s == RT_OK && u < c->first_unit + c->unit_count; ++u) s = apply_order(run, u, &act->order, false);
 			lead(run, act->corps, &act->order);
 		}
 		if (s != RT_OK) return s;
@@ -806,7 +813,7 @@ static rt_status check_ambushes(rt_run *run)
 		if (!sprung) continue;
 		const int zone = o->place; /* the order is replaced below */
 		rt_sc_order adv = { RT_ORDER_ADVANCE, -1, 0.0, false };
-		rt_status s = apply_order(run, u, &adv);
+		rt_status s = apply_order(run, u, &adv, false);
 		if (s != RT_OK) return s;
 		s = rt__run_event(run, "ambush", sc->units[u].id, c, "Q1", "the ambush of %s at %s is sprung",
 					    sc->units[u].id, sc->places[zone].id);

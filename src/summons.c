@@ -4,11 +4,13 @@
  * Every command round (decision_interval_s), for each side with a corps whose definition
  * says summon and whose commander is still at his post (active, not gone), serially:
  *
- *   the ring    the side's steady men of stance contain who see an enemy;
+ *   the ring    the side's steady men of stance contain who see an enemy, but for those
+ *               who keep the ground they held when the halt came (keep, run.c);
  *   it holds    when their mean |d - D| / D <= summons_hold_tolerance, d the distance to
  *               their nearest enemy and D contain_distance_m;
  *   its centre  E, the mean position of the enemies they see;
- *   it is shut  when each of eight 45-degree sectors round E holds one of its men;
+ *   it is shut  when each of eight 45-degree sectors round E holds one of its men or one
+ *               of those keeping their ground (a ford held shuts its side);
  *   inside      every enemy (active, not kneeling) nearer E than the nearest man of the ring.
  *
  * The first round the ring holds, is shut and has someone inside, its commander summons
@@ -52,7 +54,7 @@ static void summon_side(rt_world *w, int side, int64_t round)
 	int ring = 0;
 	double miss = 0.0, ex = 0.0, ey = 0.0;
 	for (int s = 0; s < n; ++s) {
-		if (a->side[s] != side || a->stance[s] != RT_STANCE_CONTAIN || !steady(a->state[s]) || a->enemy[s] < 0) continue;
+		if (a->side[s] != side || a->stance[s] != RT_STANCE_CONTAIN || a->keep[s] || !steady(a->state[s]) || a->enemy[s] < 0) continue;
 		const int t = (int)w->slot_of_id[a->enemy[s]];
 		miss += fabs((double)a->enemy_dist[s] - contain);
 		ex += a->x[t];
@@ -72,7 +74,7 @@ static void summon_side(rt_world *w, int side, int64_t round)
 			int k = (int)floor((angle + 3.14159265358979323846) * (SECTORS / (2.0 * 3.14159265358979323846)));
 			k = k < 0 ? 0 : (k >= SECTORS ? SECTORS - 1 : k);
 			sectors |= 1u << k;
-			inner = fmin(inner, sqrt(dx * dx + dy * dy));
+			if (!a->keep[s]) inner = fmin(inner, sqrt(dx * dx + dy * dy));
 		}
 		holds = sectors == (1u << SECTORS) - 1u;
 	}

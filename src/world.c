@@ -599,6 +599,7 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	a->crush[slot] = 0;
 	a->alarm[slot] = -1;
 	a->mount[slot] = rides;
+	a->keep[slot] = 0;
 	w->horse_count += rides;
 	w->slot_of_id[id] = (uint32_t)slot;
 	w->riders += rides;
@@ -760,6 +761,7 @@ bool rt_world_get_agent(const rt_world *w, rt_agent_id id, rt_agent_view *o)
 	o->fallen = (a->crush[s] & RT_CRUSH_DOWN) != 0;
 	o->alarm = a->alarm[s];
 	o->mounted = a->mount[s] != 0;
+	o->keeps_ground = a->stance[s] == RT_STANCE_CONTAIN && a->keep[s];
 	return true;
 }
 

@@ -46,6 +46,8 @@ typedef struct rt_agents {
 	uint8_t *crush;        /* RT_CRUSH_* bits: down in the crush (crush.c), pressed at his last decision (decide) */
 	int32_t *alarm;        /* sense: id of the man whose light he takes for the enemy (E2), -1 none */
 	uint8_t *mount;        /* 1: he rides (his kind's, or rt_agent_def.mounted); fixed when he is added */
+	uint8_t *keep;         /* 1: the order to contain found him holding ground he was ordered to hold,
+	                          and he keeps it (M7; read only while his stance is contain) */
 } rt_agents;
 
 /* Every per-agent array of rt_agents, once: storage growth, the storage reorder and the
@@ -61,7 +63,7 @@ typedef struct rt_agents {
 	X(stance, uint8_t) X(ammunition, int32_t) X(enemy, int32_t) X(enemy_dist, float) X(victim, int32_t) \
 	X(experience, uint8_t) X(morale_base, float) X(flee_goal, int32_t) X(threat, float) X(routing_share, float) \
 	X(deaths_seen, float) X(corps, int32_t) X(prize, int32_t) X(impetus, float) X(reload, float) \
-	X(crush, uint8_t) X(alarm, int32_t) X(mount, uint8_t)
+	X(crush, uint8_t) X(alarm, int32_t) X(mount, uint8_t) X(keep, uint8_t)
 #define RT__AGENT_FIELD_ONE(name, type) +1
 enum { RT_AGENT_FIELD_COUNT = 0 AGENT_FIELDS(RT__AGENT_FIELD_ONE) };
 _Static_assert(sizeof(rt_agents) == 2 * sizeof(int) + RT_AGENT_FIELD_COUNT * sizeof(void *),

@@ -1187,12 +1187,14 @@ static void le_put(unsigned char *p, uint64_t v, int n)
 	for (int i = 0; i < n; ++i) p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* The file as version 3 wrote it: the same but without the men's `mount` array (who rides
- * was then read from the kind). In place; returns the new size, 0 if the file is not as
+/* The file as an older version wrote it: the same but without the men's array `name`
+ * (version 3 had no `mount`: who rides was read from the kind; version 4 no `keep`), and
+ * labelled `version`. In place; returns the new size, 0 if the file is not as
  * docs/checkpoint-format.md says. */
-static size_t strip_mount(unsigned char *data, size_t size)
+static size_t strip_array(unsigned char *data, size_t size, const char *name, uint32_t version)
 {
 	size_t at = 24;
+	const size_t name_length = strlen(name);
 	while (at + 12 <= size - 8) {
 		const size_t payload = (size_t)le_get(data + at + 4, 8), body = at + 12;
 		if (memcmp(data + at, "AGNT", 4) != 0) {
@@ -1204,13 +1206,13 @@ static size_t strip_mount(unsigned char *data, size_t size)
 		size_t a = body + 8;
 		for (uint32_t k = 0; k < arrays; ++k) {
 			const size_t length = data[a], bytes = data[a + 1 + length], whole = 2 + length + men * bytes;
-			if (length == 5 && memcmp(data + a + 1, "mount", 5) == 0) {
+			if (length == name_length && memcmp(data + a + 1, name, length) == 0) {
 				memmove(data + a, data + a + whole, size - (a + whole));
 				size -= whole;
 				le_put(data + body + 4, arrays - 1, 4);
 				le_put(data + at + 4, payload - whole, 8);
 				le_put(data + 16, size, 8);
-				le_put(data + 8, 3, 4);
+				le_put(data + 8, version, 4);
 				seal(data, size);
 				return size;
 			}
@@ -1221,38 +1223,51 @@ static size_t strip_mount(unsigned char *data, size_t size)
 	return 0;
 }
 
-/* A checkpoint of version 3 (before who rides was kept per man) is refused by its version,
- * with the version it has and the one this build reads; the same file passed off as
- * version 4 is refused by its arrays. The world is left as it was. */
-TEST(checkpoint_refuses_a_version_3_file)
+/* Checkpoints of versions 3 (before who rides was kept per man) and 4 (before who keeps
+ * his ground in the ring) are refused by their version, with the version each has and the
+ * one this build reads; the same files passed off as this version are refused by their
+ * arrays. The world is left as it was. */
+TEST(checkpoint_refuses_older_versions)
 {
 	char good[256], old[256];
-	temp_name(good, sizeof good, "v4");
-	temp_name(old, sizeof old, "v3");
+	temp_name(good, sizeof good, "v5");
+	temp_name(old, sizeof old, "old");
 	rt_error err;
 	size_t size = 0;
 	unsigned char *data = saved_skirmish(good, 60, &size);
 	CHECK(data);
-	const size_t v3 = strip_mount(data, size);
-	CHECK(v3 > 0 && v3 < size);
-	CHECK(spill(old, data, v3));
 	rt_world *target = skirmish_world(0, &err);
 	CHECK(target);
 	CHECK(run(target, 3));
 	const uint64_t before = rt_world_hash(target);
+	const size_t v4 = strip_array(data, size, "keep", 4);
+	const size_t v3 = v4 ? strip_array(data, v4, "mount", 3) : 0;
+	CHECK(v4 > 0 && v4 < size && v3 > 0 && v3 < v4);
 	rt_status code;
-	CHECK(refused(target, old, &code, &err));
-	rt_test_note("a version-3 checkpoint (%zu bytes, no mount array): %s (field %s)", v3, err.message, err.field);
-	CHECK(code == RT_ERR_PARSE && strcmp(err.field, "version") == 0);
-	CHECK(strstr(err.message, "checkpoint format version 3; this build reads version 4"));
-	le_put(data + 8, 4, 4); /* the same file claiming version 4 */
-	seal(data, v3);
-	CHECK(spill(old, data, v3));
-	CHECK(refused(target, old, &code, &err));
-	rt_test_note("the same file labelled version 4: %s", err.message);
-	CHECK(code == RT_ERR_INVALID && strstr(err.message, "another version of rout") && strstr(err.message, "arrays per man"));
-	CHECK(rt_world_hash(target) == before);
-	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the version-4 file loads */
+	for (uint32_t version = 3; version <= 4; ++version) {
+		free(data);
+		data = saved_skirmish(good, 60, &size);
+		CHECK(data);
+		size_t bytes = strip_array(data, size, "keep", 4);
+		if (version == 3) bytes = strip_array(data, bytes, "mount", 3);
+		CHECK(bytes > 0);
+		CHECK(spill(old, data, bytes));
+		CHECK(refused(target, old, &code, &err));
+		rt_test_note("a version-%u checkpoint (%zu bytes, without %s): %s (field %s)", version, bytes,
+			     version == 3 ? "the mount and keep arrays" : "the keep array", err.message, err.field);
+		char expected[100];
+		snprintf(expected, sizeof expected, "checkpoint format version %u; this build reads version 5", version);
+		CHECK(code == RT_ERR_PARSE && strcmp(err.field, "version") == 0);
+		CHECK(strstr(err.message, expected));
+		le_put(data + 8, 5, 4); /* the same file claiming this version */
+		seal(data, bytes);
+		CHECK(spill(old, data, bytes));
+		CHECK(refused(target, old, &code, &err));
+		rt_test_note("the same file labelled version 5: %s", err.message);
+		CHECK(code == RT_ERR_INVALID && strstr(err.message, "another version of rout") && strstr(err.message, "arrays per man"));
+		CHECK(rt_world_hash(target) == before);
+	}
+	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the version-5 file loads */
 	free(data);
 	remove(good);
 	remove(old);

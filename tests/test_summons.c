@@ -3,6 +3,7 @@
  * the hours, the desperate last. */
 #include "test.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define POCKET 300
@@ -112,4 +113,156 @@ TEST(summons_the_encircled_kneel_over_the_hours)
 	CHECK(summoned.killed == 0);
 	CHECK(silent.summoned_at_s < 0.0 && silent.knelt == 0 && silent.desperate >= 0.8 * POCKET);
 	CHECK(hungry.half_s > 0.0 && hungry.half_s < 0.6 * summoned.half_s); /* hunger hastens it */
+}
+
+/* ---- the halt finds a ford held (M7, docs/model.md section 10c) ------------------------ */
+/* On the mini map (tests/data/scenarios/mini): 200 steadfast red foot stand at their camp;
+ * 60 blue horse stand on a ford 580 m west of them, between them and the way out, and 120
+ * blue horse attack from 600 m east. A minute in, the blue are ordered to contain (the halt
+ * at 500 paces). The riders of the attack draw off to the ring's distance, 800 m; those on
+ * the ford, ordered to hold it, keep it ("散布在河滩上…静静的等着", seed 000), and riders
+ * still on their way to it (sent from 400 m north) go on to it and keep it; the same 60
+ * attacking from the ford draw off with the rest, and the ford is open. Ten minutes after
+ * the halt. */
+#include "rout/scenario.h"
+
+typedef struct ford_result {
+	double start_x, start_y; /* the ford's riders: where they stood on average at the start */
+	double end_x, end_y;     /* and at the end */
+	double ford_moved_m;     /* their mean distance from where they stood */
+	double ford_enemy_m;     /* their mean distance to the nearest red */
+	double ring_enemy_m;     /* the attack's riders: mean distance to the nearest red */
+	int keeping, ford_riders; /* of the ford's riders, those keeping their ground */
+} ford_result;
+
+static bool ford_run(uint64_t seed, const char *start, const char *ford_order, ford_result *r)
+{
+	char text[3000];
+	snprintf(text, sizeof text,
+		 "rout: 1\n"
+		 "name: ford\n"
+		 "map: map.geojson\n"
+		 "start: 1641-09-26T07:00\n"
+		 "end: 1641-09-26T07:11\n"
+		 "utc_offset_h: 8\n"
+		 "place: {lat: 41.0, lon: 121.0}\n"
+		 "scale: 1\n"
+		 "dt_s: 0.5\n"
+		 "sides:\n"
+		 "  red: {name: Red, map_side: red}\n"
+		 "  blue: {name: Blue, map_side: blue}\n"
+		 "places:\n"
+		 "  red_camp: {feature: red_camp}\n"
+		 "  ford: {lat: 41.0004, lon: 120.9800, radius_m: 40}\n"
+		 "  east: {lat: 41.0004, lon: 120.9940, radius_m: 40}\n"
+		 "  north: {lat: 41.0040, lon: 120.9800, radius_m: 40}\n"
+		 "corps:\n"
+		 "  red:\n"
+		 "    side: red\n"
+		 "    name: Red\n"
+		 "    courage: 1.0\n"
+		 "    units:\n"
+		 "      red_foot: {kind: foot, men: 200, experience: veteran, at: red_camp}\n"
+		 "  bank:\n"
+		 "    side: blue\n"
+		 "    name: Bank\n"
+		 "    units:\n"
+		 "      bank_horse: {kind: horse, men: 60, experience: veteran, at: %s, order: %s}\n"
+		 "  chase:\n"
+		 "    side: blue\n"
+		 "    name: Chase\n"
+		 "    units:\n"
+		 "      chase_horse: {kind: horse, men: 120, experience: veteran, at: east, order: {kind: attack, to: red_camp}}\n"
+		 "triggers:\n"
+		 "  halt:\n"
+		 "    when: {at: 1641-09-26T07:01}\n"
+		 "    then:\n"
+		 "      - {corps: bank, order: contain}\n"
+		 "      - {corps: chase, order: contain}\n",
+		 start, ford_order);
+	rt_scenario_def def = rt_scenario_def_default();
+	def.allocator = rt_test_allocator();
+	rt_scenario *sc;
+	rt_error err;
+	if (rt_scenario_load_string(text, strlen(text), "ford", "tests/data/scenarios/mini", &def, &sc, &err) != RT_OK) {
+		rt_test_note("ford: %s (%s)", err.message, err.field);
+		return false;
+	}
+	rt_run_def rd = rt_run_def_default();
+	rd.allocator = rt_test_allocator();
+	rd.seed = seed;
+	rt_run *run = NULL;
+	bool ok = rt_run_create(sc, &rd, &run, &err) == RT_OK;
+	rt_world *w = ok ? rt_run_world(run) : NULL;
+	const int n = ok ? rt_world_agent_count(w) : 0;
+	memset(r, 0, sizeof *r);
+	double *x0 = ok ? calloc((size_t)n, sizeof *x0) : NULL, *y0 = ok ? calloc((size_t)n, sizeof *y0) : NULL;
+	ok = ok && x0 && y0;
+	for (int id = 0; ok && id < n; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		x0[id] = v.position.x;
+		y0[id] = v.position.y;
+		if (v.unit == 1 && v.kind != RT_KIND_COMMANDER) {
+			r->start_x += v.position.x / 60.0;
+			r->start_y += v.position.y / 60.0;
+		}
+	}
+	while (ok && !rt_run_done(run)) ok = rt_run_step(run, &err) == RT_OK;
+	int ring = 0;
+	for (int id = 0; ok && id < n; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		if (v.kind == RT_KIND_COMMANDER || v.side != 1) continue;
+		if (v.unit == 1) { /* the units in the order given: red_foot, bank_horse, chase_horse */
+			r->ford_riders++;
+			r->keeping += v.keeps_ground;
+			r->ford_moved_m += hypot(v.position.x - x0[id], v.position.y - y0[id]);
+			r->end_x += v.position.x / 60.0;
+			r->end_y += v.position.y / 60.0;
+			r->ford_enemy_m += v.enemy_distance_m;
+		} else if (v.unit == 2) {
+			ring++;
+			r->ring_enemy_m += v.enemy_distance_m;
+		}
+	}
+	if (r->ford_riders) {
+		r->ford_moved_m /= r->ford_riders;
+		r->ford_enemy_m /= r->ford_riders;
+	}
+	if (ring) r->ring_enemy_m /= ring;
+	free(x0);
+	free(y0);
+	if (!ok) rt_test_note("ford: %s", err.message);
+	if (run) rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	return ok && r->ford_riders == 60 && ring == 120;
+}
+
+TEST(summons_the_halt_keeps_the_ford_its_riders_held)
+{
+	for (uint64_t seed = 1; seed <= 3; ++seed) {
+		ford_result held, sent, attacking;
+		CHECK(ford_run(seed, "ford", "hold", &held));
+		CHECK(ford_run(seed, "north", "{kind: march, to: ford}", &sent));
+		CHECK(ford_run(seed, "ford", "{kind: attack, to: red_camp}", &attacking));
+		/* the ford: where the riders ordered to hold it stood */
+		const double sent_off = hypot(sent.end_x - held.start_x, sent.end_y - held.start_y);
+		const double attack_off = hypot(attacking.end_x - held.start_x, attacking.end_y - held.start_y);
+		rt_test_note("seed %llu: ford held: %d of %d keep it, moved %.0f m, %.0f m from the red; ring at %.0f m. "
+			     "Sent to it from the north: %d keep it, %.0f m off it at the end. Attacking from it: %d keep it, "
+			     "%.0f m from the red, %.0f m off the ford; ring at %.0f m",
+			     (unsigned long long)seed, held.keeping, held.ford_riders, held.ford_moved_m, held.ford_enemy_m,
+			     held.ring_enemy_m, sent.keeping, sent_off, attacking.keeping, attacking.ford_enemy_m, attack_off,
+			     attacking.ring_enemy_m);
+		/* the ford held: every rider keeps it, within a few paces of where he stood */
+		CHECK(held.keeping == 60 && held.ford_moved_m < 15.0 && held.ford_enemy_m < 700.0);
+		/* sent to it: they go on to it and keep it, inside 800 m of the red */
+		CHECK(sent.keeping == 60 && sent_off < 60.0 && sent.ford_enemy_m < 700.0);
+		/* attacking: they draw off to the ring's distance, off the ford */
+		CHECK(attacking.keeping == 0 && attacking.ford_enemy_m > 0.85 * 800.0 && attack_off > 150.0);
+		/* the attack's riders from the east draw off to 800 m (+-15 %) every time */
+		CHECK(fabs(held.ring_enemy_m - 800.0) < 120.0 && fabs(attacking.ring_enemy_m - 800.0) < 120.0);
+	}
+	CHECK(rt_test_bytes_held() == 0);
 }

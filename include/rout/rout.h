@@ -501,6 +501,9 @@ typedef struct rt_agent_view {
 	bool fallen;            /* down in the crush (C2) */
 	int32_t alarm;          /* id of the man whose torch he takes for the enemy (E2), -1 none */
 	bool mounted;           /* he rides (his kind's, or rt_agent_def.mounted) */
+	bool keeps_ground;      /* of stance contain, he keeps the ground he held when the order came
+	                           (the scenario layer's halt, M7): he stands, or goes on to the place
+	                           he was sent to, and is not of the ring that keeps its distance */
 } rt_agent_view;
 
 int rt_world_agent_count(const rt_world *world);

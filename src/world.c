@@ -538,6 +538,8 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 				w->corps[d->corps].def.side);
 	if (d->side >= RT_MAX_SIDES) return rt__fail(err, RT_ERR_INVALID, "agent side %d; sides are 0..%d", d->side, RT_MAX_SIDES - 1);
 	if ((unsigned)d->stance > RT_STANCE_REARGUARD) return rt__fail(err, RT_ERR_INVALID, "agent stance %d is unknown", (int)d->stance);
+	if (d->keeps_ground && d->stance != RT_STANCE_CONTAIN)
+		return rt__fail(err, RT_ERR_INVALID, "agent keeps_ground is for stance contain; his stance is %d", (int)d->stance);
 	if (d->ammunition < -1 || d->ammunition > 100000) return rt__fail(err, RT_ERR_INVALID, "agent ammunition %d; expected -1 (default) or 0..100000", d->ammunition);
 	if (!(d->health >= 0.0f && d->health <= 1.0f && d->morale >= 0.0f && d->morale <= 1.0f && d->fatigue >= 0.0f &&
 	      d->fatigue <= 1.0f && d->horse_fatigue >= 0.0f && d->horse_fatigue <= 1.0f))
@@ -599,7 +601,7 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	a->crush[slot] = 0;
 	a->alarm[slot] = -1;
 	a->mount[slot] = rides;
-	a->keep[slot] = 0;
+	a->keep[slot] = d->keeps_ground;
 	w->horse_count += rides;
 	w->slot_of_id[id] = (uint32_t)slot;
 	w->riders += rides;

@@ -46,8 +46,9 @@ typedef struct rt_agents {
 	uint8_t *crush;        /* RT_CRUSH_* bits: down in the crush (crush.c), pressed at his last decision (decide) */
 	int32_t *alarm;        /* sense: id of the man whose light he takes for the enemy (E2), -1 none */
 	uint8_t *mount;        /* 1: he rides (his kind's, or rt_agent_def.mounted); fixed when he is added */
-	uint8_t *keep;         /* 1: the order to contain found him holding ground he was ordered to hold,
-	                          and he keeps it (M7; read only while his stance is contain) */
+	uint8_t *keep;         /* 1: he keeps his ground, or goes to his goal, under stance contain (M7:
+	                          rt_agent_def.keeps_ground; run.c for a contain order finding him
+	                          holding ground); read only while his stance is contain */
 } rt_agents;
 
 /* Every per-agent array of rt_agents, once: storage growth, the storage reorder and the

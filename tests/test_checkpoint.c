@@ -1240,17 +1240,16 @@ TEST(checkpoint_refuses_older_versions)
 	CHECK(target);
 	CHECK(run(target, 3));
 	const uint64_t before = rt_world_hash(target);
-	const size_t v4 = strip_array(data, size, "keep", 4);
-	const size_t v3 = v4 ? strip_array(data, v4, "mount", 3) : 0;
-	CHECK(v4 > 0 && v4 < size && v3 > 0 && v3 < v4);
 	rt_status code;
 	for (uint32_t version = 3; version <= 4; ++version) {
-		free(data);
-		data = saved_skirmish(good, 60, &size);
-		CHECK(data);
+		if (version > 3) {
+			free(data);
+			data = saved_skirmish(good, 60, &size);
+			CHECK(data);
+		}
 		size_t bytes = strip_array(data, size, "keep", 4);
-		if (version == 3) bytes = strip_array(data, bytes, "mount", 3);
-		CHECK(bytes > 0);
+		if (version == 3 && bytes) bytes = strip_array(data, bytes, "mount", 3);
+		CHECK(bytes > 0 && bytes < size);
 		CHECK(spill(old, data, bytes));
 		CHECK(refused(target, old, &code, &err));
 		rt_test_note("a version-%u checkpoint (%zu bytes, without %s): %s (field %s)", version, bytes,

@@ -266,3 +266,59 @@ TEST(summons_the_halt_keeps_the_ford_its_riders_held)
 	}
 	CHECK(rt_test_bytes_held() == 0);
 }
+
+/* The same through the world's API (rt_agent_def.keeps_ground): 100 foot stand; 60 horse
+ * containing with keeps_ground stand 500 m west of them, 60 without 500 m east. Three
+ * minutes on, the first are where they were, the others 800 m off; keeps_ground with
+ * another stance is refused. */
+TEST(summons_keeps_ground_through_the_world_api)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_min = (rt_vec2){ -1500, -1500 };
+	d.bounds_max = (rt_vec2){ 1500, 1500 };
+	d.combat.sense_range_m = 1500.0;
+	d.combat.sense_cell_m = 50.0;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	CHECK(w);
+	rt_agent_def man = rt_agent_def_default();
+	bool ok = true;
+	for (int i = 0; i < 100 && ok; ++i) {
+		man.position = (rt_vec2){ -7.5 + 1.5 * (i % 10), -7.5 + 1.5 * (i / 10) };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.stance = RT_STANCE_CONTAIN;
+	for (int i = 0; i < 120 && ok; ++i) {
+		const bool keeps = i < 60;
+		horse.keeps_ground = keeps;
+		horse.position = (rt_vec2){ keeps ? -500.0 : 500.0, -90.0 + 3.0 * (i % 60) };
+		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+	}
+	CHECK_OK(ok ? RT_OK : RT_ERR_INVALID, err);
+	for (int step = 0; step < (int)(180.0 / d.dt_s) && ok; ++step) ok = rt_world_step(w, &err) == RT_OK;
+	CHECK_OK(ok ? RT_OK : RT_ERR_INVALID, err);
+	double keep_x = 0.0, ring = 0.0;
+	int keeping = 0;
+	for (int id = 100; id < 220; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		if (id < 160) {
+			keep_x += v.position.x / 60.0;
+			keeping += v.keeps_ground;
+		} else {
+			ring += v.enemy_distance_m / 60.0;
+		}
+	}
+	rt_test_note("keeping ground: %d of 60, mean x %.0f m (stood at -500); the others %.0f m from the foot", keeping, keep_x, ring);
+	CHECK(keeping == 60 && fabs(keep_x + 500.0) < 5.0);
+	CHECK(fabs(ring - 800.0) < 120.0);
+	horse.stance = RT_STANCE_HOLD;
+	horse.keeps_ground = true;
+	CHECK(rt_world_add_agent(w, &horse, NULL, &err) == RT_ERR_INVALID && strstr(err.message, "keeps_ground is for stance contain"));
+	rt_world_destroy(w);
+	CHECK(rt_test_bytes_held() == 0);
+}

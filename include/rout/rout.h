@@ -405,6 +405,11 @@ typedef struct rt_agent_def {
 	 * not ride takes, where radius_m and free_speed_mps are 0, the horse kind's body and
 	 * pace. Setting it for a horse or horse archer changes nothing. */
 	bool mounted;
+	/* With stance contain: he keeps his ground (stands, or goes to his goal and stands
+	 * there) instead of keeping contain_distance_m from the enemy, and is not of the ring
+	 * whose distance the summons judges (M7, docs/model.md section 8). The scenario layer
+	 * sets it for men a contain order finds holding ground. Refused with another stance. */
+	bool keeps_ground;
 	uint32_t cookie;
 } rt_agent_def;
 

@@ -313,25 +313,46 @@ static void pursue(rt_world *w, int corps)
 	c->pursuers = sent;
 }
 
+/* How far (x, y) is from the goal: *field its field's travel distance there (m at speed
+ * factor 1; INFINITY off the field, on blocked ground or for a straight goal), *straight
+ * the straight distance to its target. */
+static void goal_distance(const rt_goal *g, double x, double y, double *field, double *straight)
+{
+	const double ex = rt__clamp(x, g->def.target_min.x, g->def.target_max.x) - x;
+	const double ey = rt__clamp(y, g->def.target_min.y, g->def.target_max.y) - y;
+	*straight = sqrt(ex * ex + ey * ey);
+	*field = *straight > 0.0 ? INFINITY : 0.0;
+	if (*straight > 0.0 && g->built && !g->def.straight && g->arrival_time) {
+		const int i = rt__floor_int((x - g->origin_x) * g->inv_cell), j = rt__floor_int((y - g->origin_y) * g->inv_cell);
+		if (i >= 0 && j >= 0 && i < g->nx && j < g->ny) *field = (double)g->arrival_time[(size_t)j * (size_t)g->nx + (size_t)i];
+	}
+}
+
 /* A general marching on an order rides with his column, not ahead of it: he waits while
  * the nearest man of his corps marching to his goal (his guards aside) is farther than
- * column_lead_m. Serial, every step, over all men (each man's distance to his commander),
- * before the decide phase reads it. A commander riding for his refuge after leaving
- * without orders, or fighting, fleeing, or with no man marching with him, does not wait;
- * one who left and was later sent elsewhere by an order (a breakout) does. */
+ * column_lead_m and none of them is nearer the goal than he is (by the goal's field where
+ * it reaches them all, else in a straight line). Behind his column, or in the midst of it
+ * (sent after men who went on before him: the Plain Red at Dalinghe, gathered in the
+ * pursuit), he rides on to its head. Serial, every step, over all men (each man's distance
+ * to his commander), before the decide phase reads it. A commander riding for his refuge
+ * after leaving without orders, or fighting, fleeing, or with no man marching with him,
+ * does not wait; one who left and was later sent elsewhere by an order (a breakout) does. */
 static void columns(rt_world *w)
 {
 	rt_agents *a = &w->agents;
 	const double lead = w->def.command.column_lead_m;
-	double *near2 = rt__arena_push(&w->arena, (size_t)w->corps_count * sizeof(double));
+	const size_t bytes = (size_t)w->corps_count * sizeof(double);
+	double *near2 = rt__arena_push(&w->arena, bytes);
+	double *head_field = rt__arena_push(&w->arena, bytes);    /* the least of his men's distances to the goal */
+	double *head_straight = rt__arena_push(&w->arena, bytes);
 	int *leader = rt__arena_push(&w->arena, (size_t)w->corps_count * sizeof(int));
 	bool any = false;
 	for (int c = 0; c < w->corps_count; ++c) {
 		rt_corps *k = &w->corps[c];
 		k->waits = false;
-		if (!near2 || !leader) continue;
+		if (!near2 || !head_field || !head_straight || !leader) continue;
 		leader[c] = -1;
-		near2[c] = INFINITY;
+		near2[c] = head_field[c] = head_straight[c] = INFINITY;
 		if (!(lead > 0.0) || k->commander < 0) continue;
 		const int s = (int)w->slot_of_id[k->commander];
 		/* on an order: not riding for the corps' refuge after leaving without one */
@@ -347,9 +368,19 @@ static void columns(rt_world *w)
 		if (a->state[s] != RT_STATE_MARCHING || a->goal[s] != a->goal[k]) continue;
 		const double dx = a->x[s] - a->x[k], dy = a->y[s] - a->y[k], d2 = dx * dx + dy * dy;
 		if (d2 < near2[c]) near2[c] = d2;
+		double f, l;
+		goal_distance(&w->goals[a->goal[s]], a->x[s], a->y[s], &f, &l);
+		head_field[c] = fmin(head_field[c], f); /* INFINITY for a man off the field: then in a straight line */
+		head_straight[c] = fmin(head_straight[c], l);
 	}
-	for (int c = 0; c < w->corps_count; ++c)
-		if (leader[c] >= 0 && isfinite(near2[c])) w->corps[c].waits = near2[c] > lead * lead;
+	for (int c = 0; c < w->corps_count; ++c) {
+		if (leader[c] < 0 || !(near2[c] > lead * lead) || !isfinite(near2[c])) continue;
+		const int k = leader[c];
+		double f, l;
+		goal_distance(&w->goals[a->goal[k]], a->x[k], a->y[k], &f, &l);
+		const bool by_field = isfinite(f) && isfinite(head_field[c]);
+		w->corps[c].waits = by_field ? f <= head_field[c] : l <= head_straight[c];
+	}
 }
 
 void rt__command(rt_world *w)

@@ -345,7 +345,7 @@ TEST(command_pursuers_leave_their_march)
  * east, stands until the head of the column is within 50 m of him and then goes on with
  * it; with column_lead_m 0 he keeps his 300 m lead. Returns his lead over the foremost of
  * his men after four minutes, and how far he went. */
-static bool column_lead(double lead_m, double *gap, double *went)
+static bool column_lead(double lead_m, double start_x, double *gap, double *went)
 {
 	rt_world_def d = rt_world_def_default();
 	d.allocator = rt_test_allocator();
@@ -367,7 +367,7 @@ static bool column_lead(double lead_m, double *gap, double *went)
 	rt_agent_id general = 0;
 	rt_agent_def cmd = man;
 	cmd.kind = RT_KIND_COMMANDER;
-	cmd.position = (rt_vec2){ 0, 0 };
+	cmd.position = (rt_vec2){ start_x, 0 };
 	ok = ok && rt_world_add_agent(w, &cmd, &general, &err) == RT_OK;
 	ok = ok && rt_world_set_corps_commander(w, corps, general, &err) == RT_OK;
 	for (int i = 0; i < 20 && ok; ++i) {
@@ -384,22 +384,26 @@ static bool column_lead(double lead_m, double *gap, double *went)
 		head = fmax(head, m.position.x);
 	}
 	*gap = g.position.x - head;
-	*went = g.position.x;
+	*went = g.position.x - start_x;
 	rt_world_destroy(w);
 	return ok;
 }
 
 TEST(command_a_general_on_the_march_rides_with_his_column)
 {
-	double gap_waits, went_waits, gap_free, went_free;
-	CHECK(column_lead(50.0, &gap_waits, &went_waits));
-	CHECK(column_lead(0.0, &gap_free, &went_free));
+	double gap_waits, went_waits, gap_free, went_free, gap_behind, went_behind;
+	CHECK(column_lead(50.0, 0.0, &gap_waits, &went_waits));
+	CHECK(column_lead(0.0, 0.0, &gap_free, &went_free));
+	/* sent after his column, 150 m behind its tail, he rides on to it and does not stand
+	 * waiting for men who are ahead of him (the Plain Red at Dalinghe) */
+	CHECK(column_lead(50.0, -450.0, &gap_behind, &went_behind));
 	rt_test_note("after four minutes the general leads the head of his column by %.0f m, %.0f m on (column_lead_m 50); "
-		     "by %.0f m, %.0f m on (0: he does not wait)",
-		     gap_waits, went_waits, gap_free, went_free);
+		     "by %.0f m, %.0f m on (0: he does not wait); starting 150 m behind it, %.0f m on",
+		     gap_waits, went_waits, gap_free, went_free, went_behind);
 	CHECK(gap_waits <= 55.0 && gap_waits > 0.0);
 	CHECK(went_waits > 20.0); /* and he went on with them */
 	CHECK(gap_free > 250.0);
+	CHECK(went_behind > 250.0);
 	CHECK(rt_test_bytes_held() == 0);
 }
 

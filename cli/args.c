@@ -76,20 +76,37 @@ int make_dirs(const char *path)
 	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* "6h", "90m", "3600s" or "3600": a duration in simulated seconds. */
+/* "6h", "90m", "3600s", "3600" or a sum of them in that order, "3h30m", "1h2m5s": a
+ * duration in simulated seconds. */
 bool duration_seconds(const char *text, double *out)
 {
-	char *end;
-	double v = strtod(text, &end);
-	if (end == text || !isfinite(v) || v <= 0.0) return false;
-	if (*end == 'h' && end[1] == '\0') v *= 3600.0;
-	else if (*end == 'm' && end[1] == '\0') v *= 60.0;
-	else if (!(*end == '\0' || (*end == 's' && end[1] == '\0'))) return false;
-	*out = v;
+	static const struct { char unit; double seconds; } units[] = { { 'h', 3600.0 }, { 'm', 60.0 }, { 's', 1.0 } };
+	const char *p = text;
+	double total = 0.0;
+	int next = 0; /* the first unit still allowed: h, then m, then s */
+	while (*p) {
+		char *end;
+		if (!(*p >= '0' && *p <= '9') && *p != '.') return false;
+		const double v = strtod(p, &end);
+		if (end == p || !isfinite(v) || v < 0.0) return false;
+		if (*end == '\0' && p == text) { /* a bare number: seconds */
+			total = v;
+			p = end;
+			break;
+		}
+		int u = next;
+		while (u < 3 && units[u].unit != *end) ++u;
+		if (u == 3) return false;
+		total += v * units[u].seconds;
+		next = u + 1;
+		p = end + 1;
+	}
+	if (!(total > 0.0) || !isfinite(total)) return false;
+	*out = total;
 	return true;
 }
 
-/* "6h", "90m", "3600s", "3600" (seconds after the start) or a local time
+/* "6h", "90m", "3h30m", "3600s", "3600" (after the start) or a local time
  * "1641-09-26T12:00" of the scenario. */
 bool until_seconds(const rt_scenario *sc, const char *text, double *out)
 {

@@ -47,6 +47,13 @@ TEST(cli_bad_scenarios_exit_2_with_file_and_line)
 	CHECK(strstr(line, "tests/bad/scenarios/unknown-key.yaml:21:5: corps.red_one.bravery: unknown key") == line);
 	CHECK(run_shell("build/rout run tests/data/scenarios/mini --until 99h", line, sizeof line) == 2);
 	CHECK(strstr(line, "--until 99h") != NULL);
+	/* a duration in parts, largest first; out of order or with a stray unit, refused */
+	CHECK(run_shell("build/rout run tests/data/scenarios/mini --until 30m2h", line, sizeof line) == 2);
+	CHECK(strstr(line, "--until 30m2h") != NULL);
+	CHECK(run_shell("build/rout run tests/data/scenarios/mini --until 1h30x", line, sizeof line) == 2);
+	CHECK(run_shell("build/rout run tests/data/scenarios/mini --until 1m30s --quiet --no-pictures --threads 1 --out /tmp/rout-test-until && "
+			"grep -o '\"end\": *\"[^\"]*\"' /tmp/rout-test-until/summary.json", line, sizeof line) == 0);
+	CHECK(strstr(line, "1641-09-26T07:01:30") != NULL); /* the mini scenario starts at 07:00 */
 	CHECK(run_shell("build/rout run tests/data/scenarios/mini --seed", line, sizeof line) == 2);
 	CHECK(run_shell("build/rout check tests/data/scenarios/mini", line, sizeof line) == 0);
 }

@@ -322,10 +322,7 @@ static void goal_distance(const rt_goal *g, double x, double y, double *field, d
 	const double ey = rt__clamp(y, g->def.target_min.y, g->def.target_max.y) - y;
 	*straight = sqrt(ex * ex + ey * ey);
 	*field = *straight > 0.0 ? INFINITY : 0.0;
-	if (*straight > 0.0 && g->built && !g->def.straight && g->arrival_time) {
-		const int i = rt__floor_int((x - g->origin_x) * g->inv_cell), j = rt__floor_int((y - g->origin_y) * g->inv_cell);
-		if (i >= 0 && j >= 0 && i < g->nx && j < g->ny) *field = (double)g->arrival_time[(size_t)j * (size_t)g->nx + (size_t)i];
-	}
+	if (*straight > 0.0 && g->built && !g->def.straight && g->arrival_time) *field = rt__field_travel(g, x, y);
 }
 
 /* A general marching on an order rides with his column, not ahead of it: he waits while

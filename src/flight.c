@@ -513,12 +513,7 @@ bool rt_world_flight_direction(const rt_world *w, uint8_t side, rt_vec2 p, rt_ve
 	double dx, dy;
 	if (!rt__flight_direction(w, side, p.x, p.y, &dx, &dy)) return false;
 	if (direction) *direction = (rt_vec2){ dx, dy };
-	if (travel_m) {
-		const rt_goal *g = &w->flights[side].field;
-		const int ix = rt__floor_int((p.x - g->origin_x) * g->inv_cell), iy = rt__floor_int((p.y - g->origin_y) * g->inv_cell);
-		*travel_m = ix >= 0 && iy >= 0 && ix < g->nx && iy < g->ny ? (double)g->arrival_time[(size_t)iy * (size_t)g->nx + (size_t)ix]
-									    : INFINITY;
-	}
+	if (travel_m) *travel_m = rt__field_travel(&w->flights[side].field, p.x, p.y);
 	return true;
 }
 

@@ -469,6 +469,15 @@ static inline bool rt__field_direction(const rt_goal *goal, double x, double y, 
 	return false;
 }
 
+/* The field's travel distance at (x, y): its fast march's value in the cell there (m at
+ * speed factor 1), INFINITY off the field or on blocked ground. */
+static inline double rt__field_travel(const rt_goal *goal, double x, double y)
+{
+	const int ix = rt__floor_int((x - goal->origin_x) * goal->inv_cell), iy = rt__floor_int((y - goal->origin_y) * goal->inv_cell);
+	return ix >= 0 && iy >= 0 && ix < goal->nx && iy < goal->ny ? (double)goal->arrival_time[(size_t)iy * (size_t)goal->nx + (size_t)ix]
+								     : INFINITY;
+}
+
 /* Desired unit direction toward the goal at (x, y); false when inside the target.
  * Inline: it runs once per agent decision. */
 static inline bool rt__goal_direction(const rt_goal *goal, double x, double y, double *dx, double *dy)

@@ -139,14 +139,16 @@
 #include <sys/stat.h>
 
 #define CKPT_MAGIC "ROUTCKPT"
-#define CKPT_VERSION 5u /* 2: weather and fire (WTHR, FIRE), their counters and parameters;
+#define CKPT_VERSION 6u /* 2: weather and fire (WTHR, FIRE), their counters and parameters;
                          * 3: flight fields (FLIT), boats (BOAT); guards, carrying, summons,
                          *    cannon, charge (agents' impetus and reload, the corps' carrier and
                          *    summons); crush, stamina and torches (agent fields); their counters
                          *    and parameters;
                          * 4: who rides (the agents' mount, and in the fingerprint's hash of the
                          *    men);
-                         * 5: who keeps his ground in the ring (the agents' keep, M7) */
+                         * 5: who keeps his ground in the ring (the agents' keep, M7);
+                         * 6: each man's order, to which a pursuer goes back (the agents'
+                         *    order_goal and order_stance, Q2) */
 #define CKPT_HEADER_BYTES 24u         /* magic, version, section count, file bytes */
 #define CKPT_SECTION_HEADER_BYTES 12u /* tag, payload bytes */
 #define CKPT_CHECKSUM_BYTES 8u
@@ -235,7 +237,7 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 4760, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 4776, "struct rt_world changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_world_def) == 1648, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 256, "rt_corps changed: update the checkpoint (checkpoint.c)");
@@ -1135,10 +1137,11 @@ _Static_assert(FIELD_SIZE(x) == 8 && FIELD_SIZE(y) == 8 && FIELD_SIZE(vx) == 8 &
 _Static_assert(FIELD_SIZE(heading_x) == 4 && FIELD_SIZE(heading_y) == 4 && FIELD_SIZE(radius) == 4 && FIELD_SIZE(free_speed) == 4,
 	       "headings, radius and speed are f32");
 _Static_assert(FIELD_SIZE(id) == 4 && FIELD_SIZE(goal) == 4 && FIELD_SIZE(flee_goal) == 4 && FIELD_SIZE(corps) == 4 &&
-		       FIELD_SIZE(enemy) == 4 && FIELD_SIZE(victim) == 4 && FIELD_SIZE(prize) == 4,
+		       FIELD_SIZE(enemy) == 4 && FIELD_SIZE(victim) == 4 && FIELD_SIZE(prize) == 4 && FIELD_SIZE(order_goal) == 4,
 	       "ids and indices are 32-bit");
 _Static_assert(FIELD_SIZE(state) == 1 && FIELD_SIZE(kind) == 1 && FIELD_SIZE(side) == 1 && FIELD_SIZE(experience) == 1 &&
-		       FIELD_SIZE(stance) == 1 && FIELD_SIZE(level) == 1 && FIELD_SIZE(mount) == 1 && FIELD_SIZE(keep) == 1,
+		       FIELD_SIZE(stance) == 1 && FIELD_SIZE(level) == 1 && FIELD_SIZE(mount) == 1 && FIELD_SIZE(keep) == 1 &&
+		       FIELD_SIZE(order_stance) == 1,
 	       "enumerations are bytes");
 #undef FIELD_SIZE
 
@@ -1180,8 +1183,10 @@ static rt_status check_agents(const rt_world *w, const plan *p, const uint8_t *s
 	if ((s = check_byte(err, p, "level", f[AF_level], n, 8)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "mount", f[AF_mount], n, 2)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "keep", f[AF_keep], n, 2)) != RT_OK) return s;
+	if ((s = check_byte(err, p, "order_stance", f[AF_order_stance], n, RT_STANCE_REARGUARD + 1)) != RT_OK) return s;
 	if ((s = check_index(err, p, "goal", f[AF_goal], n, w->goal_count)) != RT_OK) return s;
 	if ((s = check_index(err, p, "flee_goal", f[AF_flee_goal], n, w->goal_count)) != RT_OK) return s;
+	if ((s = check_index(err, p, "order_goal", f[AF_order_goal], n, w->goal_count)) != RT_OK) return s;
 	if ((s = check_index(err, p, "corps", f[AF_corps], n, w->corps_count)) != RT_OK) return s;
 	if ((s = check_index(err, p, "enemy", f[AF_enemy], n, (int64_t)n)) != RT_OK) return s;
 	if ((s = check_index(err, p, "victim", f[AF_victim], n, (int64_t)n)) != RT_OK) return s;

@@ -190,6 +190,8 @@ static void leave(rt_world *w, int corps)
 		/* his guards keep by him, a wounded commander stays carried and a rearguard covers
 		 * him (guard.c) */
 		if (a->stance[s] < RT_STANCE_GUARD) a->stance[s] = RT_STANCE_HOLD; /* not guard, carried, rearguard */
+		a->order_goal[s] = a->goal[s];
+		a->order_stance[s] = a->stance[s];
 		a->state[s] = RT_STATE_MARCHING;
 		a->level[s] = 0;
 		a->morale[s] = (float)fmax(0.0, a->morale[s] - shock);
@@ -215,7 +217,9 @@ static bool fleeing(const rt_world *w, int s)
 /* Pursuit by doctrine (Q2: "a hundred flee, a hundred follow; too many flee, all go").
  * The corps counts the enemies seen fleeing within sight of where its men stand, decides how many
  * men to send, and sends those nearest the fleeing (ties by id): they advance on the
- * nearest enemy; the rest hold. Serial, deterministic. */
+ * nearest enemy; the rest hold, or go on with the march or attack on a place they were
+ * ordered, and a pursuer no longer sent goes back to it (order_goal, order_stance).
+ * Serial, deterministic. */
 static void pursue(rt_world *w, int corps)
 {
 	rt_corps *c = &w->corps[corps];
@@ -289,7 +293,14 @@ static void pursue(rt_world *w, int corps)
 				    (a->x[s] - c->def.pursue_limit.x) * lim_dx + (a->y[s] - c->def.pursue_limit.y) * lim_dy > 0.0;
 		const bool go = sent < send && !beyond;
 		sent += go;
-		const uint8_t stance = go ? RT_STANCE_ADVANCE : RT_STANCE_HOLD;
+		/* a man not sent keeps to his order's march or attack on a place, and a pursuer no
+		 * longer sent goes back to it (Dalinghe: the main attack, all sent after Wu Xiang's
+		 * fleeing men, stood where it had taken them all day instead of going on to Song
+		 * Wei's camp as ordered). An order to fall on whoever is near (advance, a sprung
+		 * ambush) is the doctrine's to govern while men flee in sight: those not sent hold */
+		const bool attack = a->order_stance[s] == RT_STANCE_ADVANCE && a->order_goal[s] != RT_NO_GOAL;
+		const uint8_t ordered = attack ? RT_STANCE_ADVANCE : RT_STANCE_HOLD;
+		const uint8_t stance = go ? RT_STANCE_ADVANCE : ordered;
 		/* a pursuer with nobody in sight rides toward where the fleeing were seen */
 		float hx = 0.0f, hy = 0.0f;
 		if (go) {
@@ -304,7 +315,7 @@ static void pursue(rt_world *w, int corps)
 		/* sent, he leaves the march or attack he was on: his goal would otherwise take him
 		 * on to its place whenever no enemy is within his own reach (locomotion.c), and the
 		 * heading above would never be followed */
-		if (go) a->goal[s] = RT_NO_GOAL;
+		a->goal[s] = go ? RT_NO_GOAL : a->order_goal[s];
 		if (a->stance[s] != stance) {
 			a->stance[s] = stance;
 			a->level[s] = 0;

@@ -161,6 +161,9 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o, bool f
 		default:
 			break;
 		}
+		/* his order, to which he comes back when the pursuit by doctrine no longer sends him (Q2) */
+		a->order_goal[s] = a->goal[s];
+		a->order_stance[s] = a->stance[s];
 		a->level[s] = 0;
 	}
 	return log_order(run, unit, o);
@@ -763,6 +766,7 @@ static void lead(rt_run *run, int corps, const rt_sc_order *o)
 		if (st == RT_STATE_SHELTERED) rt__fort_leave(w, s);
 		else if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
 		a->goal[s] = place_goal(run, o->place);
+		a->order_goal[s] = a->goal[s];
 		a->state[s] = RT_STATE_MARCHING;
 		a->level[s] = 0;
 	}

@@ -602,6 +602,8 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	a->alarm[slot] = -1;
 	a->mount[slot] = rides;
 	a->keep[slot] = d->keeps_ground;
+	a->order_goal[slot] = d->goal;
+	a->order_stance[slot] = (uint8_t)d->stance;
 	w->horse_count += rides;
 	w->slot_of_id[id] = (uint32_t)slot;
 	w->riders += rides;
@@ -775,6 +777,7 @@ rt_status rt_world_set_agent_goal(rt_world *w, rt_agent_id id, rt_goal_id goal, 
 		return rt__fail(err, RT_ERR_INVALID, "goal %d does not exist", (int)goal);
 	int s = (int)w->slot_of_id[id];
 	w->agents.goal[s] = goal;
+	w->agents.order_goal[s] = goal; /* his order, to which he comes back after a pursuit (Q2) */
 	w->agents.level[s] = 0; /* a new order is decided on at once */
 	return RT_OK;
 }

@@ -49,6 +49,10 @@ typedef struct rt_agents {
 	uint8_t *keep;         /* 1: he keeps his ground, or goes to his goal, under stance contain (M7:
 	                          rt_agent_def.keeps_ground; run.c for a contain order finding him
 	                          holding ground); read only while his stance is contain */
+	int32_t *order_goal;   /* the goal his last order gave him: rt_agent_def, rt_world_set_agent_goal, a
+	                          scenario's orders (run.c), his commander's leaving (command.c) */
+	uint8_t *order_stance; /* the stance it gave him. The pursuit by doctrine (Q2) sets both aside while
+	                          it sends him and gives them back when it no longer does (command.c) */
 } rt_agents;
 
 /* Every per-agent array of rt_agents, once: storage growth, the storage reorder and the
@@ -64,7 +68,8 @@ typedef struct rt_agents {
 	X(stance, uint8_t) X(ammunition, int32_t) X(enemy, int32_t) X(enemy_dist, float) X(victim, int32_t) \
 	X(experience, uint8_t) X(morale_base, float) X(flee_goal, int32_t) X(threat, float) X(routing_share, float) \
 	X(deaths_seen, float) X(corps, int32_t) X(prize, int32_t) X(impetus, float) X(reload, float) \
-	X(crush, uint8_t) X(alarm, int32_t) X(mount, uint8_t) X(keep, uint8_t)
+	X(crush, uint8_t) X(alarm, int32_t) X(mount, uint8_t) X(keep, uint8_t) \
+	X(order_goal, int32_t) X(order_stance, uint8_t)
 #define RT__AGENT_FIELD_ONE(name, type) +1
 enum { RT_AGENT_FIELD_COUNT = 0 AGENT_FIELDS(RT__AGENT_FIELD_ONE) };
 _Static_assert(sizeof(rt_agents) == 2 * sizeof(int) + RT_AGENT_FIELD_COUNT * sizeof(void *),

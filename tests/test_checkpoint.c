@@ -1223,50 +1223,51 @@ static size_t strip_array(unsigned char *data, size_t size, const char *name, ui
 	return 0;
 }
 
-/* Checkpoints of versions 3 (before who rides was kept per man) and 4 (before who keeps
- * his ground in the ring) are refused by their version, with the version each has and the
- * one this build reads; the same files passed off as this version are refused by their
- * arrays. The world is left as it was. */
+/* Checkpoints of versions 3 (before who rides was kept per man), 4 (before who keeps his
+ * ground in the ring) and 5 (before each man's order was kept for after a pursuit) are
+ * refused by their version, with the version each has and the one this build reads; the
+ * same files passed off as this version are refused by their arrays. The world is left as
+ * it was. */
 TEST(checkpoint_refuses_older_versions)
 {
 	char good[256], old[256];
-	temp_name(good, sizeof good, "v5");
+	temp_name(good, sizeof good, "v6");
 	temp_name(old, sizeof old, "old");
 	rt_error err;
 	size_t size = 0;
-	unsigned char *data = saved_skirmish(good, 60, &size);
-	CHECK(data);
+	unsigned char *data = NULL;
 	rt_world *target = skirmish_world(0, &err);
 	CHECK(target);
 	CHECK(run(target, 3));
 	const uint64_t before = rt_world_hash(target);
 	rt_status code;
-	for (uint32_t version = 3; version <= 4; ++version) {
-		if (version > 3) {
-			free(data);
-			data = saved_skirmish(good, 60, &size);
-			CHECK(data);
-		}
-		size_t bytes = strip_array(data, size, "keep", 4);
-		if (version == 3 && bytes) bytes = strip_array(data, bytes, "mount", 3);
+	static const char *const missing[] = { "the mount, keep and order arrays", "the keep and order arrays", "the order arrays" };
+	for (uint32_t version = 3; version <= 5; ++version) {
+		free(data);
+		data = saved_skirmish(good, 60, &size);
+		CHECK(data);
+		size_t bytes = strip_array(data, size, "order_stance", version);
+		if (bytes) bytes = strip_array(data, bytes, "order_goal", version);
+		if (version <= 4 && bytes) bytes = strip_array(data, bytes, "keep", version);
+		if (version == 3 && bytes) bytes = strip_array(data, bytes, "mount", version);
 		CHECK(bytes > 0 && bytes < size);
 		CHECK(spill(old, data, bytes));
 		CHECK(refused(target, old, &code, &err));
-		rt_test_note("a version-%u checkpoint (%zu bytes, without %s): %s (field %s)", version, bytes,
-			     version == 3 ? "the mount and keep arrays" : "the keep array", err.message, err.field);
+		rt_test_note("a version-%u checkpoint (%zu bytes, without %s): %s (field %s)", version, bytes, missing[version - 3],
+			     err.message, err.field);
 		char expected[100];
-		snprintf(expected, sizeof expected, "checkpoint format version %u; this build reads version 5", version);
+		snprintf(expected, sizeof expected, "checkpoint format version %u; this build reads version 6", version);
 		CHECK(code == RT_ERR_PARSE && strcmp(err.field, "version") == 0);
 		CHECK(strstr(err.message, expected));
-		le_put(data + 8, 5, 4); /* the same file claiming this version */
+		le_put(data + 8, 6, 4); /* the same file claiming this version */
 		seal(data, bytes);
 		CHECK(spill(old, data, bytes));
 		CHECK(refused(target, old, &code, &err));
-		rt_test_note("the same file labelled version 5: %s", err.message);
+		rt_test_note("the same file labelled version 6: %s", err.message);
 		CHECK(code == RT_ERR_INVALID && strstr(err.message, "another version of rout") && strstr(err.message, "arrays per man"));
 		CHECK(rt_world_hash(target) == before);
 	}
-	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the version-5 file loads */
+	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the version-6 file loads */
 	free(data);
 	remove(good);
 	remove(old);

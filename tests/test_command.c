@@ -340,6 +340,85 @@ TEST(command_pursuers_leave_their_march)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
+/* Q2: the pursuit sets a man's order aside, it does not end it. 50 horse on a line,
+ * attacking a place 2.4 km east, see 20 men flee west 150 m behind them and send
+ * them all (all out once 10 flee). When the fleeing are taken or down, the riders go back to the attack and ride
+ * on east (Dalinghe: the main attack, all sent after Wu Xiang's men, stood where it had
+ * taken them for the rest of the day instead of going on to Song Wei's camp). Returns the
+ * riders' mean x after `seconds` (*rearmost: the hindmost rider's), the most sent at once
+ * and how many still flee. */
+static double pursuers_after_the_pursuit(double seconds, double *rearmost, int *most_sent, int *fleeing_left)
+{
+	rt_error err;
+	rt_world *w = pursuit_world((rt_vec2){ -1500, -300 }, (rt_vec2){ 3000, 300 }, &err);
+	if (!w) return NAN;
+	rt_goal_id place = RT_NO_GOAL;
+	bool ok = add_place_east(w, 2400, 2600, &place, &err);
+	rt_corps_def cd = rt_corps_def_default();
+	cd.side = 1;
+	cd.pursue_ratio = 1.0;
+	cd.all_out_threshold = 10;
+	rt_corps_id corps;
+	ok = ok && rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
+	rt_agent_def horse = pursuing_horse(corps);
+	horse.state = RT_STATE_MARCHING; /* as an attack order gives them (run.c) */
+	horse.stance = RT_STANCE_ADVANCE;
+	horse.goal = place;
+	for (int i = 0; i < 50 && ok; ++i) {
+		horse.position = (rt_vec2){ 2.0 * (i / 10), -20.0 + 4.0 * (i % 10) };
+		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+	}
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_ROUTING;
+	man.morale = 0.0f;
+	man.heading = (rt_vec2){ -1.0, 0.0 };
+	for (int i = 0; i < 20 && ok; ++i) {
+		man.position = (rt_vec2){ -150.0 - 2.0 * (i / 5), -4.0 + 2.0 * (i % 5) };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	*most_sent = 0;
+	const int steps = (int)(seconds / rt_world_def_default().dt_s);
+	for (int s = 0; s < steps && ok; ++s) {
+		ok = rt_world_step(w, &err) == RT_OK;
+		rt_corps_view v;
+		rt_world_get_corps(w, corps, &v);
+		*most_sent = v.pursuers > *most_sent ? v.pursuers : *most_sent;
+	}
+	double x = 0.0;
+	*fleeing_left = 0;
+	*rearmost = INFINITY;
+	for (int id = 0; id < 70 && ok; ++id) {
+		rt_agent_view a;
+		rt_world_get_agent(w, (rt_agent_id)id, &a);
+		if (id < 50) {
+			x += a.position.x / 50.0;
+			*rearmost = fmin(*rearmost, a.position.x);
+		} else {
+			*fleeing_left += a.state == RT_STATE_ROUTING;
+		}
+	}
+	rt_world_destroy(w);
+	return ok ? x : NAN;
+}
+
+TEST(command_pursuers_go_back_to_their_attack)
+{
+	int sent_early = 0, left_early = 0, sent = 0, left = 0;
+	double rear_early, rear;
+	const double early = pursuers_after_the_pursuit(60.0, &rear_early, &sent_early, &left_early);
+	const double later = pursuers_after_the_pursuit(600.0, &rear, &sent, &left);
+	rt_test_note("50 riders attacking a place 2.4 km east, 20 men fleeing west behind them: after a minute %d sent, "
+		     "%d still fleeing, the riders' mean x %.0f m; after ten minutes %d fleeing, mean x %.0f m, the hindmost "
+		     "rider at %.0f m",
+		     sent_early, left_early, early, left, later, rear);
+	CHECK(sent_early == 50);   /* all are sent after the fleeing (all out) */
+	CHECK(early < -100.0);     /* and ride west after them */
+	CHECK(left == 0);          /* the pursuit ends: every fleeing man is taken or down */
+	CHECK(later > 1000.0);     /* and they go back to their attack, east */
+	CHECK(rear > 0.0);         /* every one of them: none stands where the pursuit left him */
+	CHECK(rt_test_bytes_held() == 0);
+}
+
 /* A general marching on an order rides with his column (docs/model.md section 10,
  * column_lead_m): a commander 300 m ahead of his 20 men, all marching to a place 2.8 km
  * east, stands until the head of the column is within 50 m of him and then goes on with

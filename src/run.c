@@ -749,8 +749,8 @@ static void set_refuge(rt_run *run, const rt_sc_action *act)
 	}
 }
 
-/* A march or attack ordered to a whole corps is its commander's too: he goes at its head
- * and his guards keep by him, sallying with it from a fort he sheltered in (Q9: Wu Sangui
+/* A march or attack ordered to a whole corps is its commander's too: he goes at its head,
+ * at its pace, and his guards keep by him, sallying with it from a fort he sheltered in (Q9: Wu Sangui
  * and Wang Pu led the breakout from Xingshan, seed 003 "突出重围"). They keep their
  * stances (guard.c); every other order is for the ranks, and the commander decides for
  * himself (command.c). */
@@ -769,6 +769,11 @@ static void lead(rt_run *run, int corps, const rt_sc_order *o)
 		a->order_goal[s] = a->goal[s];
 		a->state[s] = RT_STATE_MARCHING;
 		a->level[s] = 0;
+		/* at the pace of the order: a general who rides and his riding guards go at the
+		 * gallop with a corps sent at the gallop (Yoto at the head of the Plain Red, "岳托
+		 * 立即率领…往小凌河跑"), as its men do (apply_order) */
+		const double trot = w->def.kinds[rt__body_kind(a->kind[s], a->mount[s])].free_speed_mps;
+		if (a->mount[s]) a->free_speed[s] = (float)(o->gallop ? trot * w->def.combat.charge_pace_factor : trot);
 	}
 }
 

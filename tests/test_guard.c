@@ -364,6 +364,56 @@ TEST(guard_scenario_mounted_commander)
 	}
 }
 
+/* tests/data/scenarios/gallop: a corps sent at the gallop has its general go at its pace
+ * (docs/model.md section 10, "A general rides with his column"). 200 horse and their
+ * mounted general, sent a minute in to a place 1.5 km west at the gallop: 90 s later he
+ * rides at their speed and is no farther behind the head of the column than the column
+ * lead. Before 2026-12-02 he trotted after them and fell 227 m behind (Yoto at Dalinghe,
+ * "岳托立即率领"). */
+TEST(guard_a_general_leads_a_gallop_at_the_gallop)
+{
+	rt_scenario_def def = rt_scenario_def_default();
+	def.allocator = rt_test_allocator();
+	rt_scenario *sc;
+	rt_error err;
+	CHECK_OK(rt_scenario_load("tests/data/scenarios/gallop/scenario.yaml", &def, &sc, &err), err);
+	rt_run_def rd = rt_run_def_default();
+	rd.allocator = rt_test_allocator();
+	rt_run *run;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	rt_world *w = rt_run_world(run);
+	bool ok = true;
+	rt_world_stats st;
+	rt_world_get_stats(w, &st);
+	while (ok && st.time_s < 150.0) {
+		ok = rt_run_step(run, &err) == RT_OK;
+		rt_world_get_stats(w, &st);
+	}
+	CHECK(ok);
+	rt_corps_view cv;
+	rt_world_get_corps(w, 1, &cv);
+	rt_agent_view g;
+	CHECK(rt_world_get_agent(w, cv.commander, &g));
+	double head = INFINITY, rider_speed = 0.0;
+	for (int id = 0; id < rt_world_agent_count(w); ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		if (v.side != 1 || v.kind != RT_KIND_HORSE || v.stance == RT_STANCE_GUARD) continue;
+		head = fmin(head, v.position.x);
+		rider_speed = v.free_speed_mps;
+	}
+	const double gap = g.position.x - head; /* west is -x: positive, he is behind the head */
+	rt_test_note("90 s after the order: the general rides at %.2f m/s, his riders at %.2f m/s; he is %.0f m behind the "
+		     "head of the column",
+		     g.free_speed_mps, rider_speed, gap);
+	CHECK(rider_speed > rt_kind_params_default(RT_KIND_HORSE).free_speed_mps); /* they gallop */
+	CHECK_NEAR(g.free_speed_mps, rider_speed, 1e-6);
+	CHECK(gap < 60.0); /* column_lead_m, 50 m, and a rider's spacing at scale 2 */
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
 /* The decide phase writes velocities in place while a guard reads his commander's and a
  * man containing reads his enemy's: they read them as they stood before the phase, so a
  * world large enough to decide in parallel (over 4,096 men) gives the same result at one

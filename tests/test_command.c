@@ -269,6 +269,23 @@ TEST(command_pursuit_stops_at_its_limit)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
+/* A world of pursuit (below) from (-1500, -300) to hi, a place 2.4-2.6 km east and a
+ * corps of side 1 with the doctrine "one for one, all once all_out flee" (0: never). */
+static rt_world *pursuit_to_place(rt_vec2 hi, int all_out, rt_goal_id *place, rt_corps_id *corps, rt_error *err)
+{
+	rt_world *w = pursuit_world((rt_vec2){ -1500, -300 }, hi, err);
+	if (!w) return NULL;
+	rt_corps_def cd = rt_corps_def_default();
+	cd.side = 1;
+	cd.pursue_ratio = 1.0;
+	cd.all_out_threshold = all_out;
+	if (!add_place_east(w, 2400, 2600, place, err) || rt_world_add_corps(w, &cd, corps, err) != RT_OK) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
 /* Q2: a pursuer is sent after the fleeing even when his unit was on its way somewhere (an
  * attack on a camp, Dalinghe: the main attack stood all afternoon at the palisade of the
  * camp it had been sent to, empty since its men fled past). 100 horse on a 2 km line,
@@ -279,15 +296,11 @@ TEST(command_pursuit_stops_at_its_limit)
 static double eastern_pursuers_drift(bool ordered, int *sent)
 {
 	rt_error err;
-	rt_world *w = pursuit_world((rt_vec2){ -1500, -300 }, (rt_vec2){ 3000, 1500 }, &err);
-	if (!w) return NAN;
 	rt_goal_id place = RT_NO_GOAL;
-	bool ok = add_place_east(w, 2400, 2600, &place, &err);
-	rt_corps_def cd = rt_corps_def_default();
-	cd.side = 1;
-	cd.pursue_ratio = 1.0;
-	rt_corps_id corps;
-	ok = ok && rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
+	rt_corps_id corps = -1;
+	rt_world *w = pursuit_to_place((rt_vec2){ 3000, 1500 }, 0, &place, &corps, &err);
+	if (!w) return NAN;
+	bool ok = true;
 	rt_agent_def horse = pursuing_horse(corps);
 	if (ordered) { /* as an attack order gives them (run.c) */
 		horse.state = RT_STATE_MARCHING;
@@ -341,25 +354,20 @@ TEST(command_pursuers_leave_their_march)
 }
 
 /* Q2: the pursuit sets a man's order aside, it does not end it. 50 horse on a line,
- * attacking a place 2.4 km east, see 20 men flee west 150 m behind them and send
- * them all (all out once 10 flee). When the fleeing are taken or down, the riders go back to the attack and ride
- * on east (Dalinghe: the main attack, all sent after Wu Xiang's men, stood where it had
- * taken them for the rest of the day instead of going on to Song Wei's camp). Returns the
- * riders' mean x after `seconds` (*rearmost: the hindmost rider's), the most sent at once
- * and how many still flee. */
+ * attacking a place 2.4 km east, see 20 men flee west 150 m behind them and send them
+ * all (all out once 10 flee). When the fleeing are taken or down, the riders go back to
+ * the attack and ride on east (Dalinghe: the main attack, all sent after Wu Xiang's men,
+ * stood where it had taken them for the rest of the day instead of going on to Song
+ * Wei's camp). Returns the riders' mean x after `seconds` (*rearmost: the hindmost
+ * rider's), the most sent at once and how many still flee. */
 static double pursuers_after_the_pursuit(double seconds, double *rearmost, int *most_sent, int *fleeing_left)
 {
 	rt_error err;
-	rt_world *w = pursuit_world((rt_vec2){ -1500, -300 }, (rt_vec2){ 3000, 300 }, &err);
-	if (!w) return NAN;
 	rt_goal_id place = RT_NO_GOAL;
-	bool ok = add_place_east(w, 2400, 2600, &place, &err);
-	rt_corps_def cd = rt_corps_def_default();
-	cd.side = 1;
-	cd.pursue_ratio = 1.0;
-	cd.all_out_threshold = 10;
-	rt_corps_id corps;
-	ok = ok && rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
+	rt_corps_id corps = -1;
+	rt_world *w = pursuit_to_place((rt_vec2){ 3000, 300 }, 10, &place, &corps, &err);
+	if (!w) return NAN;
+	bool ok = true;
 	rt_agent_def horse = pursuing_horse(corps);
 	horse.state = RT_STATE_MARCHING; /* as an attack order gives them (run.c) */
 	horse.stance = RT_STANCE_ADVANCE;

@@ -314,7 +314,7 @@ static void pursue(rt_world *w, int corps)
 		a->heading_y[s] = hy;
 		/* sent, he leaves the march or attack he was on: his goal would otherwise take him
 		 * on to its place whenever no enemy is within his own reach (locomotion.c), and the
-		 * heading above would never be followed */
+		 * heading above would never be followed; not sent, he has his order's goal again */
 		a->goal[s] = go ? RT_NO_GOAL : a->order_goal[s];
 		if (a->stance[s] != stance) {
 			a->stance[s] = stance;

@@ -750,8 +750,8 @@ static void set_refuge(rt_run *run, const rt_sc_action *act)
 }
 
 /* A march or attack ordered to a whole corps is its commander's too: he goes at its head,
- * at its pace, and his guards keep by him, sallying with it from a fort he sheltered in (Q9: Wu Sangui
- * and Wang Pu led the breakout from Xingshan, seed 003 "突出重围"). They keep their
+ * at its pace, and his guards keep by him, sallying with it from a fort he sheltered in
+ * (Q9: Wu Sangui and Wang Pu led the breakout from Xingshan, seed 003 "突出重围"). They keep their
  * stances (guard.c); every other order is for the ranks, and the commander decides for
  * himself (command.c). */
 static void lead(rt_run *run, int corps, const rt_sc_order *o)

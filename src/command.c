@@ -339,7 +339,8 @@ static void goal_distance(const rt_goal *g, double x, double y, double *field, d
 /* A general marching on an order rides with his column, not ahead of it: he waits while
  * the nearest man of his corps marching to his goal (his guards aside) is farther than
  * column_lead_m and none of them is nearer the goal than he is (by the goal's field where
- * it reaches them all, else in a straight line). Behind his column, or in the midst of it
+ * it reaches him and any of them, those it does not reach left out; else in a straight
+ * line). Behind his column, or in the midst of it
  * (sent after men who went on before him: the Plain Red at Dalinghe, gathered in the
  * pursuit), he rides on to its head. Serial, every step, over all men (each man's distance
  * to his commander), before the decide phase reads it. A commander riding for his refuge

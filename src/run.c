@@ -90,6 +90,17 @@ void rt__run_order_text(const rt_run *run, const rt_sc_order *o, char *buf, size
 	}
 }
 
+
+/* The pace of a march or attack: a rider's free speed is his horse's at the trot, or at
+ * the canter-gallop of the charge for an order at the gallop, until his next order; his
+ * horse tires (C4). Men on foot keep theirs. */
+static void set_pace(rt_world *w, int s, bool gallop)
+{
+	rt_agents *a = &w->agents;
+	if (!a->mount[s]) return;
+	const double trot = w->def.kinds[rt__body_kind(a->kind[s], a->mount[s])].free_speed_mps;
+	a->free_speed[s] = (float)(gallop ? trot * w->def.combat.charge_pace_factor : trot);
+}
 /* Gives every man of a unit (still taking orders) the order; first: the unit's orders at
  * the start, which find nobody holding ground he was ordered to hold. */
 static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o, bool first)
@@ -113,10 +124,7 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o, bool f
 		if (sally && order_fort >= 0 && rt__fort_at(w, a->x[s], a->y[s]) != order_fort) continue;
 		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED && !sally) continue;
 		if (sally) rt__fort_leave(w, s);
-		/* a march or attack at the gallop: a rider's free speed is his horse's at the
-		 * canter-gallop of the charge until his next order; his horse tires (C4) */
-		const double trot = w->def.kinds[rt__body_kind(a->kind[s], a->mount[s])].free_speed_mps;
-		if (a->mount[s]) a->free_speed[s] = (float)(o->gallop ? trot * w->def.combat.charge_pace_factor : trot);
+		set_pace(w, s, o->gallop);
 		switch (o->kind) {
 		case RT_ORDER_HOLD:
 		case RT_ORDER_AMBUSH:
@@ -772,8 +780,7 @@ static void lead(rt_run *run, int corps, const rt_sc_order *o)
 		/* at the pace of the order: a general who rides and his riding guards go at the
 		 * gallop with a corps sent at the gallop (Yoto at the head of the Plain Red, "岳托
 		 * 立即率领…往小凌河跑"), as its men do (apply_order) */
-		const double trot = w->def.kinds[rt__body_kind(a->kind[s], a->mount[s])].free_speed_mps;
-		if (a->mount[s]) a->free_speed[s] = (float)(o->gallop ? trot * w->def.combat.charge_pace_factor : trot);
+		set_pace(w, s, o->gallop);
 	}
 }
 

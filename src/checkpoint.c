@@ -139,7 +139,7 @@
 #include <sys/stat.h>
 
 #define CKPT_MAGIC "ROUTCKPT"
-#define CKPT_VERSION 6u /* 2: weather and fire (WTHR, FIRE), their counters and parameters;
+#define CKPT_VERSION 7u /* 2: weather and fire (WTHR, FIRE), their counters and parameters;
                          * 3: flight fields (FLIT), boats (BOAT); guards, carrying, summons,
                          *    cannon, charge (agents' impetus and reload, the corps' carrier and
                          *    summons); crush, stamina and torches (agent fields); their counters
@@ -148,7 +148,9 @@
                          *    men);
                          * 5: who keeps his ground in the ring (the agents' keep, M7);
                          * 6: each man's order, to which a pursuer goes back (the agents'
-                         *    order_goal and order_stance, Q2) */
+                         *    order_goal and order_stance, Q2);
+                         * 7: each man's post in the place of his order (the agents'
+                         *    posted, post_x and post_y, E5) */
 #define CKPT_HEADER_BYTES 24u         /* magic, version, section count, file bytes */
 #define CKPT_SECTION_HEADER_BYTES 12u /* tag, payload bytes */
 #define CKPT_CHECKSUM_BYTES 8u
@@ -237,7 +239,7 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 4776, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 4800, "struct rt_world changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_world_def) == 1648, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 256, "rt_corps changed: update the checkpoint (checkpoint.c)");
@@ -1141,7 +1143,7 @@ _Static_assert(FIELD_SIZE(id) == 4 && FIELD_SIZE(goal) == 4 && FIELD_SIZE(flee_g
 	       "ids and indices are 32-bit");
 _Static_assert(FIELD_SIZE(state) == 1 && FIELD_SIZE(kind) == 1 && FIELD_SIZE(side) == 1 && FIELD_SIZE(experience) == 1 &&
 		       FIELD_SIZE(stance) == 1 && FIELD_SIZE(level) == 1 && FIELD_SIZE(mount) == 1 && FIELD_SIZE(keep) == 1 &&
-		       FIELD_SIZE(order_stance) == 1,
+		       FIELD_SIZE(order_stance) == 1 && FIELD_SIZE(posted) == 1,
 	       "enumerations are bytes");
 #undef FIELD_SIZE
 
@@ -1184,6 +1186,7 @@ static rt_status check_agents(const rt_world *w, const plan *p, const uint8_t *s
 	if ((s = check_byte(err, p, "mount", f[AF_mount], n, 2)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "keep", f[AF_keep], n, 2)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "order_stance", f[AF_order_stance], n, RT_STANCE_REARGUARD + 1)) != RT_OK) return s;
+	if ((s = check_byte(err, p, "posted", f[AF_posted], n, 2)) != RT_OK) return s;
 	if ((s = check_index(err, p, "goal", f[AF_goal], n, w->goal_count)) != RT_OK) return s;
 	if ((s = check_index(err, p, "flee_goal", f[AF_flee_goal], n, w->goal_count)) != RT_OK) return s;
 	if ((s = check_index(err, p, "order_goal", f[AF_order_goal], n, w->goal_count)) != RT_OK) return s;

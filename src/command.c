@@ -192,6 +192,7 @@ static void leave(rt_world *w, int corps)
 		if (a->stance[s] < RT_STANCE_GUARD) a->stance[s] = RT_STANCE_HOLD; /* not guard, carried, rearguard */
 		a->order_goal[s] = a->goal[s];
 		a->order_stance[s] = a->stance[s];
+		a->posted[s] = 0;
 		a->state[s] = RT_STATE_MARCHING;
 		a->level[s] = 0;
 		a->morale[s] = (float)fmax(0.0, a->morale[s] - shock);

@@ -88,6 +88,40 @@ typedef struct decide_ctx {
 
 #define RETINUE (-2) /* desired_direction: a guard, carried commander or rearguard, decided after the batch */
 
+/* E5: a man with a post in the place his order sent him to (run.c, spread_over), once
+ * inside its target, walks straight to the post and stands on it: false while he is
+ * still outside (the goal's field takes him there), or when his goal is not his order's
+ * (sent by the pursuit) or he has no post. He slows over the last two body radii. */
+static inline bool post_direction(const rt_world *w, int s, int32_t goal, double xi, double yi, double *e0x, double *e0y,
+				  double *pace)
+{
+	const rt_agents *a = &w->agents;
+	if (!a->posted[s] || goal != a->order_goal[s] || !rt__goal_reached(&w->goals[goal], xi, yi)) return false;
+	const double ex = (double)a->post_x[s] - xi, ey = (double)a->post_y[s] - yi;
+	const double en = sqrt(ex * ex + ey * ey), r = (double)a->radius[s];
+	if (en > 0.5 * r) {
+		*e0x = ex / en;
+		*e0y = ey / en;
+		if (en < 2.0 * r) *pace *= en / (2.0 * r);
+	}
+	return true;
+}
+
+/* E3 is rising water. A man sent to a post (E5) walks to it and stands on it through
+ * the water he planned by (a ford, a river's edge, at their usual depth) while the sea
+ * stands no higher than its mean level: without this the wade-out, which takes every
+ * steady man within two raster cells of water over wade_out_depth_m, kept riders sent
+ * to a ford 40-60 m from it (Dalinghe's crossing). Water risen above that sends him out
+ * as it does any other man. */
+static inline bool posted_in_usual_water(const rt_world *w, int s, double xi, double yi)
+{
+	const rt_agents *a = &w->agents;
+	if (!a->posted[s] || a->goal[s] == RT_NO_GOAL || a->goal[s] != a->order_goal[s]) return false;
+	if (w->env.set && w->env.sea_level_m > w->environment.tide.mean_level_m) return false;
+	const int cell = rt__terrain_cell(w, xi, yi);
+	return cell < 0 || rt_world_water_depth_m(w, (rt_vec2){ xi, yi }) <= rt__planning_depth(w, cell) + 1e-6;
+}
+
 /* His desired direction e0 (a unit vector, or zero to stand), from his state, stance,
  * enemy and goal, and his pace v0 where that changes it (a rider's charge). Returns his
  * goal when e0 is the goal's direction, left for the caller to take from the flow field
@@ -147,8 +181,8 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 		return RETINUE;
 	} else if (a->stance[s] == RT_STANCE_CONTAIN && a->keep[s]) {
 		/* M7: he keeps the ground he held when the halt came, or goes on to the place he
-		 * was sent to and keeps it (run.c) */
-		if (goal >= 0) return goal;
+		 * was sent to and keeps it (run.c), at his post if he has one */
+		if (goal >= 0) return post_direction(w, s, goal, xi, yi, e0x, e0y, pace) ? -1 : goal;
 	} else if (a->stance[s] == RT_STANCE_CONTAIN && enemy >= 0) {
 		/* M7: close in to the containing distance, give back inside it, else stand; but
 		 * he gives no ground to a man coming at him (a breakout is met, combat.c) */
@@ -186,6 +220,7 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 		if (w->flights && rt__marching_off(w, s) && rt__goal_closed(w, goal, s) &&
 		    rt__flight_direction(w, a->side[s], xi, yi, e0x, e0y))
 			return -1;
+		if (post_direction(w, s, goal, xi, yi, e0x, e0y, pace)) return -1;
 		return goal;
 	} else {
 		*e0x = a->heading_x[s];
@@ -299,7 +334,8 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 				bm->pace[i] *= c->flight_factor;
 			/* E3: a man not in flight feels the water rise round him and wades out toward
 			 * the shallows; a routing man in the dark runs where his flight takes him */
-			else if (c->water && state != RT_STATE_ROUTING && state != RT_STATE_SURRENDERED)
+			else if (c->water && state != RT_STATE_ROUTING && state != RT_STATE_SURRENDERED &&
+				 !posted_in_usual_water(w, g->order[k], g->sx[k], g->sy[k]))
 				rt__water_flight(w, g->sx[k], g->sy[k], &bm->head_x[i], &bm->head_y[i]);
 		}
 		/* neighbours within the interaction range */

@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define PI 3.14159265358979323846
 #define CHECK_INTERVAL_S 10.0   /* triggers, events and phenomena are looked at this often */
@@ -82,7 +83,9 @@ void rt__run_order_text(const rt_run *run, const rt_sc_order *o, char *buf, size
 	const rt_scenario *sc = run->scenario;
 	const char *place = o->place >= 0 && o->place < sc->place_count ? sc->places[o->place].id : NULL;
 	switch (o->kind) {
-	case RT_ORDER_MARCH: snprintf(buf, size, "march to %s%s", place ? place : "?", o->gallop ? " at the gallop" : ""); break;
+	case RT_ORDER_MARCH:
+		snprintf(buf, size, "march to %s%s%s", place ? place : "?", o->gallop ? " at the gallop" : "", o->spread ? ", spread over it" : "");
+		break;
 	case RT_ORDER_ATTACK: snprintf(buf, size, "attack towards %s%s", place ? place : "?", o->gallop ? " at the gallop" : ""); break;
 	case RT_ORDER_AMBUSH: snprintf(buf, size, "ambush at %s (%.0f m)", place ? place : "?", o->radius_m); break;
 	case RT_ORDER_SHELTER: snprintf(buf, size, "garrison"); break;
@@ -101,6 +104,110 @@ static void set_pace(rt_world *w, int s, bool gallop)
 	const double trot = w->def.kinds[rt__body_kind(a->kind[s], a->mount[s])].free_speed_mps;
 	a->free_speed[s] = (float)(gallop ? trot * w->def.combat.charge_pace_factor : trot);
 }
+/* A man and the key he is ranked by when posts are handed out (spread_over). */
+typedef struct post_rank {
+	double key;
+	uint32_t id;
+	int slot;
+} post_rank;
+
+static int cmp_post_rank(const void *pa, const void *pb)
+{
+	const post_rank *a = pa, *b = pb;
+	if (a->key != b->key) return a->key < b->key ? -1 : 1;
+	return a->id < b->id ? -1 : (a->id > b->id ? 1 : 0);
+}
+
+/* Whether a man may stand at q: passable ground, and no deeper than he can stand in at the
+ * sea's mean level (a ford, not the river beside it). */
+static bool post_ground(const rt_world *w, rt_vec2 q, bool rider)
+{
+	if (!rt__terrain_passable(w, q.x, q.y)) return false;
+	const int cell = w->map ? rt__terrain_cell(w, q.x, q.y) : -1;
+	if (cell < 0) return true;
+	return rt__planning_depth(w, cell) < (rider ? w->water.horse_drown_depth_m : w->water.foot_drown_depth_m);
+}
+
+/* E5, "命令一千多正红旗骑兵散布在河滩上" (seed 000): a unit ordered to spread over the place
+ * it marches to takes all of it, in even ranks and files across its target rectangle,
+ * each man to his own post (rt_world_set_agent_post), where without the order each man
+ * stops where he enters the place, and a unit coming from one side stands in a knot on
+ * that side. Files are at least one body and a fifth apart (2.4 radii): a place too small
+ * for the unit posts as many as it holds and the rest stop where they enter it. Posts on
+ * ground no man may stand on (a wall, water over his depth) are moved to the nearest
+ * cell of the rectangle that is not, or left out. Men are handed posts in the order of
+ * their places: sorted west to east into files, each file south to north, so that paths
+ * to the posts seldom cross. */
+static rt_status spread_over(rt_run *run, int unit, rt_goal_id goal)
+{
+	rt_world *w = run->world;
+	rt_agents *a = &w->agents;
+	if (goal == RT_NO_GOAL) return RT_OK;
+	const rt_goal_def *g = &w->goals[goal].def;
+	int n = 0;
+	double radius = 0.0;
+	for (int s = 0; s < a->count; ++s)
+		if ((int)a->unit[s] == unit && a->order_goal[s] == goal && rt_state_is_active(a->state[s]) &&
+		    a->state[s] != RT_STATE_ROUTING && a->state[s] != RT_STATE_SURRENDERED && a->state[s] != RT_STATE_SHELTERED) {
+			n++;
+			radius = fmax(radius, (double)a->radius[s]);
+		}
+	if (n == 0) return RT_OK;
+	const double width = g->target_max.x - g->target_min.x, height = g->target_max.y - g->target_min.y;
+	const double gap = fmax(2.4 * radius, 1e-3);
+	const int files_max = (int)fmax(1.0, floor(width / gap)), ranks_max = (int)fmax(1.0, floor(height / gap));
+	/* files x ranks as near the rectangle's shape as the men allow */
+	int files = (int)fmin((double)files_max, fmax(1.0, round(sqrt((double)n * width / fmax(height, 1e-3)))));
+	int ranks = (int)fmin((double)ranks_max, ceil((double)n / files));
+	if ((int64_t)files * ranks < n && files < files_max) files = (int)fmin((double)files_max, ceil((double)n / ranks));
+	const int posts = (int)fmin((double)n, (double)files * ranks);
+	rt_allocator al = run->allocator;
+	post_rank *men = rt__calloc(&al, (size_t)n, sizeof *men);
+	if (!men) return RT_ERR_NOMEM;
+	int m = 0;
+	for (int s = 0; s < a->count; ++s)
+		if ((int)a->unit[s] == unit && a->order_goal[s] == goal && rt_state_is_active(a->state[s]) &&
+		    a->state[s] != RT_STATE_ROUTING && a->state[s] != RT_STATE_SURRENDERED && a->state[s] != RT_STATE_SHELTERED)
+			men[m++] = (post_rank){ a->x[s], a->id[s], s };
+	/* the men nearest the place take the posts when there are fewer posts than men */
+	if (posts < n) {
+		const double cx = 0.5 * (g->target_min.x + g->target_max.x), cy = 0.5 * (g->target_min.y + g->target_max.y);
+		for (int i = 0; i < n; ++i) men[i].key = hypot(a->x[men[i].slot] - cx, a->y[men[i].slot] - cy);
+		qsort(men, (size_t)n, sizeof *men, cmp_post_rank);
+		for (int i = 0; i < n; ++i) men[i].key = a->x[men[i].slot];
+	}
+	qsort(men, (size_t)posts, sizeof *men, cmp_post_rank);
+	const double dx = width / files, dy = height / ranks;
+	for (int f = 0, first = 0; f < files && first < posts; ++f) {
+		const int count = (int)fmin((double)ranks, (double)(posts - first));
+		for (int i = first; i < first + count; ++i) men[i].key = a->y[men[i].slot];
+		qsort(men + first, (size_t)count, sizeof *men, cmp_post_rank);
+		for (int r = 0; r < count; ++r) {
+			const int s = men[first + r].slot;
+			const bool rider = a->mount[s] != 0;
+			rt_vec2 p = { g->target_min.x + (f + 0.5) * dx, g->target_min.y + (r + 0.5) * dy }, q = p;
+			bool found = post_ground(w, p, rider);
+			/* else the nearest good ground of the rectangle, ring by ring of the post spacing */
+			for (int ring = 1; !found && ring <= files + ranks; ++ring)
+				for (int k = -ring; !found && k <= ring; ++k)
+					for (int side = 0; !found && side < 4; ++side) {
+						const int i = side < 2 ? k : (side == 2 ? -ring : ring);
+						const int j = side < 2 ? (side == 0 ? -ring : ring) : k;
+						q = (rt_vec2){ p.x + i * 0.5 * dx, p.y + j * 0.5 * dy };
+						found = q.x > g->target_min.x && q.x < g->target_max.x && q.y > g->target_min.y &&
+							q.y < g->target_max.y && post_ground(w, q, rider);
+					}
+			if (!found) continue;
+			a->posted[s] = 1;
+			a->post_x[s] = (float)q.x;
+			a->post_y[s] = (float)q.y;
+		}
+		first += count;
+	}
+	rt__free(&al, men, (size_t)n * sizeof *men);
+	return RT_OK;
+}
+
 /* Gives every man of a unit (still taking orders) the order; first: the unit's orders at
  * the start, which find nobody holding ground he was ordered to hold. */
 static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o, bool first)
@@ -172,7 +279,13 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o, bool f
 		/* his order, to which he comes back when the pursuit by doctrine no longer sends him (Q2) */
 		a->order_goal[s] = a->goal[s];
 		a->order_stance[s] = a->stance[s];
+		/* a post goes with its order; the halt leaves a man keeping ground his post (M7) */
+		if (!(o->kind == RT_ORDER_CONTAIN && a->keep[s])) a->posted[s] = 0;
 		a->level[s] = 0;
+	}
+	if (o->spread) {
+		rt_status s = spread_over(run, unit, place_goal(run, o->place));
+		if (s != RT_OK) return s;
 	}
 	return log_order(run, unit, o);
 }
@@ -775,6 +888,7 @@ static void lead(rt_run *run, int corps, const rt_sc_order *o)
 		else if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
 		a->goal[s] = place_goal(run, o->place);
 		a->order_goal[s] = a->goal[s];
+		a->posted[s] = 0; /* he leads; the posts are his men's */
 		a->state[s] = RT_STATE_MARCHING;
 		a->level[s] = 0;
 		/* at the pace of the order: a general who rides and his riding guards go at the
@@ -828,7 +942,7 @@ static rt_status check_ambushes(rt_run *run)
 		}
 		if (!sprung) continue;
 		const int zone = o->place; /* the order is replaced below */
-		rt_sc_order adv = { RT_ORDER_ADVANCE, -1, 0.0, false };
+		rt_sc_order adv = { RT_ORDER_ADVANCE, -1, 0.0, false, false };
 		rt_status s = apply_order(run, u, &adv, false);
 		if (s != RT_OK) return s;
 		s = rt__run_event(run, "ambush", sc->units[u].id, c, "Q1", "the ambush of %s at %s is sprung",

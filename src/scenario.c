@@ -558,7 +558,7 @@ static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_s
 	snprintf(kp, sizeof kp, "%s", path);
 	rt_status s;
 	if (n->type == RT_YNODE_MAP) {
-		static const char *const keys[] = { "kind", "to", "zone", "radius_m", "pace", NULL };
+		static const char *const keys[] = { "kind", "to", "zone", "radius_m", "pace", "spread", NULL };
 		if ((s = check_keys(r, n, path, keys)) != RT_OK) return s;
 		if ((s = get_node(r, n, "kind", path, true, &kn)) != RT_OK) return s;
 		join(kp, path, "kind");
@@ -584,6 +584,13 @@ static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_s
 		if (strcmp(pace, "gallop") == 0) o->gallop = true;
 		else if (strcmp(pace, "trot") != 0) return bad(r, pn, pp, "unknown pace \"%s\"; expected trot or gallop", pace);
 	}
+	if (n->type == RT_YNODE_MAP && rt__yaml_get(n, "spread")) {
+		const rt_ynode *sn = rt__yaml_get(n, "spread");
+		char sp[PATH_SIZE];
+		join(sp, path, "spread");
+		if (o->kind != RT_ORDER_MARCH) return bad(r, sn, sp, "only a march spreads over its place");
+		if ((s = get_bool(r, n, "spread", path, &o->spread)) != RT_OK) return s;
+	}
 	if (n->type == RT_YNODE_MAP) {
 		if (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK || o->kind == RT_ORDER_EMBARK) {
 			if ((s = get_ref(r, n, "to", path, true, find_place, "place", &o->place)) != RT_OK) return s;
@@ -600,7 +607,7 @@ static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_s
 			o->radius_m = 1000.0;
 			if ((s = get_number(r, n, "radius_m", path, false, 1.0, 50000.0, &o->radius_m)) != RT_OK) return s;
 			if (rt__yaml_get(n, "to")) return bad(r, n, path, "an ambush has a zone, not a destination (to)");
-		} else if (n->count > 1 + (rt__yaml_get(n, "pace") != NULL)) {
+		} else if (n->count > 1 + (rt__yaml_get(n, "pace") != NULL) + (rt__yaml_get(n, "spread") != NULL)) {
 			return bad(r, n, path, "the order %s takes no place", word);
 		}
 	}

@@ -69,6 +69,7 @@ typedef struct rt_sc_order {
 	int place;              /* march/attack: destination; ambush: zone; -1 none */
 	double radius_m;        /* ambush zone radius */
 	bool gallop;            /* march/attack: riders go at the gallop (charge_pace_factor x free speed) */
+	bool spread;            /* march: the unit spreads over the place, each man to his post (E5) */
 } rt_sc_order;
 
 typedef struct rt_sc_unit {

@@ -604,6 +604,8 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	a->keep[slot] = d->keeps_ground;
 	a->order_goal[slot] = d->goal;
 	a->order_stance[slot] = (uint8_t)d->stance;
+	a->posted[slot] = 0;
+	a->post_x[slot] = a->post_y[slot] = 0.0f;
 	w->horse_count += rides;
 	w->slot_of_id[id] = (uint32_t)slot;
 	w->riders += rides;
@@ -766,6 +768,8 @@ bool rt_world_get_agent(const rt_world *w, rt_agent_id id, rt_agent_view *o)
 	o->alarm = a->alarm[s];
 	o->mounted = a->mount[s] != 0;
 	o->keeps_ground = a->stance[s] == RT_STANCE_CONTAIN && a->keep[s];
+	o->posted = a->posted[s] != 0;
+	o->post = (rt_vec2){ a->post_x[s], a->post_y[s] };
 	return true;
 }
 
@@ -778,7 +782,24 @@ rt_status rt_world_set_agent_goal(rt_world *w, rt_agent_id id, rt_goal_id goal, 
 	int s = (int)w->slot_of_id[id];
 	w->agents.goal[s] = goal;
 	w->agents.order_goal[s] = goal; /* his order, to which he comes back after a pursuit (Q2) */
+	w->agents.posted[s] = 0;        /* a new goal, no post in it yet */
 	w->agents.level[s] = 0; /* a new order is decided on at once */
+	return RT_OK;
+}
+
+rt_status rt_world_set_agent_post(rt_world *w, rt_agent_id id, rt_vec2 post, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!w || id >= (uint32_t)w->agents.count) return rt__fail(err, RT_ERR_INVALID, "agent %u does not exist", id);
+	const int s = (int)w->slot_of_id[id];
+	const int32_t goal = w->agents.order_goal[s];
+	if (goal == RT_NO_GOAL) return rt__fail(err, RT_ERR_INVALID, "agent %u has no goal to take a post in", id);
+	if (!rt__goal_reached(&w->goals[goal], post.x, post.y))
+		return rt__fail(err, RT_ERR_INVALID, "the post (%g, %g) of agent %u is outside his goal's target", post.x, post.y, id);
+	w->agents.posted[s] = 1;
+	w->agents.post_x[s] = (float)post.x;
+	w->agents.post_y[s] = (float)post.y;
+	w->agents.level[s] = 0;
 	return RT_OK;
 }
 

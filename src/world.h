@@ -53,6 +53,10 @@ typedef struct rt_agents {
 	                          scenario's orders (run.c), his commander's leaving (command.c) */
 	uint8_t *order_stance; /* the stance it gave him. The pursuit by doctrine (Q2) sets both aside while
 	                          it sends him and gives them back when it no longer does (command.c) */
+	uint8_t *posted;       /* 1: his order gave him a post in the place it sent him to (an order to
+	                          spread over the place, E5: run.c; rt_world_set_agent_post); cleared by
+	                          any new goal. Read only while his goal is his order's */
+	float *post_x, *post_y; /* that post, m (0 when he has none) */
 } rt_agents;
 
 /* Every per-agent array of rt_agents, once: storage growth, the storage reorder and the
@@ -69,7 +73,7 @@ typedef struct rt_agents {
 	X(experience, uint8_t) X(morale_base, float) X(flee_goal, int32_t) X(threat, float) X(routing_share, float) \
 	X(deaths_seen, float) X(corps, int32_t) X(prize, int32_t) X(impetus, float) X(reload, float) \
 	X(crush, uint8_t) X(alarm, int32_t) X(mount, uint8_t) X(keep, uint8_t) \
-	X(order_goal, int32_t) X(order_stance, uint8_t)
+	X(order_goal, int32_t) X(order_stance, uint8_t) X(posted, uint8_t) X(post_x, float) X(post_y, float)
 #define RT__AGENT_FIELD_ONE(name, type) +1
 enum { RT_AGENT_FIELD_COUNT = 0 AGENT_FIELDS(RT__AGENT_FIELD_ONE) };
 _Static_assert(sizeof(rt_agents) == 2 * sizeof(int) + RT_AGENT_FIELD_COUNT * sizeof(void *),

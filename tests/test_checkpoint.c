@@ -1231,7 +1231,7 @@ static size_t strip_array(unsigned char *data, size_t size, const char *name, ui
 TEST(checkpoint_refuses_older_versions)
 {
 	char good[256], old[256];
-	temp_name(good, sizeof good, "v6");
+	temp_name(good, sizeof good, "v7");
 	temp_name(old, sizeof old, "old");
 	rt_error err;
 	size_t size = 0;
@@ -1241,13 +1241,17 @@ TEST(checkpoint_refuses_older_versions)
 	CHECK(run(target, 3));
 	const uint64_t before = rt_world_hash(target);
 	rt_status code;
-	static const char *const missing[] = { "the mount, keep and order arrays", "the keep and order arrays", "the order arrays" };
-	for (uint32_t version = 3; version <= 5; ++version) {
+	static const char *const missing[] = { "the mount, keep, order and post arrays", "the keep, order and post arrays", "the order and post arrays",
+						"the post arrays" };
+	for (uint32_t version = 3; version <= 6; ++version) {
 		free(data);
 		data = saved_skirmish(good, 60, &size);
 		CHECK(data);
-		size_t bytes = strip_array(data, size, "order_stance", version);
-		if (bytes) bytes = strip_array(data, bytes, "order_goal", version);
+		size_t bytes = strip_array(data, size, "post_y", version);
+		if (bytes) bytes = strip_array(data, bytes, "post_x", version);
+		if (bytes) bytes = strip_array(data, bytes, "posted", version);
+		if (version <= 5 && bytes) bytes = strip_array(data, bytes, "order_stance", version);
+		if (version <= 5 && bytes) bytes = strip_array(data, bytes, "order_goal", version);
 		if (version <= 4 && bytes) bytes = strip_array(data, bytes, "keep", version);
 		if (version == 3 && bytes) bytes = strip_array(data, bytes, "mount", version);
 		CHECK(bytes > 0 && bytes < size);
@@ -1256,18 +1260,18 @@ TEST(checkpoint_refuses_older_versions)
 		rt_test_note("a version-%u checkpoint (%zu bytes, without %s): %s (field %s)", version, bytes, missing[version - 3],
 			     err.message, err.field);
 		char expected[100];
-		snprintf(expected, sizeof expected, "checkpoint format version %u; this build reads version 6", version);
+		snprintf(expected, sizeof expected, "checkpoint format version %u; this build reads version 7", version);
 		CHECK(code == RT_ERR_PARSE && strcmp(err.field, "version") == 0);
 		CHECK(strstr(err.message, expected));
-		le_put(data + 8, 6, 4); /* the same file claiming this version */
+		le_put(data + 8, 7, 4); /* the same file claiming this version */
 		seal(data, bytes);
 		CHECK(spill(old, data, bytes));
 		CHECK(refused(target, old, &code, &err));
-		rt_test_note("the same file labelled version 6: %s", err.message);
+		rt_test_note("the same file labelled version 7: %s", err.message);
 		CHECK(code == RT_ERR_INVALID && strstr(err.message, "another version of rout") && strstr(err.message, "arrays per man"));
 		CHECK(rt_world_hash(target) == before);
 	}
-	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the version-6 file loads */
+	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the version-7 file loads */
 	free(data);
 	remove(good);
 	remove(old);

@@ -903,7 +903,9 @@ TEST(pursuers_without_quarter_cut_down_the_kneeling)
  * 50 m south of it. With 50 veteran horse standing in the ford (10 across, 5 deep, stance
  * hold) hardly any get through in five minutes; with the ford open, most do. Returns how
  * many got away, and how many of the fugitives and of the holders fell. */
-static int through_the_ford(uint64_t seed, int holders, int *fugitives_dead, int *holders_dead)
+typedef enum ford_holders { FORD_STANDING, FORD_MARCHED_POSTED, FORD_MARCHED } ford_holders;
+
+static int through_the_ford_as(uint64_t seed, int holders, ford_holders how, int *fugitives_dead, int *holders_dead)
 {
 	rt_world_def d = rt_world_def_default();
 	d.allocator = rt_test_allocator();
@@ -928,10 +930,28 @@ static int through_the_ford(uint64_t seed, int holders, int *fugitives_dead, int
 	h.kind = RT_KIND_HORSE;
 	h.side = 1;
 	h.experience = RT_EXPERIENCE_VETERAN;
-	for (int i = 0; i < holders && s == RT_OK; ++i) {
-		h.position = (rt_vec2){ -9.0 + 2.0 * (i % 10), -1.0 - 2.0 * (i / 10) };
-		s = rt_world_add_agent(w, &h, NULL, &err);
+	/* marched: they come from 30-48 m east along the north bank to the ford (its target
+	 * the ford and 2 m of bank), a minute before the flight comes on */
+	rt_goal_id ford = RT_NO_GOAL;
+	if (how != FORD_STANDING && s == RT_OK) {
+		rt_goal_def fg = rt_goal_def_default();
+		fg.target_min = (rt_vec2){ -10, -10 };
+		fg.target_max = (rt_vec2){ 10, 2 };
+		fg.arrival = RT_ARRIVAL_STOP;
+		fg.field_cell_m = 1.0;
+		s = rt_world_add_goal(w, &fg, &ford, &err);
+		h.goal = ford;
 	}
+	for (int i = 0; i < holders && s == RT_OK; ++i) {
+		h.position = how == FORD_STANDING ? (rt_vec2){ -9.0 + 2.0 * (i % 10), -1.0 - 2.0 * (i / 10) }
+						  : (rt_vec2){ 30.0 + 2.0 * (i % 10), 3.0 + 2.0 * (i / 10) };
+		rt_agent_id id;
+		s = rt_world_add_agent(w, &h, &id, &err);
+		/* posted as a spread order posts them (run.c): 10 files, 5 ranks over the ford */
+		if (s == RT_OK && how == FORD_MARCHED_POSTED)
+			s = rt_world_set_agent_post(w, id, (rt_vec2){ -9.0 + 2.0 * (i % 10), -1.0 - 2.0 * (i / 10) }, &err);
+	}
+	for (int k = 0; how != FORD_STANDING && k < (int)(60.0 / d.dt_s) && s == RT_OK; ++k) s = rt_world_step(w, &err);
 	rt_agent_def f = rt_agent_def_default();
 	f.kind = RT_KIND_HORSE;
 	f.state = RT_STATE_ROUTING;
@@ -960,6 +980,11 @@ static int through_the_ford(uint64_t seed, int holders, int *fugitives_dead, int
 	return s == RT_OK ? escaped : -1;
 }
 
+static int through_the_ford(uint64_t seed, int holders, int *fugitives_dead, int *holders_dead)
+{
+	return through_the_ford_as(seed, holders, FORD_STANDING, fugitives_dead, holders_dead);
+}
+
 TEST(combat_a_ford_held_stops_a_larger_flight)
 {
 	const int seeds = rt_test_seeds(5);
@@ -981,5 +1006,112 @@ TEST(combat_a_ford_held_stops_a_larger_flight)
 		     seeds, held, most_held, fell, lost, open, least_open);
 	CHECK(most_held <= 20);    /* the ford held: at most one in ten through in every seed */
 	CHECK(least_open >= 120);  /* open, the same flight gets most of its men over */
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* E5, "命令一千多正红旗骑兵散布在河滩上" (seed 000): 200 horse on the bank 600 m north-east
+ * of the Xiaoling crossing (Dalinghe map) are sent to it; five minutes on, where do they
+ * stand? Ordered to spread over it, they take it in ranks and files and stand in the
+ * ford's water (0.7 m) as in a line held; without the order each stops where he enters
+ * the place, and they stand in a knot on their own side of it (tests/data/scenarios/
+ * spread). Fills *in_ford with riders standing in water, *extent with the spread of their
+ * positions along the river (the 10th to 90th percentile of x - y, m) and *off with the
+ * distance of their centre from the ford's. */
+static bool riders_at_the_ford(bool spread, int *in_ford, double *extent, double *off)
+{
+	rt_scenario_def def = rt_scenario_def_default();
+	def.allocator = rt_test_allocator();
+	const char *sets[] = { "corps.riders.units.plain_red.order.spread=false" };
+	def.sets = spread ? NULL : sets;
+	def.set_count = spread ? 0 : 1;
+	rt_scenario *sc;
+	rt_error err;
+	if (rt_scenario_load("tests/data/scenarios/spread/scenario.yaml", &def, &sc, &err) != RT_OK) return false;
+	rt_run_def rd = rt_run_def_default();
+	rd.allocator = rt_test_allocator();
+	rt_run *run;
+	if (rt_run_create(sc, &rd, &run, &err) != RT_OK) {
+		rt_scenario_destroy(sc);
+		return false;
+	}
+	rt_world *w = rt_run_world(run);
+	bool ok = true;
+	rt_world_stats st;
+	rt_world_get_stats(w, &st);
+	while (ok && st.time_s < 300.0) {
+		ok = rt_run_step(run, &err) == RT_OK;
+		rt_world_get_stats(w, &st);
+	}
+	/* the ford's centre: the middle of xiaoling_crossing's line, in the map's metres */
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	const rt_vec2 ford = rt_map_lonlat_to_xy(info.map, (rt_lonlat){ 0.5 * (121.1829704 + 121.1840296), 0.5 * (41.0873965 + 41.0879785) });
+	double along[200], cx = 0.0, cy = 0.0;
+	int n = 0;
+	*in_ford = 0;
+	for (int id = 0; ok && id < rt_world_agent_count(w); ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		if (v.side != 1 || v.kind != RT_KIND_HORSE || n == 200) continue;
+		along[n++] = v.position.x - v.position.y; /* the river runs north-west to south-east here */
+		cx += v.position.x;
+		cy += v.position.y;
+		*in_ford += rt_world_water_depth_m(w, v.position) > 0.0;
+	}
+	ok = ok && n > 0;
+	if (ok) {
+		for (int i = 1; i < n; ++i)
+			for (int j = i; j > 0 && along[j] < along[j - 1]; --j) {
+				const double t = along[j];
+				along[j] = along[j - 1];
+				along[j - 1] = t;
+			}
+		*extent = (along[(9 * n) / 10] - along[n / 10]) / sqrt(2.0);
+		*off = hypot(cx / n - ford.x, cy / n - ford.y);
+	}
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	return ok;
+}
+
+TEST(combat_riders_spread_over_a_ford)
+{
+	int wet, wet0;
+	double extent, extent0, off, off0;
+	CHECK(riders_at_the_ford(true, &wet, &extent, &off));
+	CHECK(riders_at_the_ford(false, &wet0, &extent0, &off0));
+	rt_test_note("200 riders (100 agents) at the crossing five minutes on: spread, %d agents stand in the ford's water, "
+		     "their files %.0f m across, their centre %.0f m from the ford's; not spread, %d, %.0f m, %.0f m",
+		     wet, extent, off, wet0, extent0, off0);
+	CHECK(wet >= 60);                  /* most of them in the ford (86 when written) */
+	CHECK(off < 15.0 && extent > 45.0); /* over it, across its 60 m (1 m, 65 m) */
+	CHECK(wet0 <= 10 && off0 > 50.0);  /* a knot on their side (none, 121 m) */
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* E5 with the holders marched to the ford: 50 veteran horse come from 30-48 m east along
+ * the bank a minute before the flight. Posted over the ford in files and ranks (what an
+ * order to spread gives them, rt_world_set_agent_post), they hold it as the men drawn up
+ * in it do; sent to it without posts, each stops where he enters it, they stand in a knot
+ * at its east end, and the flight goes past them (440 of 1,000 in five seeds). */
+TEST(combat_a_ford_marched_to_is_held_only_when_spread)
+{
+	const int seeds = rt_test_seeds(5);
+	int posted = 0, knot = 0, most_posted = 0, least_knot = 200;
+	for (int seed = 1; seed <= seeds; ++seed) {
+		int fd, hd;
+		const int p = through_the_ford_as((uint64_t)seed, 50, FORD_MARCHED_POSTED, &fd, &hd);
+		const int k = through_the_ford_as((uint64_t)seed, 50, FORD_MARCHED, &fd, &hd);
+		CHECK(p >= 0 && k >= 0);
+		posted += p;
+		knot += k;
+		most_posted = p > most_posted ? p : most_posted;
+		least_knot = k < least_knot ? k : least_knot;
+	}
+	rt_test_note("200 horse in flight at a 20 m ford held by 50 horse marched to it, %d seeds: posted over it, %d got "
+		     "through in all (at most %d in a seed); not posted, %d (at least %d in a seed)",
+		     seeds, posted, most_posted, knot, least_knot);
+	CHECK(most_posted <= 20);  /* held as when drawn up in it (combat_a_ford_held_stops_a_larger_flight) */
+	CHECK(least_knot >= 50);   /* a quarter or more get past the knot in every seed (83-96 when written) */
 	CHECK(rt_test_bytes_held() == 0);
 }

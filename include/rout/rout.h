@@ -509,11 +509,18 @@ typedef struct rt_agent_view {
 	bool keeps_ground;      /* of stance contain, he keeps the ground he held when the order came
 	                           (the scenario layer's halt, M7): he stands, or goes on to the place
 	                           he was sent to, and is not of the ring that keeps its distance */
+	bool posted;            /* his order gave him a post in its place (rt_world_set_agent_post) */
+	rt_vec2 post;           /* that post, m ((0, 0) when he has none) */
 } rt_agent_view;
 
 int rt_world_agent_count(const rt_world *world);
 bool rt_world_get_agent(const rt_world *world, rt_agent_id id, rt_agent_view *out);
 rt_status rt_world_set_agent_goal(rt_world *world, rt_agent_id id, rt_goal_id goal, rt_error *err);
+/* His post in the place his goal sends him to (E5, "散布在河滩上": a unit spread over a
+ * bank or a ford): he follows the goal's field until he is inside its target, then walks
+ * straight to the post and stands on it, where without one he stops where he enters the
+ * target. The post must lie inside the target of his goal; a new goal clears it. */
+rt_status rt_world_set_agent_post(rt_world *world, rt_agent_id id, rt_vec2 post, rt_error *err);
 rt_status rt_world_set_agent_state(rt_world *world, rt_agent_id id, rt_state state, rt_error *err);
 
 /* The crowd round a man as the crush model sees it after the last step (docs/model.md

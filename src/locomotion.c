@@ -107,21 +107,6 @@ static inline bool post_direction(const rt_world *w, int s, int32_t goal, double
 	return true;
 }
 
-/* E3 is rising water. A man sent to a post (E5) walks to it and stands on it through
- * the water he planned by (a ford, a river's edge, at their usual depth) while the sea
- * stands no higher than its mean level: without this the wade-out, which takes every
- * steady man within two raster cells of water over wade_out_depth_m, kept riders sent
- * to a ford 40-60 m from it (Dalinghe's crossing). Water risen above that sends him out
- * as it does any other man. */
-static inline bool posted_in_usual_water(const rt_world *w, int s, double xi, double yi)
-{
-	const rt_agents *a = &w->agents;
-	if (!a->posted[s] || a->goal[s] == RT_NO_GOAL || a->goal[s] != a->order_goal[s]) return false;
-	if (w->env.set && w->env.sea_level_m > w->environment.tide.mean_level_m) return false;
-	const int cell = rt__terrain_cell(w, xi, yi);
-	return cell < 0 || rt_world_water_depth_m(w, (rt_vec2){ xi, yi }) <= rt__planning_depth(w, cell) + 1e-6;
-}
-
 /* His desired direction e0 (a unit vector, or zero to stand), from his state, stance,
  * enemy and goal, and his pace v0 where that changes it (a rider's charge). Returns his
  * goal when e0 is the goal's direction, left for the caller to take from the flow field
@@ -334,8 +319,7 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 				bm->pace[i] *= c->flight_factor;
 			/* E3: a man not in flight feels the water rise round him and wades out toward
 			 * the shallows; a routing man in the dark runs where his flight takes him */
-			else if (c->water && state != RT_STATE_ROUTING && state != RT_STATE_SURRENDERED &&
-				 !posted_in_usual_water(w, g->order[k], g->sx[k], g->sy[k]))
+			else if (c->water && state != RT_STATE_ROUTING && state != RT_STATE_SURRENDERED)
 				rt__water_flight(w, g->sx[k], g->sy[k], &bm->head_x[i], &bm->head_y[i]);
 		}
 		/* neighbours within the interaction range */

@@ -224,6 +224,16 @@ static double depth_at(const rt_world *w, int cell)
 	return (double)w->map_water[cell] + (flood > 0.0 ? flood : 0.0);
 }
 
+/* The sea's water at a cell: its depth where the sea stands over the ground, 0 where it
+ * does not (a river or ford inland, at its usual depth, is not the sea rising: E3). */
+static double sea_depth_at(const rt_world *w, int cell)
+{
+	if (cell < 0) return 0.0;
+	const double sea = w->env.set ? w->env.sea_level_m : 0.0;
+	const double flood = sea - (double)w->map_elevation[cell];
+	return flood > 0.0 ? (double)w->map_water[cell] + flood : 0.0;
+}
+
 bool rt__deeper_water(const rt_world *w, double x, double y, double nx, double ny, bool rider)
 {
 	const int to = rt__terrain_cell(w, nx, ny);
@@ -233,12 +243,12 @@ bool rt__deeper_water(const rt_world *w, double x, double y, double nx, double n
 	return there > limit && there > depth_at(w, rt__terrain_cell(w, x, y));
 }
 
-/* A cell c is deeper than the wade-out depth D when its own water is, or when the sea
- * stands above elevation + D - water. The level kept for a cell is the least of that
- * over the 7 x 7 cells round it (the cells rt__water_flight looks at for "wet" lie at
- * most two away; three allows for rounding), less a millimetre, so a sea at or below
- * it leaves every one of them shallower than D: the man is dry, as the full look would
- * find. */
+/* A cell c has the sea's water over the wade-out depth D when the sea stands above its
+ * elevation and above elevation + D - water (sea_depth_at). The level kept for a cell is
+ * the least of that over the 7 x 7 cells round it (the cells rt__water_flight looks at
+ * for "wet" lie at most two away; three allows for rounding), less a millimetre, so a
+ * sea at or below it leaves every one of them without the sea's water over D: the man
+ * is dry, as the full look would find. */
 rt_status rt__water_prepare(rt_world *w, rt_error *err)
 {
 	if (!w->map) return RT_OK;
@@ -260,7 +270,7 @@ rt_status rt__water_prepare(rt_world *w, rt_error *err)
 	}
 	for (size_t c = 0; c < cells; ++c) {
 		const double water = (double)w->map_water[c];
-		w->wet_level[c] = water > wade ? -INFINITY : (float)((double)w->map_elevation[c] + wade - water - 1e-3);
+		w->wet_level[c] = (float)((double)w->map_elevation[c] + fmax(0.0, wade - water) - 1e-3);
 	}
 	/* the least over 2R + 1 cells along x, then along y */
 	for (int y = 0; y < ny; ++y) {
@@ -302,9 +312,9 @@ bool rt__water_flight(const rt_world *w, double x, double y, double *ex, double 
 					   { 0.70710678118654752, -0.70710678118654752 } };
 	static const double reach[3] = { 2.0, 5.0, 12.0 };
 	const double cell = w->map_cell, wade = w->water.wade_out_depth_m;
-	/* he wades when the water round him (his cell, or two cells out on any side) is over
+	/* he wades when the sea's water round him (his cell, or two cells out on any side) is over
 	 * the wading depth: so he keeps going a little past the waterline */
-	bool wet = depth_at(w, here) > wade;
+	bool wet = sea_depth_at(w, here) > wade;
 	double mean[8];
 	bool open[8];
 	for (int d = 0; d < 8; ++d) {
@@ -317,7 +327,7 @@ bool rt__water_flight(const rt_world *w, double x, double y, double *ex, double 
 				continue;
 			}
 			const double dep = depth_at(w, c);
-			if (r == 0 && dep > wade) wet = true;
+			if (r == 0 && sea_depth_at(w, c) > wade) wet = true;
 			sum += dep;
 		}
 		mean[d] = sum / 3.0;

@@ -605,7 +605,8 @@ void rt__fort_leave(rt_world *w, int slot);
 bool rt__deeper_water(const rt_world *w, double x, double y, double nx, double ny, bool rider);
 /* Water depth at a map cell when the sea stands at its mean level: what men plan by. */
 double rt__planning_depth(const rt_world *w, int cell);
-/* E3: a man with water deeper than water.wade_out_depth_m under him or two raster cells
+/* E3: a man with the sea's water (where the sea stands over the ground; not a river or
+ * ford inland) deeper than water.wade_out_depth_m under him or two raster cells
  * out on any side wades toward the shallowest of eight directions (the mean depth 2, 5
  * and 12 cells out along each, over passable ground; among equals, the one most nearly
  * opposite the deepest): his direction, and true. */

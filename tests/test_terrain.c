@@ -733,3 +733,51 @@ TEST(terrain_column_marches_through_its_own_fort)
 	CHECK(sheltered == 0 && held == 0);
 	CHECK(enemy_inside == 0);
 }
+
+/* E3, E5: a steady man marches over a ford. The wade-out of E3 (section 11) is the sea
+ * rising; it took every steady man within two raster cells of any water over the wading
+ * depth, rivers included, so no unit on a march (not in flight) could cross the 0.7 m
+ * Xiaoling crossing at Dalinghe: 200 horse sent over it stood 95 m short of the ford's
+ * centre ten minutes on. Now only the sea's water counts. The same 200 horse
+ * (tests/data/scenarios/spread), sent 1.2 km beyond the crossing, are there in ten
+ * minutes. */
+TEST(terrain_a_march_crosses_a_ford)
+{
+	rt_scenario_def def = rt_scenario_def_default();
+	def.allocator = rt_test_allocator();
+	const char *sets[] = { "corps.riders.units.plain_red.order.spread=false", "corps.riders.units.plain_red.order.to=beyond" };
+	def.sets = sets;
+	def.set_count = 2;
+	rt_scenario *sc;
+	rt_error err;
+	CHECK_OK(rt_scenario_load("tests/data/scenarios/spread/scenario.yaml", &def, &sc, &err), err);
+	rt_run_def rd = rt_run_def_default();
+	rd.allocator = rt_test_allocator();
+	rt_run *run;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	rt_world *w = rt_run_world(run);
+	bool ok = true;
+	rt_world_stats st;
+	rt_world_get_stats(w, &st);
+	while (ok && st.time_s < 600.0) {
+		ok = rt_run_step(run, &err) == RT_OK;
+		rt_world_get_stats(w, &st);
+	}
+	CHECK(ok);
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	const rt_vec2 beyond = rt_map_lonlat_to_xy(info.map, (rt_lonlat){ 121.1715, 41.0809 });
+	int riders = 0, there = 0;
+	for (int id = 0; id < rt_world_agent_count(w); ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		if (v.side != 1 || v.kind != RT_KIND_HORSE) continue;
+		riders++;
+		there += hypot(v.position.x - beyond.x, v.position.y - beyond.y) <= 450.0; /* at its 600 m square (corners 424 m out) */
+	}
+	rt_test_note("ten minutes after the order, %d of %d riders are at the place 1.2 km beyond the ford", there, riders);
+	CHECK(riders == 100 && there >= 90);
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	CHECK(rt_test_bytes_held() == 0);
+}

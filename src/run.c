@@ -128,47 +128,91 @@ static bool post_ground(const rt_world *w, rt_vec2 q, bool rider)
 	return rt__planning_depth(w, cell) < (rider ? w->water.horse_drown_depth_m : w->water.foot_drown_depth_m);
 }
 
+/* The centre of cell (f, r) of a files x ranks lattice over the goal's rectangle. */
+static rt_vec2 lattice_point(const rt_goal_def *g, int files, int ranks, int f, int r)
+{
+	const double dx = (g->target_max.x - g->target_min.x) / files, dy = (g->target_max.y - g->target_min.y) / ranks;
+	return (rt_vec2){ g->target_min.x + (f + 0.5) * dx, g->target_min.y + (r + 0.5) * dy };
+}
+
+/* Good posts of a files x ranks lattice (rider: whether the men ride, for the depth a
+ * post may stand in); per file in *per_file when not NULL. */
+static int good_posts(const rt_world *w, const rt_goal_def *g, int files, int ranks, bool rider, int *per_file)
+{
+	int good = 0;
+	for (int f = 0; f < files; ++f) {
+		int here = 0;
+		for (int r = 0; r < ranks; ++r) here += post_ground(w, lattice_point(g, files, ranks, f, r), rider);
+		if (per_file) per_file[f] = here;
+		good += here;
+	}
+	return good;
+}
+
 /* E5, "命令一千多正红旗骑兵散布在河滩上" (seed 000): a unit ordered to spread over the place
- * it marches to takes all of it, in even ranks and files across its target rectangle,
+ * it marches to takes all of it, in even files and ranks across its target rectangle,
  * each man to his own post (rt_world_set_agent_post), where without the order each man
  * stops where he enters the place, and a unit coming from one side stands in a knot on
- * that side. Files are at least one body and a fifth apart (2.4 radii): a place too small
- * for the unit posts as many as it holds and the rest stop where they enter it. Posts on
- * ground no man may stand on (a wall, water over his depth) are moved to the nearest
- * cell of the rectangle that is not, or left out. Men are handed posts in the order of
- * their places: sorted west to east into files, each file south to north, so that paths
- * to the posts seldom cross. */
+ * that side. The men are those apply_order marked (posted == 2). The lattice is F files
+ * by R ranks as near the rectangle's shape as the men allow; its cells whose centre is
+ * ground no man may stand on (impassable, water at the sea's mean level as deep as his
+ * drowning depth) hold no post, and while there are fewer good posts than men the
+ * lattice is drawn closer, a file or a rank at a time, down to files and ranks a body
+ * and a fifth apart (2.4 radii). A place too small for the unit posts the men nearest
+ * its centre and the rest stop where they enter it. Men are handed posts in the order
+ * of their places: sorted west to east into the files (as many men to a file as it has
+ * good posts), each file south to north, so that paths to the posts seldom cross and no
+ * two men share a post. */
 static rt_status spread_over(rt_run *run, int unit, rt_goal_id goal)
 {
 	rt_world *w = run->world;
 	rt_agents *a = &w->agents;
-	if (goal == RT_NO_GOAL) return RT_OK;
-	const rt_goal_def *g = &w->goals[goal].def;
 	int n = 0;
 	double radius = 0.0;
+	bool rider = true; /* posts as deep as a horse stands in only if every man rides */
 	for (int s = 0; s < a->count; ++s)
-		if ((int)a->unit[s] == unit && a->order_goal[s] == goal && rt_state_is_active(a->state[s]) &&
-		    a->state[s] != RT_STATE_ROUTING && a->state[s] != RT_STATE_SURRENDERED && a->state[s] != RT_STATE_SHELTERED) {
+		if ((int)a->unit[s] == unit && a->posted[s] == 2) {
 			n++;
 			radius = fmax(radius, (double)a->radius[s]);
+			rider = rider && a->mount[s];
 		}
-	if (n == 0) return RT_OK;
+	if (n == 0 || goal == RT_NO_GOAL) {
+		for (int s = 0; s < a->count; ++s)
+			if ((int)a->unit[s] == unit && a->posted[s] == 2) a->posted[s] = 0;
+		return RT_OK;
+	}
+	const rt_goal_def *g = &w->goals[goal].def;
 	const double width = g->target_max.x - g->target_min.x, height = g->target_max.y - g->target_min.y;
 	const double gap = fmax(2.4 * radius, 1e-3);
-	const int files_max = (int)fmax(1.0, floor(width / gap)), ranks_max = (int)fmax(1.0, floor(height / gap));
-	/* files x ranks as near the rectangle's shape as the men allow */
+	const int files_max = (int)fmin(4096.0, fmax(1.0, floor(width / gap))), ranks_max = (int)fmin(4096.0, fmax(1.0, floor(height / gap)));
 	int files = (int)fmin((double)files_max, fmax(1.0, round(sqrt((double)n * width / fmax(height, 1e-3)))));
-	int ranks = (int)fmin((double)ranks_max, ceil((double)n / files));
-	if ((int64_t)files * ranks < n && files < files_max) files = (int)fmin((double)files_max, ceil((double)n / ranks));
-	const int posts = (int)fmin((double)n, (double)files * ranks);
+	int ranks = (int)fmin((double)ranks_max, fmax(1.0, ceil((double)n / files)));
+	int good = good_posts(w, g, files, ranks, rider, NULL);
+	/* closer, keeping the cells near square, by a twentieth (at least one file or rank) at
+	 * a time, until every man has a post or no closer will do */
+	while (good < n && (files < files_max || ranks < ranks_max)) {
+		if (ranks >= ranks_max || (files < files_max && width / files >= height / ranks))
+			files = (int)fmin((double)files_max, files + fmax(1.0, floor(files / 20.0)));
+		else
+			ranks = (int)fmin((double)ranks_max, ranks + fmax(1.0, floor(ranks / 20.0)));
+		good = good_posts(w, g, files, ranks, rider, NULL);
+	}
+	const int posts = good < n ? good : n;
 	rt_allocator al = run->allocator;
 	post_rank *men = rt__calloc(&al, (size_t)n, sizeof *men);
-	if (!men) return RT_ERR_NOMEM;
+	int *per_file = rt__calloc(&al, (size_t)files, sizeof *per_file);
+	if (!men || !per_file) {
+		rt__free(&al, men, (size_t)n * sizeof *men);
+		rt__free(&al, per_file, (size_t)files * sizeof *per_file);
+		return RT_ERR_NOMEM;
+	}
+	good_posts(w, g, files, ranks, rider, per_file);
 	int m = 0;
 	for (int s = 0; s < a->count; ++s)
-		if ((int)a->unit[s] == unit && a->order_goal[s] == goal && rt_state_is_active(a->state[s]) &&
-		    a->state[s] != RT_STATE_ROUTING && a->state[s] != RT_STATE_SURRENDERED && a->state[s] != RT_STATE_SHELTERED)
+		if ((int)a->unit[s] == unit && a->posted[s] == 2) {
+			a->posted[s] = 0;
 			men[m++] = (post_rank){ a->x[s], a->id[s], s };
+		}
 	/* the men nearest the place take the posts when there are fewer posts than men */
 	if (posts < n) {
 		const double cx = 0.5 * (g->target_min.x + g->target_max.x), cy = 0.5 * (g->target_min.y + g->target_max.y);
@@ -177,34 +221,24 @@ static rt_status spread_over(rt_run *run, int unit, rt_goal_id goal)
 		for (int i = 0; i < n; ++i) men[i].key = a->x[men[i].slot];
 	}
 	qsort(men, (size_t)posts, sizeof *men, cmp_post_rank);
-	const double dx = width / files, dy = height / ranks;
+	/* file by file from the west, each man of a file to its good posts from the south; a
+	 * unit with fewer men than posts leaves the last posts empty */
 	for (int f = 0, first = 0; f < files && first < posts; ++f) {
-		const int count = (int)fmin((double)ranks, (double)(posts - first));
+		const int count = per_file[f] < posts - first ? per_file[f] : posts - first;
 		for (int i = first; i < first + count; ++i) men[i].key = a->y[men[i].slot];
 		qsort(men + first, (size_t)count, sizeof *men, cmp_post_rank);
-		for (int r = 0; r < count; ++r) {
-			const int s = men[first + r].slot;
-			const bool rider = a->mount[s] != 0;
-			rt_vec2 p = { g->target_min.x + (f + 0.5) * dx, g->target_min.y + (r + 0.5) * dy }, q = p;
-			bool found = post_ground(w, p, rider);
-			/* else the nearest good ground of the rectangle, ring by ring of the post spacing */
-			for (int ring = 1; !found && ring <= files + ranks; ++ring)
-				for (int k = -ring; !found && k <= ring; ++k)
-					for (int side = 0; !found && side < 4; ++side) {
-						const int i = side < 2 ? k : (side == 2 ? -ring : ring);
-						const int j = side < 2 ? (side == 0 ? -ring : ring) : k;
-						q = (rt_vec2){ p.x + i * 0.5 * dx, p.y + j * 0.5 * dy };
-						found = q.x > g->target_min.x && q.x < g->target_max.x && q.y > g->target_min.y &&
-							q.y < g->target_max.y && post_ground(w, q, rider);
-					}
-			if (!found) continue;
+		for (int r = 0, k = 0; r < ranks && k < count; ++r) {
+			const rt_vec2 p = lattice_point(g, files, ranks, f, r);
+			if (!post_ground(w, p, rider)) continue;
+			const int s = men[first + k++].slot;
 			a->posted[s] = 1;
-			a->post_x[s] = (float)q.x;
-			a->post_y[s] = (float)q.y;
+			a->post_x[s] = (float)p.x;
+			a->post_y[s] = (float)p.y;
 		}
 		first += count;
 	}
 	rt__free(&al, men, (size_t)n * sizeof *men);
+	rt__free(&al, per_file, (size_t)files * sizeof *per_file);
 	return RT_OK;
 }
 
@@ -279,8 +313,10 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o, bool f
 		/* his order, to which he comes back when the pursuit by doctrine no longer sends him (Q2) */
 		a->order_goal[s] = a->goal[s];
 		a->order_stance[s] = a->stance[s];
-		/* a post goes with its order; the halt leaves a man keeping ground his post (M7) */
-		if (!(o->kind == RT_ORDER_CONTAIN && a->keep[s])) a->posted[s] = 0;
+		/* a post goes with its order; the halt leaves a man keeping ground his post (M7);
+		 * an order to spread marks the men it reaches for spread_over (2) */
+		if (o->spread) a->posted[s] = 2;
+		else if (!(o->kind == RT_ORDER_CONTAIN && a->keep[s])) a->posted[s] = 0;
 		a->level[s] = 0;
 	}
 	if (o->spread) {

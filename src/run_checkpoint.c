@@ -2,11 +2,11 @@
  * own state as its extra bytes, under the same checksum, so the two can never be
  * replaced apart. The run's state is laid out as
  *
- *   magic "RTRUN2\0\0", fingerprint (u64: the scenario's tables, seed, scale, end),
+ *   magic "RTRUN3\0", fingerprint (u64: the scenario's tables, seed, scale, end),
  *   last_check, last_series, sheltered_at_start (i64), tide samples (i32) and the last
  *   two sea levels (f64), then per corps: commander state (u8), left reported (u8),
  *   reached place (i32), reached at (f64); per unit: order (kind i32, with 0x100 set for
- *   an order at the gallop; place i32, radius f64), broken reported (u8); per trigger: fired at (f64); per history figure:
+ *   an order at the gallop and 0x200 for one to spread; place i32, radius f64), broken reported (u8); per trigger: fired at (f64); per history figure:
  *   its value at its time (f64, NAN not yet taken or none), then per figure its measure and
  *   free men at its `since` (2 f64); phenomena seen
  *   (u8 each); the events (count i32, then each event as its fixed record); the series
@@ -103,7 +103,9 @@ static void write_state(const rt_run *run, buffer *b)
 		put(b, &run->reached_at_s[c], sizeof(double));
 	}
 	for (int u = 0; u < sc->unit_count; ++u) {
-		const int32_t kind = (int32_t)run->unit_order[u].kind | (run->unit_order[u].gallop ? 0x100 : 0), place = run->unit_order[u].place;
+		const int32_t kind = (int32_t)run->unit_order[u].kind | (run->unit_order[u].gallop ? 0x100 : 0) |
+				     (run->unit_order[u].spread ? 0x200 : 0),
+			      place = run->unit_order[u].place;
 		const uint8_t broken = run->unit_routed[u];
 		put(b, &kind, sizeof kind);
 		put(b, &place, sizeof place);
@@ -221,7 +223,8 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 		get(&r, &orders[u].radius_m, sizeof(double));
 		get(&r, &broken[u], 1);
 		orders[u].gallop = (kind & 0x100) != 0; /* the pace rides in bit 8 of the kind */
-		kind &= ~0x100;
+		orders[u].spread = (kind & 0x200) != 0; /* the spread in bit 9 */
+		kind &= ~0x300;
 		if (kind < 0 || kind >= RT_ORDER_KIND_COUNT || place < -1 || place >= sc->place_count || broken[u] > 1 ||
 		    !isfinite(orders[u].radius_m))
 			r.failed = true;

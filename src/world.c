@@ -769,7 +769,7 @@ bool rt_world_get_agent(const rt_world *w, rt_agent_id id, rt_agent_view *o)
 	o->mounted = a->mount[s] != 0;
 	o->keeps_ground = a->stance[s] == RT_STANCE_CONTAIN && a->keep[s];
 	o->posted = a->posted[s] != 0;
-	o->post = (rt_vec2){ a->post_x[s], a->post_y[s] };
+	o->post = a->posted[s] ? (rt_vec2){ a->post_x[s], a->post_y[s] } : (rt_vec2){ 0.0, 0.0 };
 	return true;
 }
 

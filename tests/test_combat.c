@@ -1017,7 +1017,7 @@ TEST(combat_a_ford_held_stops_a_larger_flight)
  * spread). Fills *in_ford with riders standing in water, *extent with the spread of their
  * positions along the river (the 10th to 90th percentile of x - y, m) and *off with the
  * distance of their centre from the ford's. */
-static bool riders_at_the_ford(bool spread, int *in_ford, double *extent, double *off)
+static bool riders_at_the_ford(bool spread, int *in_ford, double *extent, double *off, double *closest_posts)
 {
 	rt_scenario_def def = rt_scenario_def_default();
 	def.allocator = rt_test_allocator();
@@ -1047,8 +1047,10 @@ static bool riders_at_the_ford(bool spread, int *in_ford, double *extent, double
 	rt_scenario_get_info(sc, &info);
 	const rt_vec2 ford = rt_map_lonlat_to_xy(info.map, (rt_lonlat){ 0.5 * (121.1829704 + 121.1840296), 0.5 * (41.0873965 + 41.0879785) });
 	double along[200], cx = 0.0, cy = 0.0;
-	int n = 0;
+	rt_vec2 post[200];
+	int n = 0, posts = 0;
 	*in_ford = 0;
+	*closest_posts = INFINITY;
 	for (int id = 0; ok && id < rt_world_agent_count(w); ++id) {
 		rt_agent_view v;
 		rt_world_get_agent(w, (rt_agent_id)id, &v);
@@ -1057,7 +1059,11 @@ static bool riders_at_the_ford(bool spread, int *in_ford, double *extent, double
 		cx += v.position.x;
 		cy += v.position.y;
 		*in_ford += rt_world_water_depth_m(w, v.position) > 0.0;
+		if (v.posted) post[posts++] = v.post;
 	}
+	/* no two men share a post: the nearest two posts, in body radii of the riders (1) */
+	for (int i = 0; i < posts; ++i)
+		for (int j = i + 1; j < posts; ++j) *closest_posts = fmin(*closest_posts, hypot(post[i].x - post[j].x, post[i].y - post[j].y));
 	ok = ok && n > 0;
 	if (ok) {
 		for (int i = 1; i < n; ++i)
@@ -1077,14 +1083,17 @@ static bool riders_at_the_ford(bool spread, int *in_ford, double *extent, double
 TEST(combat_riders_spread_over_a_ford)
 {
 	int wet, wet0;
-	double extent, extent0, off, off0;
-	CHECK(riders_at_the_ford(true, &wet, &extent, &off));
-	CHECK(riders_at_the_ford(false, &wet0, &extent0, &off0));
+	double extent, extent0, off, off0, closest, closest0;
+	CHECK(riders_at_the_ford(true, &wet, &extent, &off, &closest));
+	CHECK(riders_at_the_ford(false, &wet0, &extent0, &off0, &closest0));
+	const double body = rt_kind_params_default(RT_KIND_HORSE).radius_m * sqrt(2.0); /* scale 2 */
+	rt_test_note("spread: the nearest two posts are %.1f m apart (a body radius %.2f m); not spread: no posts (%g)", closest, body, closest0);
+	CHECK(closest >= 2.4 * body - 1e-3 && isinf(closest0));
 	rt_test_note("200 riders (100 agents) at the crossing five minutes on: spread, %d agents stand in the ford's water, "
 		     "their files %.0f m across, their centre %.0f m from the ford's; not spread, %d, %.0f m, %.0f m",
 		     wet, extent, off, wet0, extent0, off0);
-	CHECK(wet >= 60);                  /* most of them in the ford (86 when written) */
-	CHECK(off < 15.0 && extent > 45.0); /* over it, across its 60 m (1 m, 65 m) */
+	CHECK(wet >= 60);                  /* most of them in the ford (80 when written) */
+	CHECK(off < 15.0 && extent > 45.0); /* over it, across its 60 m (4 m, 71 m) */
 	CHECK(off0 > 50.0 && extent0 < 40.0 && wet0 < wet / 2); /* a knot at its near end (82 m off, 27 m across, 32) */
 	CHECK(rt_test_bytes_held() == 0);
 }

@@ -1595,3 +1595,57 @@ TEST(scenario_a_commander_is_one_man_at_any_scale)
 	remove_dir(dir);
 	CHECK(rt_test_bytes_held() == 0);
 }
+
+/* A run whose men are on their way to posts (E5: a march spread over a ford), saved and
+ * resumed, ends as the run not stopped: the posts ride in the world's checkpoint and the
+ * order's `spread` in the run's (its order in run.json says so after the resume too). */
+TEST(scenario_run_resumes_men_on_their_way_to_posts)
+{
+	char dir[] = "/tmp/rout-test-ckpt-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char whole[300], resumed[300], ckpt[300];
+	snprintf(whole, sizeof whole, "%s/whole", dir);
+	snprintf(resumed, sizeof resumed, "%s/resumed", dir);
+	snprintf(ckpt, sizeof ckpt, "%s/run.rtck", dir);
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc;
+	rt_error err;
+	CHECK_OK(rt_scenario_load("tests/data/scenarios/spread/scenario.yaml", &def, &sc, &err), err);
+	if (!sc) return;
+	rt_run_def rd = run_def(4, 2);
+	rd.until_s = 300.0;
+	rt_run *run;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+	const uint64_t h_whole = rt_world_hash(rt_run_world(run));
+	CHECK_OK(rt_run_write_outputs(run, whole, &err), err);
+	rt_run_destroy(run);
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	while (run && rt_run_time_s(run) < 150.0) CHECK_OK(rt_run_step(run, &err), err);
+	CHECK_OK(rt_run_save_checkpoint(run, ckpt, &err), err);
+	rt_run_destroy(run);
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	CHECK_OK(rt_run_load_checkpoint(run, ckpt, &err), err);
+	while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+	const uint64_t h_resumed = rt_world_hash(rt_run_world(run));
+	CHECK_OK(rt_run_write_outputs(run, resumed, &err), err);
+	rt_run_destroy(run);
+	CHECK_MSG(h_whole == h_resumed, "hash %016llx whole, %016llx resumed", (unsigned long long)h_whole, (unsigned long long)h_resumed);
+	char a[400], b[400];
+	snprintf(a, sizeof a, "%s/summary.json", whole);
+	snprintf(b, sizeof b, "%s/summary.json", resumed);
+	size_t na = 0, nb = 0;
+	char *sa = slurp(a, &na), *sb = slurp(b, &nb);
+	CHECK(sa && sb && na == nb && memcmp(sa, sb, na) == 0);
+	free(sa);
+	free(sb);
+	snprintf(b, sizeof b, "%s/run.json", resumed);
+	sb = slurp(b, &nb);
+	CHECK(sb && strstr(sb, "march to crossing, spread over it"));
+	free(sb);
+	rt_scenario_destroy(sc);
+	char cmd[400];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	CHECK(rt_test_bytes_held() == 0);
+}

@@ -34,6 +34,7 @@ typedef struct buffer {
 
 static void put(buffer *b, const void *p, size_t n)
 {
+	if (n == 0) return; /* an empty table (no events yet) may be NULL */
 	if (b->data && b->used + n <= b->size) memcpy(b->data + b->used, p, n);
 	else if (b->data) b->failed = true;
 	b->used += n;
@@ -47,6 +48,7 @@ typedef struct reader {
 
 static void get(reader *r, void *p, size_t n)
 {
+	if (n == 0) return;
 	if (r->failed || n > r->size - r->at) {
 		r->failed = true;
 		memset(p, 0, n);

@@ -740,6 +740,8 @@ static inline bool rt__disabled(const rt_world *w, int slot)
 
 /* summons.c: the summons to surrender (M7), every command round */
 void rt__summons(rt_world *w, int64_t round);
+/* The step scratch the summons may take in a round (0 when no corps summons). */
+size_t rt__summons_scratch(const rt_world *w);
 
 /* crush.c: after the move, men pressed in a dense, uneven crowd may be knocked down and
  * men down may be trampled or get up (C2); serial outcomes in slot order */

@@ -1,7 +1,7 @@
 /* The summons to surrender (M7): a ring halted at 500 paces that holds asks the men
  * inside to give themselves up; broken, hungry men left without a commander kneel over
  * the hours, the desperate last. */
-#include "test.h"
+#include "builders.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -320,5 +320,147 @@ TEST(summons_keeps_ground_through_the_world_api)
 	horse.keeps_ground = true;
 	CHECK(rt_world_add_agent(w, &horse, NULL, &err) == RT_ERR_INVALID && strstr(err.message, "keeps_ground is for stance contain"));
 	rt_world_destroy(w);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* ---- pockets: each body of men ringed by its own ring (M7, docs/model.md section 10c) --- */
+/* Broken men (morale 0.2) of a corps with no commander stand in knots of KNOT; horse of one
+ * corps that summons ride in from 1,000 m to contain them at 800 m (D); its commander
+ * stands well off. `arc` gives, per knot, the bearings (degrees from east) between which
+ * its riders stand; a map, if any, lies under all. Two hours at 1 s steps; per knot, how
+ * many knelt. */
+#define KNOT 150
+#define KNOT_RIDERS 120
+
+typedef struct knot_def {
+	double x, y;             /* where the knot stands */
+	double from_deg, to_deg; /* its riders' bearings */
+	bool keep;               /* its riders keep their ground (rt_agent_def.keeps_ground) */
+} knot_def;
+
+static bool ringed(const rt_map *map, const knot_def *knots, int count, double hours, int knelt[], double *summoned_at_s)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = 7;
+	d.dt_s = 1.0;
+	d.max_period_level = 4;
+	d.bounds_min = (rt_vec2){ -3500, -1500 };
+	d.bounds_max = (rt_vec2){ 3500, 2000 };
+	d.agent_capacity = 1024;
+	d.combat.sense_range_m = 1500.0; /* by day, on open ground */
+	d.combat.sense_cell_m = 50.0;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return false;
+	bool ok = !map || rt_world_set_map(w, map, &err) == RT_OK;
+	rt_corps_def inside = rt_corps_def_default();
+	rt_corps_id trapped = 0, ring = 0;
+	ok = ok && rt_world_add_corps(w, &inside, &trapped, &err) == RT_OK;
+	rt_corps_def outside = rt_corps_def_default();
+	outside.side = 1;
+	outside.summon = true;
+	ok = ok && rt_world_add_corps(w, &outside, &ring, &err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.morale = 0.2f;
+	man.corps = trapped;
+	for (int k = 0; k < count; ++k)
+		for (int i = 0; i < KNOT && ok; ++i) {
+			man.position = (rt_vec2){ knots[k].x - 11.0 + 1.5 * (i % 15), knots[k].y - 7.0 + 1.5 * (i / 15) };
+			ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+		}
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.stance = RT_STANCE_CONTAIN;
+	horse.experience = RT_EXPERIENCE_VETERAN;
+	horse.corps = ring;
+	for (int k = 0; k < count; ++k)
+		for (int i = 0; i < KNOT_RIDERS && ok; ++i) {
+			const double span = knots[k].to_deg - knots[k].from_deg, full = span >= 360.0;
+			const double deg = knots[k].from_deg + span * (full ? (i + 0.5) / KNOT_RIDERS : (double)i / (KNOT_RIDERS - 1));
+			const double angle = deg * 3.14159265358979323846 / 180.0;
+			horse.position = (rt_vec2){ knots[k].x + 1000.0 * cos(angle), knots[k].y + 1000.0 * sin(angle) };
+			horse.keeps_ground = knots[k].keep;
+			ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+		}
+	rt_agent_def chief = rt_agent_def_default();
+	chief.kind = RT_KIND_COMMANDER;
+	chief.side = 1;
+	chief.corps = ring;
+	chief.position = (rt_vec2){ 0.0, 1400.0 };
+	rt_agent_id commander = 0;
+	ok = ok && rt_world_add_agent(w, &chief, &commander, &err) == RT_OK;
+	ok = ok && rt_world_set_corps_commander(w, ring, commander, &err) == RT_OK;
+	const int steps = (int)(hours * 3600.0 / d.dt_s);
+	for (int step = 0; step < steps && ok; ++step) ok = rt_world_step(w, &err) == RT_OK;
+	for (int k = 0; k < count; ++k) {
+		knelt[k] = 0;
+		for (int i = 0; i < KNOT; ++i) {
+			rt_agent_view v;
+			rt_world_get_agent(w, (rt_agent_id)(k * KNOT + i), &v);
+			knelt[k] += v.state == RT_STATE_SURRENDERED || v.state == RT_STATE_CAPTURED;
+		}
+	}
+	rt_corps_view cv;
+	rt_world_get_corps(w, ring, &cv);
+	*summoned_at_s = cv.summons_at_s;
+	if (!ok) rt_test_note("ringed: %s", err.message);
+	rt_world_destroy(w);
+	return ok;
+}
+
+/* Two knots 4 km apart: one ringed all round, one with riders on its east side only. One
+ * ring round both, centred between them, is shut round neither (before pockets, none
+ * knelt); each is its own pocket: the first kneels, the second, open to the west, not.
+ * The same with riders who keep the ground they were put on, 1,000 m out (the halt found
+ * them holding it): a ring all of whose men stand holds, and the men within the ring's
+ * distance of its centre are inside. */
+TEST(summons_each_pocket_is_ringed_by_its_own_men)
+{
+	for (int keep = 0; keep < 2; ++keep) {
+		const knot_def knots[2] = { { -2000.0, 0.0, 0.0, 360.0, keep }, { 2000.0, 0.0, -80.0, 80.0, keep } };
+		int knelt[2];
+		double at;
+		CHECK(ringed(NULL, knots, 2, 2.0, knelt, &at));
+		rt_test_note("%s: ringed all round: %d of %d knelt; 4 km off, ringed on the east only: %d knelt; summoned at %.0f s",
+			     keep ? "riders keeping their ground" : "riders drawing in to 800 m", knelt[0], KNOT, knelt[1], at);
+		CHECK(at > 0.0 && at < 900.0);
+		CHECK(knelt[0] >= 0.6 * KNOT);
+		CHECK(knelt[1] == 0);
+	}
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* A knot 400 m north of a river 60 m wide and 3 m deep (y = -30 .. 30), riders round it
+ * from bearing -15 to 195 degrees, on the land side: the river shuts the south, and the
+ * men kneel. On the same ground without the river, or with a ford 300 m wide below them,
+ * the south is open and nobody kneels. */
+static rt_map *river_map(bool river, bool ford)
+{
+	map_builder b;
+	if (!map_begin(&b, 7000, 3500, 10)) return NULL;
+	if (river) map_line(&b, "{\"kind\":\"river\",\"width_m\":60,\"depth_m\":3}", -3500, -250, 3500, -250);
+	if (ford) map_rect(&b, "{\"kind\":\"ford\"}", -150, -300, 150, -200);
+	if (!river) map_line(&b, "{\"kind\":\"road\",\"width_m\":4}", -3000, 1500, -2900, 1500);
+	return map_finish(&b);
+}
+
+TEST(summons_a_river_shuts_the_side_of_a_pocket_against_it)
+{
+	const char *ground[3] = { "against the river", "without the river", "with a ford below them" };
+	int knelt[3];
+	for (int g = 0; g < 3; ++g) {
+		rt_map *map = river_map(g != 1, g == 2);
+		CHECK(map);
+		const knot_def knot = { 0.0, 150.0, -15.0, 195.0, false };
+		double at;
+		CHECK(ringed(map, &knot, 1, 2.0, &knelt[g], &at));
+		rt_map_destroy(map);
+		rt_test_note("%s: %d of %d knelt, summoned at %.0f s", ground[g], knelt[g], KNOT, at);
+	}
+	CHECK(knelt[0] >= 0.6 * KNOT);
+	CHECK(knelt[1] == 0);
+	CHECK(knelt[2] == 0);
 	CHECK(rt_test_bytes_held() == 0);
 }

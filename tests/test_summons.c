@@ -18,6 +18,80 @@ typedef struct pocket {
 	int encircled;        /* inside the ring at the last decision */
 } pocket;
 
+/* A ring scene: broken men (morale 0.2) of a corps with the given hunger and no
+ * commander (corps 0, ids 0..men-1, at man_at), veteran horse of stance contain of a
+ * corps of side 1 that summons or not (corps 1, at rider_at, keeping their ground where
+ * keeps[i]), and that corps' commander at chief_at; 1 s steps, sight 1,500 m (by day, on
+ * open ground), on the map if any. */
+typedef struct ring_scene {
+	uint64_t seed;
+	rt_vec2 lo, hi;     /* the world's bounds */
+	int capacity;       /* agents, 0 for the default */
+	const rt_map *map;  /* or NULL */
+	double hunger;
+	bool summon;
+	int men, riders;
+	const rt_vec2 *man_at, *rider_at;
+	const bool *keeps;  /* or NULL: none keep their ground */
+	rt_vec2 chief_at;
+} ring_scene;
+
+static rt_world *ring_world(const ring_scene *sc, rt_corps_id *ring, rt_error *err)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = sc->seed;
+	d.dt_s = 1.0;
+	d.max_period_level = 4;
+	d.bounds_min = sc->lo;
+	d.bounds_max = sc->hi;
+	if (sc->capacity > 0) d.agent_capacity = sc->capacity;
+	d.combat.sense_range_m = 1500.0;
+	d.combat.sense_cell_m = 50.0;
+	rt_world *w = rt_world_create(&d, err);
+	if (!w) return NULL;
+	bool ok = !sc->map || rt_world_set_map(w, sc->map, err) == RT_OK;
+	rt_corps_def inside = rt_corps_def_default();
+	inside.hunger = sc->hunger;
+	rt_corps_id trapped = 0;
+	ok = ok && rt_world_add_corps(w, &inside, &trapped, err) == RT_OK;
+	rt_corps_def outside = rt_corps_def_default();
+	outside.side = 1;
+	outside.summon = sc->summon;
+	ok = ok && rt_world_add_corps(w, &outside, ring, err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.morale = 0.2f;
+	man.corps = trapped;
+	for (int i = 0; i < sc->men && ok; ++i) {
+		man.position = sc->man_at[i];
+		ok = rt_world_add_agent(w, &man, NULL, err) == RT_OK;
+	}
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.stance = RT_STANCE_CONTAIN;
+	horse.experience = RT_EXPERIENCE_VETERAN;
+	horse.corps = *ring;
+	for (int i = 0; i < sc->riders && ok; ++i) {
+		horse.position = sc->rider_at[i];
+		horse.keeps_ground = sc->keeps && sc->keeps[i];
+		ok = rt_world_add_agent(w, &horse, NULL, err) == RT_OK;
+	}
+	rt_agent_def chief = rt_agent_def_default();
+	chief.kind = RT_KIND_COMMANDER;
+	chief.side = 1;
+	chief.corps = *ring;
+	chief.position = sc->chief_at;
+	rt_agent_id commander = 0;
+	ok = ok && rt_world_add_agent(w, &chief, &commander, err) == RT_OK;
+	ok = ok && rt_world_set_corps_commander(w, *ring, commander, err) == RT_OK;
+	if (!ok) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
 /* POCKET broken men (morale 0.2) of a corps with the given hunger and no commander stand
  * in a knot; RING horse of a corps that summons (or not) ride in from 1,000 m to contain
  * them at 800 m; its commander stands 1,200 m off. Hours at 1 s steps. */
@@ -25,53 +99,23 @@ static bool surround(uint64_t seed, bool summon, double hunger, double hours, po
 {
 	memset(out, 0, sizeof *out);
 	out->half_s = -1.0;
-	rt_world_def d = rt_world_def_default();
-	d.allocator = rt_test_allocator();
-	d.seed = seed;
-	d.dt_s = 1.0;
-	d.max_period_level = 4;
-	d.bounds_min = (rt_vec2){ -1500, -1500 };
-	d.bounds_max = (rt_vec2){ 1500, 1500 };
-	d.combat.sense_range_m = 1500.0; /* by day, on open ground */
-	d.combat.sense_cell_m = 50.0;
+	rt_vec2 man_at[POCKET], rider_at[RING];
+	for (int i = 0; i < POCKET; ++i) man_at[i] = (rt_vec2){ -15.0 + 1.5 * (i % 20), -11.0 + 1.5 * (i / 20) };
+	for (int i = 0; i < RING; ++i) {
+		const double angle = 6.283185307179586 * (i + 0.5) / RING;
+		rider_at[i] = (rt_vec2){ 1000.0 * cos(angle), 1000.0 * sin(angle) };
+	}
+	const ring_scene sc = { seed, { -1500, -1500 }, { 1500, 1500 }, 0, NULL, hunger, summon, POCKET, RING, man_at, rider_at, NULL,
+				{ 1200.0, 1200.0 } };
 	rt_error err;
-	rt_world *w = rt_world_create(&d, &err);
-	if (!w) return false;
-	rt_corps_def inside = rt_corps_def_default();
-	inside.hunger = hunger;
-	rt_corps_id trapped = 0, ring = 0;
-	bool ok = rt_world_add_corps(w, &inside, &trapped, &err) == RT_OK;
-	rt_corps_def outside = rt_corps_def_default();
-	outside.side = 1;
-	outside.summon = summon;
-	ok = ok && rt_world_add_corps(w, &outside, &ring, &err) == RT_OK;
-	rt_agent_def man = rt_agent_def_default();
-	man.morale = 0.2f;
-	man.corps = trapped;
-	for (int i = 0; i < POCKET && ok; ++i) {
-		man.position = (rt_vec2){ -15.0 + 1.5 * (i % 20), -11.0 + 1.5 * (i / 20) };
-		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	rt_corps_id ring = 0;
+	rt_world *w = ring_world(&sc, &ring, &err);
+	if (!w) {
+		rt_test_note("surround: %s", err.message);
+		return false;
 	}
-	rt_agent_def horse = rt_agent_def_default();
-	horse.kind = RT_KIND_HORSE;
-	horse.side = 1;
-	horse.stance = RT_STANCE_CONTAIN;
-	horse.experience = RT_EXPERIENCE_VETERAN;
-	horse.corps = ring;
-	for (int i = 0; i < RING && ok; ++i) {
-		double angle = 6.283185307179586 * (i + 0.5) / RING;
-		horse.position = (rt_vec2){ 1000.0 * cos(angle), 1000.0 * sin(angle) };
-		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
-	}
-	rt_agent_def chief = rt_agent_def_default();
-	chief.kind = RT_KIND_COMMANDER;
-	chief.side = 1;
-	chief.corps = ring;
-	chief.position = (rt_vec2){ 1200.0, 1200.0 };
-	rt_agent_id commander = 0;
-	ok = ok && rt_world_add_agent(w, &chief, &commander, &err) == RT_OK;
-	ok = ok && rt_world_set_corps_commander(w, ring, commander, &err) == RT_OK;
-	const int steps = (int)(hours * 3600.0 / d.dt_s);
+	bool ok = true;
+	const int steps = (int)(hours * 3600.0);
 	for (int step = 0; step < steps && ok; ++step) {
 		ok = rt_world_step(w, &err) == RT_OK;
 		if ((step + 1) % 60 != 0) continue;
@@ -81,7 +125,7 @@ static bool surround(uint64_t seed, bool summon, double hunger, double hours, po
 			rt_world_get_agent(w, (rt_agent_id)id, &v);
 			knelt += v.state == RT_STATE_SURRENDERED || v.state == RT_STATE_CAPTURED;
 		}
-		if (out->half_s < 0.0 && 2 * knelt >= POCKET) out->half_s = (step + 1) * d.dt_s;
+		if (out->half_s < 0.0 && 2 * knelt >= POCKET) out->half_s = (step + 1) * 1.0; /* 1 s steps */
 	}
 	for (int id = 0; id < POCKET; ++id) {
 		rt_agent_view v;
@@ -326,7 +370,7 @@ TEST(summons_keeps_ground_through_the_world_api)
 /* ---- pockets: each body of men ringed by its own ring (M7, docs/model.md section 10c) --- */
 /* Broken men (morale 0.2) of a corps with no commander stand in knots of KNOT; horse of one
  * corps that summons ride in from 1,000 m to contain them at 800 m (D); its commander
- * stands well off. `arc` gives, per knot, the bearings (degrees from east) between which
+ * stands well off. Each knot_def gives the bearings (degrees from east) between which
  * its riders stand; a map, if any, lies under all. Two hours at 1 s steps; per knot, how
  * many knelt. */
 #define KNOT 150
@@ -340,60 +384,31 @@ typedef struct knot_def {
 
 static bool ringed(const rt_map *map, const knot_def *knots, int count, double hours, int knelt[], double *summoned_at_s)
 {
-	rt_world_def d = rt_world_def_default();
-	d.allocator = rt_test_allocator();
-	d.seed = 7;
-	d.dt_s = 1.0;
-	d.max_period_level = 4;
-	d.bounds_min = (rt_vec2){ -3500, -1500 };
-	d.bounds_max = (rt_vec2){ 3500, 2000 };
-	d.agent_capacity = 1024;
-	d.combat.sense_range_m = 1500.0; /* by day, on open ground */
-	d.combat.sense_cell_m = 50.0;
-	rt_error err;
-	rt_world *w = rt_world_create(&d, &err);
-	if (!w) return false;
-	bool ok = !map || rt_world_set_map(w, map, &err) == RT_OK;
-	rt_corps_def inside = rt_corps_def_default();
-	rt_corps_id trapped = 0, ring = 0;
-	ok = ok && rt_world_add_corps(w, &inside, &trapped, &err) == RT_OK;
-	rt_corps_def outside = rt_corps_def_default();
-	outside.side = 1;
-	outside.summon = true;
-	ok = ok && rt_world_add_corps(w, &outside, &ring, &err) == RT_OK;
-	rt_agent_def man = rt_agent_def_default();
-	man.morale = 0.2f;
-	man.corps = trapped;
-	for (int k = 0; k < count; ++k)
-		for (int i = 0; i < KNOT && ok; ++i) {
-			man.position = (rt_vec2){ knots[k].x - 11.0 + 1.5 * (i % 15), knots[k].y - 7.0 + 1.5 * (i / 15) };
-			ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
-		}
-	rt_agent_def horse = rt_agent_def_default();
-	horse.kind = RT_KIND_HORSE;
-	horse.side = 1;
-	horse.stance = RT_STANCE_CONTAIN;
-	horse.experience = RT_EXPERIENCE_VETERAN;
-	horse.corps = ring;
-	for (int k = 0; k < count; ++k)
-		for (int i = 0; i < KNOT_RIDERS && ok; ++i) {
+	rt_vec2 man_at[2 * KNOT], rider_at[2 * KNOT_RIDERS];
+	bool keeps[2 * KNOT_RIDERS];
+	if (count > 2) return false;
+	for (int k = 0; k < count; ++k) {
+		for (int i = 0; i < KNOT; ++i)
+			man_at[k * KNOT + i] = (rt_vec2){ knots[k].x - 11.0 + 1.5 * (i % 15), knots[k].y - 7.0 + 1.5 * (i / 15) };
+		for (int i = 0; i < KNOT_RIDERS; ++i) {
 			const double span = knots[k].to_deg - knots[k].from_deg, full = span >= 360.0;
 			const double deg = knots[k].from_deg + span * (full ? (i + 0.5) / KNOT_RIDERS : (double)i / (KNOT_RIDERS - 1));
 			const double angle = deg * 3.14159265358979323846 / 180.0;
-			horse.position = (rt_vec2){ knots[k].x + 1000.0 * cos(angle), knots[k].y + 1000.0 * sin(angle) };
-			horse.keeps_ground = knots[k].keep;
-			ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+			rider_at[k * KNOT_RIDERS + i] = (rt_vec2){ knots[k].x + 1000.0 * cos(angle), knots[k].y + 1000.0 * sin(angle) };
+			keeps[k * KNOT_RIDERS + i] = knots[k].keep;
 		}
-	rt_agent_def chief = rt_agent_def_default();
-	chief.kind = RT_KIND_COMMANDER;
-	chief.side = 1;
-	chief.corps = ring;
-	chief.position = (rt_vec2){ 0.0, 1400.0 };
-	rt_agent_id commander = 0;
-	ok = ok && rt_world_add_agent(w, &chief, &commander, &err) == RT_OK;
-	ok = ok && rt_world_set_corps_commander(w, ring, commander, &err) == RT_OK;
-	const int steps = (int)(hours * 3600.0 / d.dt_s);
-	for (int step = 0; step < steps && ok; ++step) ok = rt_world_step(w, &err) == RT_OK;
+	}
+	const ring_scene sc = { 7, { -3500, -1500 }, { 3500, 2000 }, 1024, map, 0.0, true, count * KNOT, count * KNOT_RIDERS, man_at,
+				rider_at, keeps, { 0.0, 1400.0 } };
+	rt_error err;
+	rt_corps_id ring = 0;
+	rt_world *w = ring_world(&sc, &ring, &err);
+	if (!w) {
+		rt_test_note("ringed: %s", err.message);
+		return false;
+	}
+	bool ok = true;
+	for (int step = 0; step < (int)(hours * 3600.0) && ok; ++step) ok = rt_world_step(w, &err) == RT_OK;
 	for (int k = 0; k < count; ++k) {
 		knelt[k] = 0;
 		for (int i = 0; i < KNOT; ++i) {

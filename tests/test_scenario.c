@@ -571,6 +571,53 @@ static char *slurp(const char *path, size_t *size)
 	return d;
 }
 
+/* sc run to its end uninterrupted, and again stopped at stop_s, saved to DIR/run.rtck and
+ * resumed at resume_threads threads in a run built anew: each run's outputs in DIR/whole
+ * and DIR/resumed, its final state hash in h[0] and h[1]. */
+static void run_whole_and_resumed(const rt_scenario *sc, rt_run_def rd, double stop_s, int resume_threads, const char *dir,
+				  uint64_t h[2])
+{
+	char whole[300], resumed[300], ckpt[300];
+	snprintf(whole, sizeof whole, "%s/whole", dir);
+	snprintf(resumed, sizeof resumed, "%s/resumed", dir);
+	snprintf(ckpt, sizeof ckpt, "%s/run.rtck", dir);
+	h[0] = 0;
+	h[1] = 1;
+	rt_error err;
+	rt_run *run;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+	h[0] = rt_world_hash(rt_run_world(run));
+	CHECK_OK(rt_run_write_outputs(run, whole, &err), err);
+	rt_run_destroy(run);
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	while (run && rt_run_time_s(run) < stop_s) CHECK_OK(rt_run_step(run, &err), err);
+	CHECK_OK(rt_run_save_checkpoint(run, ckpt, &err), err);
+	rt_run_destroy(run);
+	rd.threads = resume_threads;
+	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	CHECK_OK(rt_run_load_checkpoint(run, ckpt, &err), err);
+	CHECK_NEAR(rt_run_time_s(run), stop_s, 1.0);
+	while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
+	h[1] = rt_world_hash(rt_run_world(run));
+	CHECK_OK(rt_run_write_outputs(run, resumed, &err), err);
+	rt_run_destroy(run);
+}
+
+/* Whether DIR/whole/NAME and DIR/resumed/NAME hold the same bytes. */
+static bool same_output(const char *dir, const char *name)
+{
+	char a[400], b[400];
+	snprintf(a, sizeof a, "%s/whole/%s", dir, name);
+	snprintf(b, sizeof b, "%s/resumed/%s", dir, name);
+	size_t na = 0, nb = 0;
+	char *sa = slurp(a, &na), *sb = slurp(b, &nb);
+	const bool same = sa && sb && na == nb && memcmp(sa, sb, na) == 0;
+	free(sa);
+	free(sb);
+	return same;
+}
+
 /* Issue 7, acceptance 3 and 4 for runs: a run stopped halfway, saved, and resumed in a
  * run built anew ends with the same state hash and the same summary.json; a damaged or
  * foreign checkpoint is refused. */
@@ -578,9 +625,7 @@ TEST(scenario_run_resumes_from_its_checkpoint_bit_for_bit)
 {
 	char dir[] = "/tmp/rout-test-ckpt-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
-	char whole[300], resumed[300], ckpt[300];
-	snprintf(whole, sizeof whole, "%s/whole", dir);
-	snprintf(resumed, sizeof resumed, "%s/resumed", dir);
+	char ckpt[300];
 	snprintf(ckpt, sizeof ckpt, "%s/run.rtck", dir);
 	rt_scenario_def def = scenario_def();
 	rt_scenario *sc;
@@ -589,52 +634,18 @@ TEST(scenario_run_resumes_from_its_checkpoint_bit_for_bit)
 	if (!sc) return;
 	rt_run_def rd = run_def(4, 2);
 	rd.until_s = 1800.0;
-	/* uninterrupted */
-	rt_run *run;
-	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
-	while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
-	const uint64_t h_whole = rt_world_hash(rt_run_world(run));
-	CHECK_OK(rt_run_write_outputs(run, whole, &err), err);
-	rt_run_destroy(run);
-	/* stopped at 900 s, saved, resumed at one thread in a run built anew */
-	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
-	while (run && rt_run_time_s(run) < 900.0) CHECK_OK(rt_run_step(run, &err), err);
-	CHECK_OK(rt_run_save_checkpoint(run, ckpt, &err), err);
-	rt_run_destroy(run);
-	rd.threads = 1;
-	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
-	CHECK_OK(rt_run_load_checkpoint(run, ckpt, &err), err);
-	CHECK_NEAR(rt_run_time_s(run), 900.0, 1.0);
-	while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
-	const uint64_t h_resumed = rt_world_hash(rt_run_world(run));
-	CHECK_OK(rt_run_write_outputs(run, resumed, &err), err);
-	rt_run_destroy(run);
-	CHECK_MSG(h_whole == h_resumed, "hash %016llx whole, %016llx resumed", (unsigned long long)h_whole, (unsigned long long)h_resumed);
-	char a[400], b[400];
-	snprintf(a, sizeof a, "%s/summary.json", whole);
-	snprintf(b, sizeof b, "%s/summary.json", resumed);
-	size_t na = 0, nb = 0;
-	char *sa = slurp(a, &na), *sb = slurp(b, &nb);
-	CHECK(sa && sb && na == nb && memcmp(sa, sb, na) == 0);
-	free(sa);
-	free(sb);
-	snprintf(a, sizeof a, "%s/events.jsonl", whole);
-	snprintf(b, sizeof b, "%s/events.jsonl", resumed);
-	sa = slurp(a, &na);
-	sb = slurp(b, &nb);
-	CHECK(sa && sb && na == nb && memcmp(sa, sb, na) == 0);
-	free(sa);
-	free(sb);
+	/* uninterrupted; stopped at 900 s, saved, resumed at one thread in a run built anew */
+	uint64_t hashes[2];
+	run_whole_and_resumed(sc, rd, 900.0, 1, dir, hashes);
+	CHECK_MSG(hashes[0] == hashes[1], "hash %016llx whole, %016llx resumed", (unsigned long long)hashes[0],
+		  (unsigned long long)hashes[1]);
+	CHECK(same_output(dir, "summary.json"));
+	CHECK(same_output(dir, "events.jsonl"));
 	/* the series too, whose rows keep the commanders apart through the checkpoint */
-	snprintf(a, sizeof a, "%s/series.csv", whole);
-	snprintf(b, sizeof b, "%s/series.csv", resumed);
-	sa = slurp(a, &na);
-	sb = slurp(b, &nb);
-	CHECK(sa && sb && na == nb && memcmp(sa, sb, na) == 0);
-	free(sa);
-	free(sb);
+	CHECK(same_output(dir, "series.csv"));
 	/* another seed's run refuses it; a damaged file is refused, not a crash */
 	rd.seed = 5;
+	rt_run *run;
 	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
 	CHECK(rt_run_load_checkpoint(run, ckpt, &err) != RT_OK);
 	rt_test_note("another seed: %s", err.message);
@@ -1603,10 +1614,6 @@ TEST(scenario_run_resumes_men_on_their_way_to_posts)
 {
 	char dir[] = "/tmp/rout-test-ckpt-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
-	char whole[300], resumed[300], ckpt[300];
-	snprintf(whole, sizeof whole, "%s/whole", dir);
-	snprintf(resumed, sizeof resumed, "%s/resumed", dir);
-	snprintf(ckpt, sizeof ckpt, "%s/run.rtck", dir);
 	rt_scenario_def def = scenario_def();
 	rt_scenario *sc;
 	rt_error err;
@@ -1614,38 +1621,17 @@ TEST(scenario_run_resumes_men_on_their_way_to_posts)
 	if (!sc) return;
 	rt_run_def rd = run_def(4, 2);
 	rd.until_s = 300.0;
-	rt_run *run;
-	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
-	while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
-	const uint64_t h_whole = rt_world_hash(rt_run_world(run));
-	CHECK_OK(rt_run_write_outputs(run, whole, &err), err);
-	rt_run_destroy(run);
-	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
-	while (run && rt_run_time_s(run) < 150.0) CHECK_OK(rt_run_step(run, &err), err);
-	CHECK_OK(rt_run_save_checkpoint(run, ckpt, &err), err);
-	rt_run_destroy(run);
-	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
-	CHECK_OK(rt_run_load_checkpoint(run, ckpt, &err), err);
-	while (run && !rt_run_done(run)) CHECK_OK(rt_run_step(run, &err), err);
-	const uint64_t h_resumed = rt_world_hash(rt_run_world(run));
-	CHECK_OK(rt_run_write_outputs(run, resumed, &err), err);
-	rt_run_destroy(run);
-	CHECK_MSG(h_whole == h_resumed, "hash %016llx whole, %016llx resumed", (unsigned long long)h_whole, (unsigned long long)h_resumed);
-	char a[400], b[400];
-	snprintf(a, sizeof a, "%s/summary.json", whole);
-	snprintf(b, sizeof b, "%s/summary.json", resumed);
-	size_t na = 0, nb = 0;
-	char *sa = slurp(a, &na), *sb = slurp(b, &nb);
-	CHECK(sa && sb && na == nb && memcmp(sa, sb, na) == 0);
-	free(sa);
-	free(sb);
-	snprintf(b, sizeof b, "%s/run.json", resumed);
-	sb = slurp(b, &nb);
+	uint64_t h[2];
+	run_whole_and_resumed(sc, rd, 150.0, 2, dir, h);
+	CHECK_MSG(h[0] == h[1], "hash %016llx whole, %016llx resumed", (unsigned long long)h[0], (unsigned long long)h[1]);
+	CHECK(same_output(dir, "summary.json"));
+	char b[400];
+	snprintf(b, sizeof b, "%s/resumed/run.json", dir);
+	size_t nb = 0;
+	char *sb = slurp(b, &nb);
 	CHECK(sb && strstr(sb, "march to crossing, spread over it"));
 	free(sb);
 	rt_scenario_destroy(sc);
-	char cmd[400];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
+	remove_dir(dir);
 	CHECK(rt_test_bytes_held() == 0);
 }

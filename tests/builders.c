@@ -274,23 +274,44 @@ rt_world *long_road_world(rt_goal_id *far, rt_error *err)
 	return w;
 }
 
-bool mini_run(const char *const *sets, int set_count, rt_scenario **sc, rt_run **run)
+bool scenario_run(const char *path, const char *const *sets, int set_count, rt_scenario **sc, rt_run **run)
 {
 	rt_scenario_def def = rt_scenario_def_default();
 	def.allocator = rt_test_allocator();
 	def.sets = sets;
 	def.set_count = set_count;
 	rt_error err;
-	if (rt_scenario_load("tests/data/scenarios/mini/scenario.yaml", &def, sc, &err) != RT_OK) {
-		rt_test_note("mini: %s", err.message);
+	if (rt_scenario_load(path, &def, sc, &err) != RT_OK) {
+		rt_test_note("%s: %s", path, err.message);
 		return false;
 	}
 	rt_run_def rd = rt_run_def_default();
 	rd.allocator = rt_test_allocator();
 	if (rt_run_create(*sc, &rd, run, &err) != RT_OK) {
-		rt_test_note("mini: %s", err.message);
+		rt_test_note("%s: %s", path, err.message);
 		rt_scenario_destroy(*sc);
 		return false;
+	}
+	return true;
+}
+
+bool mini_run(const char *const *sets, int set_count, rt_scenario **sc, rt_run **run)
+{
+	return scenario_run("tests/data/scenarios/mini/scenario.yaml", sets, set_count, sc, run);
+}
+
+bool run_to(rt_run *run, double time_s)
+{
+	rt_world *w = rt_run_world(run);
+	rt_world_stats st;
+	rt_world_get_stats(w, &st);
+	rt_error err;
+	while (st.time_s < time_s) {
+		if (rt_run_step(run, &err) != RT_OK) {
+			rt_test_note("run: %s", err.message);
+			return false;
+		}
+		rt_world_get_stats(w, &st);
 	}
 	return true;
 }

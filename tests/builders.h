@@ -78,5 +78,9 @@ rt_world *long_road_world(rt_goal_id *far, rt_error *err);
  * run on the counting allocator; false (with a test failure noted) if it cannot be, and
  * then nothing is left to destroy. */
 bool mini_run(const char *const *sets, int set_count, rt_scenario **sc, rt_run **run);
+/* The same for the scenario at path. */
+bool scenario_run(const char *path, const char *const *sets, int set_count, rt_scenario **sc, rt_run **run);
+/* Steps the run until its world's time is time_s or later; false (noted) on an error. */
+bool run_to(rt_run *run, double time_s);
 
 #endif

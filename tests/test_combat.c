@@ -1019,29 +1019,12 @@ TEST(combat_a_ford_held_stops_a_larger_flight)
  * distance of their centre from the ford's. */
 static bool riders_at_the_ford(bool spread, int *in_ford, double *extent, double *off, double *closest_posts)
 {
-	rt_scenario_def def = rt_scenario_def_default();
-	def.allocator = rt_test_allocator();
 	const char *sets[] = { "corps.riders.units.plain_red.order.spread=false" };
-	def.sets = spread ? NULL : sets;
-	def.set_count = spread ? 0 : 1;
 	rt_scenario *sc;
-	rt_error err;
-	if (rt_scenario_load("tests/data/scenarios/spread/scenario.yaml", &def, &sc, &err) != RT_OK) return false;
-	rt_run_def rd = rt_run_def_default();
-	rd.allocator = rt_test_allocator();
 	rt_run *run;
-	if (rt_run_create(sc, &rd, &run, &err) != RT_OK) {
-		rt_scenario_destroy(sc);
-		return false;
-	}
+	if (!scenario_run("tests/data/scenarios/spread/scenario.yaml", spread ? NULL : sets, spread ? 0 : 1, &sc, &run)) return false;
 	rt_world *w = rt_run_world(run);
-	bool ok = true;
-	rt_world_stats st;
-	rt_world_get_stats(w, &st);
-	while (ok && st.time_s < 300.0) {
-		ok = rt_run_step(run, &err) == RT_OK;
-		rt_world_get_stats(w, &st);
-	}
+	bool ok = run_to(run, 300.0);
 	/* the ford's centre: the middle of xiaoling_crossing's line, in the map's metres */
 	rt_scenario_info info;
 	rt_scenario_get_info(sc, &info);

@@ -372,24 +372,11 @@ TEST(guard_scenario_mounted_commander)
  * "岳托立即率领"). */
 TEST(guard_a_general_leads_a_gallop_at_the_gallop)
 {
-	rt_scenario_def def = rt_scenario_def_default();
-	def.allocator = rt_test_allocator();
 	rt_scenario *sc;
-	rt_error err;
-	CHECK_OK(rt_scenario_load("tests/data/scenarios/gallop/scenario.yaml", &def, &sc, &err), err);
-	rt_run_def rd = rt_run_def_default();
-	rd.allocator = rt_test_allocator();
 	rt_run *run;
-	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	CHECK(scenario_run("tests/data/scenarios/gallop/scenario.yaml", NULL, 0, &sc, &run));
 	rt_world *w = rt_run_world(run);
-	bool ok = true;
-	rt_world_stats st;
-	rt_world_get_stats(w, &st);
-	while (ok && st.time_s < 150.0) {
-		ok = rt_run_step(run, &err) == RT_OK;
-		rt_world_get_stats(w, &st);
-	}
-	CHECK(ok);
+	CHECK(run_to(run, 150.0));
 	rt_corps_view cv;
 	rt_world_get_corps(w, 1, &cv);
 	rt_agent_view g;

@@ -743,27 +743,12 @@ TEST(terrain_column_marches_through_its_own_fort)
  * minutes. */
 TEST(terrain_a_march_crosses_a_ford)
 {
-	rt_scenario_def def = rt_scenario_def_default();
-	def.allocator = rt_test_allocator();
 	const char *sets[] = { "corps.riders.units.plain_red.order.spread=false", "corps.riders.units.plain_red.order.to=beyond" };
-	def.sets = sets;
-	def.set_count = 2;
 	rt_scenario *sc;
-	rt_error err;
-	CHECK_OK(rt_scenario_load("tests/data/scenarios/spread/scenario.yaml", &def, &sc, &err), err);
-	rt_run_def rd = rt_run_def_default();
-	rd.allocator = rt_test_allocator();
 	rt_run *run;
-	CHECK_OK(rt_run_create(sc, &rd, &run, &err), err);
+	CHECK(scenario_run("tests/data/scenarios/spread/scenario.yaml", sets, 2, &sc, &run));
 	rt_world *w = rt_run_world(run);
-	bool ok = true;
-	rt_world_stats st;
-	rt_world_get_stats(w, &st);
-	while (ok && st.time_s < 600.0) {
-		ok = rt_run_step(run, &err) == RT_OK;
-		rt_world_get_stats(w, &st);
-	}
-	CHECK(ok);
+	CHECK(run_to(run, 600.0));
 	rt_scenario_info info;
 	rt_scenario_get_info(sc, &info);
 	const rt_vec2 beyond = rt_map_lonlat_to_xy(info.map, (rt_lonlat){ 121.1715, 41.0809 });

@@ -32,6 +32,15 @@ static bool can_fight(uint8_t state)
 	       state == RT_STATE_DESPERATE;
 }
 
+/* A man going under this speed (m/s) stands: a gun is unlimbered, a man beside a kneeling
+ * enemy is not riding past him (C5) */
+#define STANDING_SPEED_MPS 0.1
+
+static bool standing_still(const rt_agents *a, int i)
+{
+	return a->vx[i] * a->vx[i] + a->vy[i] * a->vy[i] < STANDING_SPEED_MPS * STANDING_SPEED_MPS;
+}
+
 static void fine_free(rt_world *w)
 {
 	rt_sense_grid *g = &w->sense;
@@ -624,8 +633,7 @@ static inline __attribute__((always_inline)) void fight_one(rt_world *w, const f
 		a->victim[s] = a->enemy[s] | blow; /* hit or not: resolve engages a marching man who struck */
 	} else if (gun) {
 		/* a gun: loaded, unlimbered (standing), with rounds left and the enemy in range */
-		const bool standing = a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s] < 0.01;
-		if (a->reload[s] <= 0.0f && standing && a->ammunition[s] > 0 && dist <= cp->cannon_range_m) {
+		if (a->reload[s] <= 0.0f && standing_still(a, s) && a->ammunition[s] > 0 && dist <= cp->cannon_range_m) {
 			a->ammunition[s]--;
 			a->reload[s] = (float)cp->cannon_reload_s;
 			if (misfire > 0.0 && (double)r.v[2] * (1.0 / 4294967296.0) < misfire) {
@@ -902,15 +910,21 @@ rt_status rt__resolve(rt_world *w, rt_error *err)
 	}
 	w->hits += hits;
 	w->charges += charges;
-	/* C5: a kneeling man is taken by an enemy beside him who has no one left to chase or
-	 * fight near him; pursuers with runners ahead ride past. The taker's corps gives
-	 * quarter to its share of them; the others are cut down where they kneel */
+	/* C5: a kneeling man is taken by an enemy beside him who is not riding past him after
+	 * others: one with no one left to chase or fight near him, or one standing still
+	 * (under 0.1 m/s, as a gun unlimbered) — a man stopped beside a kneeling enemy takes
+	 * him, whoever else is about (before 2026-12-03 he never did while an enemy was within
+	 * advance_range_m: at Dalinghe some 5,000 of Song Wei's men knelt round 200 of their
+	 * own still running in their midst, and the Jin horse standing beside them took none
+	 * from 11:00 to the end of the day). The taker's corps gives quarter to its share of
+	 * them; the others are cut down where they kneel */
 	const double capture = w->def.morale.capture_distance_m, chase = w->def.combat.advance_range_m;
 	for (int s = 0; s < n; ++s) {
 		if (a->state[s] != RT_STATE_SURRENDERED || a->enemy[s] < 0 || a->enemy_dist[s] > capture) continue;
 		const int t = (int)w->slot_of_id[a->enemy[s]];
 		const uint8_t taker = a->state[t];
-		if ((taker == RT_STATE_FORMED || taker == RT_STATE_MARCHING) && a->enemy_dist[t] > chase) {
+		const bool riding_past = a->enemy_dist[t] <= chase && !standing_still(a, t);
+		if ((taker == RT_STATE_FORMED || taker == RT_STATE_MARCHING) && !riding_past) {
 			const int32_t tc = a->corps[t];
 			const double quarter = tc >= 0 && tc < w->corps_count ? w->corps[tc].def.quarter : 1.0;
 			if (quarter < 1.0 && rt_random_uniform(w->def.seed, a->id[s], (uint64_t)w->step, RT_STREAM_QUARTER) >= quarter) {

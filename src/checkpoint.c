@@ -197,7 +197,8 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(mud_fall_factor) X(trample_rate_per_s) X(pile_rate_per_s) X(push_max_factor) X(rider_mass_factor) X(walk_speed_mps) \
 	X(rise_rate_per_s)
 #define STAMINA_PARAMS(X) \
-	X(sustained_speed_mps) X(reference_speed_mps) X(tire_time_s) X(rest_time_s) X(speed_loss)
+	X(sustained_speed_mps) X(reference_speed_mps) X(tire_time_s) X(rest_time_s) X(speed_loss) \
+	X(foot_sustained_speed_mps) X(foot_reference_speed_mps) X(foot_tire_time_s) X(foot_rest_time_s) X(foot_speed_loss)
 #define TORCH_PARAMS(X) X(threat_weight) X(ahead_half_angle_deg) X(receding_speed_mps) X(max_lights)
 #define KIND_PARAMS(X) \
 	X(radius_m) X(free_speed_mps) X(melee_reach_m) X(melee_rate_per_s) X(melee_hit_prob) \
@@ -239,8 +240,8 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 4800, "struct rt_world changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_world_def) == 1648, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 4840, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_world_def) == 1688, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 256, "rt_corps changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps_def) == 104, "rt_corps_def changed: update the checkpoint (checkpoint.c)");

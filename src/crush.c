@@ -149,7 +149,7 @@ static void measure(const crush_ctx *c, int s, double *density, double *pressure
 				/* the pace he wants and cannot have, pushed with the weight he has */
 				const bool rider = a->mount[t];
 				double pace = (double)a->free_speed[t] * (a->state[t] == RT_STATE_ROUTING ? flight : 1.0);
-				if (rider) pace *= rt__stamina_factor(w, a->horse_fatigue[t]);
+				pace *= rider ? rt__stamina_factor(w, a->horse_fatigue[t]) : rt__legs_factor(w, a->fatigue[t]);
 				pace *= c->dark_pace;
 				const double held = pace - sqrt(vx * vx + vy * vy);
 				if (held > 0.0) spush += weight * (rider ? p->rider_mass_factor : 1.0) * held;

@@ -80,7 +80,6 @@ typedef struct decide_ctx {
 	bool mud, fire; /* wet ground somewhere; a head fire burning somewhere */
 	bool water;     /* a map with a sea or rivers: men not in flight wade out of deep water */
 	double charge_run_up, charge_pace; /* combat: a rider this near the enemy he closes with gallops */
-	bool horses;    /* riders in the world: their horses' fatigue slows them */
 	bool torch;     /* lights in the dark may be taken for the enemy (alarms are on) */
 	double held;    /* held_speed_share: pressed when held to less than this share of his pace */
 	rt_nb_params nbp;
@@ -269,7 +268,8 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 		double v0 = a->free_speed[s] * (a->state[s] == RT_STATE_ROUTING ? c->flight_factor : 1.0) *
 			    (w->map ? rt__terrain_speed(w, rt__terrain_cell(w, xi, yi)) : 1.0);
 		if (c->mud) v0 *= rt__mud_factor(w, rt__terrain_cell(w, xi, yi));
-		if (c->horses) v0 *= rt__stamina_factor(w, a->horse_fatigue[s]); /* C4: a tired horse */
+		v0 *= a->mount[s] ? rt__stamina_factor(w, a->horse_fatigue[s]) /* C4: a tired horse */
+				  : rt__legs_factor(w, a->fatigue[s]);    /* ... or tired legs */
 		v0 *= c->dark_pace; /* E1: in the dark he feels his way (exactly 1 by day or without a sky) */
 		const int i = nb->men++;
 		nb->k[i] = k;
@@ -562,7 +562,6 @@ void rt__locomotion_decide(rt_world *w)
 	c.water = w->map != NULL;
 	c.charge_run_up = w->def.combat.charge_run_up_m;
 	c.charge_pace = w->def.combat.charge_pace_factor;
-	c.horses = w->horse_count > 0;
 	c.torch = w->torch_on;
 	c.held = w->def.crush.held_speed_share;
 	c.nbp = (rt_nb_params){ p->neighbor_strength, 1.0 / p->neighbor_range_m, c.rep_range, c.max_level > 0,

@@ -130,8 +130,9 @@ void rt__morale(rt_world *w)
 				weapons++;
 			}
 		} else if (state == RT_STATE_ROUTING && a->enemy_dist[s] <= m->kneel_distance_m &&
-			   rt_random_uniform(seed, a->id[s], step, RT_STREAM_MORALE + 16) < kneel_rate * dt) {
-			/* C5: caught, he throws down his weapon and kneels */
+			   rt_random_uniform(seed, a->id[s], step, RT_STREAM_MORALE + 16) < kneel_rate * rt__spent(w, s) * dt) {
+			/* C5: caught and spent ("跑不动"), he throws down his weapon and kneels; a man
+			 * with legs (or a horse) under him runs on */
 			a->state[s] = RT_STATE_SURRENDERED;
 			a->level[s] = 0;
 			a->vx[s] = a->vy[s] = 0.0;

@@ -355,9 +355,13 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	const rt_stamina_params *sp = &d->stamina;
 	if (!(sp->sustained_speed_mps > 0.0 && sp->reference_speed_mps > sp->sustained_speed_mps &&
 	      sp->reference_speed_mps <= 20.0 && sp->tire_time_s > 0.0 && sp->tire_time_s <= 1e7 && sp->rest_time_s > 0.0 &&
-	      sp->rest_time_s <= 1e7 && sp->speed_loss >= 0.0 && sp->speed_loss < 1.0))
+	      sp->rest_time_s <= 1e7 && sp->speed_loss >= 0.0 && sp->speed_loss < 1.0 && sp->foot_sustained_speed_mps > 0.0 &&
+	      sp->foot_reference_speed_mps > sp->foot_sustained_speed_mps && sp->foot_reference_speed_mps <= 20.0 &&
+	      sp->foot_tire_time_s > 0.0 && sp->foot_tire_time_s <= 1e7 && sp->foot_rest_time_s > 0.0 &&
+	      sp->foot_rest_time_s <= 1e7 && sp->foot_speed_loss >= 0.0 && sp->foot_speed_loss < 1.0))
 		return rt__fail(err, RT_ERR_INVALID, "stamina parameters out of range: 0 < sustained_speed_mps < reference_speed_mps "
-				"<= 20 m/s, tire_time_s and rest_time_s in (0, 1e7] s, speed_loss in [0, 1) (docs/model.md section 14)");
+				"<= 20 m/s, tire_time_s and rest_time_s in (0, 1e7] s, speed_loss in [0, 1), and the same for the "
+				"foot_ paces (docs/model.md section 15)");
 	const rt_torch_params *tp = &d->torch;
 	if (!(tp->threat_weight >= 0.0 && tp->threat_weight <= 1000.0 && tp->ahead_half_angle_deg >= 0.0 &&
 	      tp->ahead_half_angle_deg <= 180.0 && tp->receding_speed_mps >= 0.0 && tp->receding_speed_mps <= 20.0 &&

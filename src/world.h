@@ -350,7 +350,7 @@ struct rt_world {
 	int64_t cannon_shots, charges, summoned, wounded;
 	int riders, guns;      /* agents added who ride, and with a gun: the fight phase skips what none need */
 	int64_t falls, lying, torch_alarms; /* crush.c: men knocked down, men down now; torch.c: lights feared */
-	int horse_count;        /* men ever added who ride (stamina.c runs only when there are any) */
+	int horse_count;        /* men ever added who ride */
 	bool torch_on;          /* sense found lights that may be taken for the enemy this step (torch.c) */
 	double phase_seconds[RT_PHASE_COUNT];
 	double max_radius; /* largest body radius so far */
@@ -750,12 +750,30 @@ enum { RT_CRUSH_DOWN = 1, RT_CRUSH_PRESSED = 2 }; /* rt_agents.crush bits */
 /* rt__grid_build leaves men lying down out of the neighbour grid: others walk over them */
 static inline bool rt__lying(const rt_world *w, int slot) { return w->lying > 0 && (w->agents.crush[slot] & RT_CRUSH_DOWN); }
 
-/* stamina.c: after the move, every rider's horse tires or recovers with the pace it went (C4) */
+/* stamina.c: after the move, every rider's horse and every man on foot tires or recovers
+ * with the pace he went (C4) */
 void rt__stamina(rt_world *w);
 /* a rider's pace factor for his horse's fatigue */
 static inline double rt__stamina_factor(const rt_world *w, float horse_fatigue)
 {
 	return 1.0 - w->def.stamina.speed_loss * (double)horse_fatigue;
+}
+/* a man's pace factor for his own legs' fatigue, on foot (C4, docs/model.md section 15) */
+static inline double rt__legs_factor(const rt_world *w, float fatigue)
+{
+	return 1.0 - w->def.stamina.foot_speed_loss * (double)fatigue;
+}
+/* How run out a man is (0 fresh .. 1): his fatigue (his horse's if he rides) over the
+ * fatigue at which his run has slowed to the pace he keeps all day, (1 - v_s / v_r) / L
+ * (docs/model.md section 15: "跑不动", he can run no more), capped at 1. */
+static inline double rt__spent(const rt_world *w, int slot)
+{
+	const rt_stamina_params *p = &w->def.stamina;
+	const bool rider = w->agents.mount[slot];
+	const double f = rider ? (double)w->agents.horse_fatigue[slot] : (double)w->agents.fatigue[slot];
+	const double run_out = rider ? (1.0 - p->sustained_speed_mps / p->reference_speed_mps) / fmax(p->speed_loss, 1e-9)
+				     : (1.0 - p->foot_sustained_speed_mps / p->foot_reference_speed_mps) / fmax(p->foot_speed_loss, 1e-9);
+	return fmin(1.0, f / run_out);
 }
 /* Whether men of this kind ride unless their definition says otherwise. Every rule about
  * the horse under a man (the charge, stamina, the crush, water, the threat he poses, the

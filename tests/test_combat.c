@@ -218,7 +218,7 @@ static rt_status skirmish(int threads, int steps, uint64_t *hash)
 /* The state hash of the skirmish after 400 steps, every phase at work (sense, morale,
  * decide, move, fight, resolve). It changes only when the model changes on purpose;
  * then update it here and say why in the commit. */
-#define SKIRMISH_HASH 0xdfa1237460f5ca07ull
+#define SKIRMISH_HASH 0xeea830fab91e3768ull
 
 TEST(combat_determinism_all_phases)
 {
@@ -575,8 +575,11 @@ TEST(combat_ring_meets_a_breakout)
 	rt_test_note("100 broken men run at a line of 200 containing horse 800 m off, %d seeds: %.1f got through (at most %d), "
 		     "%.1f struck down, kneeling or taken; the line stands at x = %.0f m (was 500)",
 		     seeds, (double)through / seeds, worst, (double)stopped / seeds, line_x);
-	CHECK(through * 2 < 100 * seeds);
-	CHECK(stopped * 2 > 100 * seeds);
+	/* a line that gave way let them all through (before the ring kept its ground); before
+	 * a caught man's kneeling waited on his legs (docs/model.md section 15) 40 of 100 got
+	 * through and 60 were stopped: fresh from 800 m of running, more of them now run on */
+	CHECK(through * 4 < 300 * seeds);
+	CHECK(stopped * 3 > 100 * seeds);
 	CHECK_NEAR(line_x, 500.0, 50.0);
 }
 
@@ -707,9 +710,9 @@ static void count_fallen(const rt_world *w, int split, int all, int *first, int 
 /* Facing: 40 foot caught by 12 horse, 60 s. Marching off with their backs to the horse,
  * they strike no blow and are struck unguarded; standing in their ranks, they turn and
  * fight. Summed over 30 seeds. */
-static void caught_from_behind(bool marching, int *horse_lost, int *foot_lost)
+static void caught_from_behind(bool marching, int *horse_lost, int *horse_lost_facing_away, int *foot_lost)
 {
-	*horse_lost = *foot_lost = 0;
+	*horse_lost = *horse_lost_facing_away = *foot_lost = 0;
 	rt_agent_def man = rt_agent_def_default();
 	man.experience = RT_EXPERIENCE_VETERAN; /* steady men: the difference is where they face */
 	man.state = marching ? RT_STATE_MARCHING : RT_STATE_FORMED;
@@ -720,19 +723,27 @@ static void caught_from_behind(bool marching, int *horse_lost, int *foot_lost)
 		if (!w) return;
 		rt_error err;
 		for (int step = 0; step < 600; ++step) CHECK_OK(rt_world_step(w, &err), err);
-		count_fallen(w, 40, 52, foot_lost, horse_lost);
+		int horse_here = 0;
+		count_fallen(w, 40, 52, foot_lost, &horse_here);
+		*horse_lost += horse_here;
+		rt_world_stats st;
+		rt_world_get_stats(w, &st);
+		/* a man who turned desperate (M7: broke with horse on every side) faces and fights */
+		if (st.desperate == 0) *horse_lost_facing_away += horse_here;
 		rt_world_destroy(w);
 	}
 }
 
 TEST(combat_men_caught_from_behind_strike_no_blow)
 {
-	int horse_marching, foot_marching, horse_formed, foot_formed;
-	caught_from_behind(true, &horse_marching, &foot_marching);
-	caught_from_behind(false, &horse_formed, &foot_formed);
-	rt_test_note("30 seeds, 60 s: marching off, the foot lose %d and kill %d horse; formed and facing, they lose %d and kill %d",
-		     foot_marching, horse_marching, foot_formed, horse_formed);
-	CHECK(horse_marching == 0);          /* no blow at a man behind you */
+	int horse_marching, horse_marching_away, foot_marching, horse_formed, horse_formed_away, foot_formed;
+	caught_from_behind(true, &horse_marching, &horse_marching_away, &foot_marching);
+	caught_from_behind(false, &horse_formed, &horse_formed_away, &foot_formed);
+	rt_test_note("30 seeds, 60 s: marching off, the foot lose %d and kill %d horse (%d in the seeds where none of them "
+		     "turned desperate); formed and facing, they lose %d and kill %d",
+		     foot_marching, horse_marching, horse_marching_away, foot_formed, horse_formed);
+	CHECK(horse_marching_away == 0);     /* no blow at a man behind you */
+	CHECK(horse_marching * 20 < horse_formed); /* the few who turn at bay (M7) hurt the horse little */
 	CHECK(horse_formed >= 5);            /* men who face the horse hurt it */
 	CHECK(2 * foot_marching > foot_formed); /* and a column caught from behind is cut down all the same */
 }
@@ -814,8 +825,12 @@ TEST(combat_men_in_flight_strike_no_one_in_their_way)
 /* C5 and E1: twenty foot flee from ten horse 4 m behind them for five minutes, by day
  * (noon) and at an overcast new-moon midnight; counted over 30 seeds. By day the caught
  * mostly kneel and are taken; in the dark they seldom kneel, and of those caught a far
- * larger share is cut down. */
-static void rout_at(int hour, int day, int *killed, int *taken)
+ * larger share is cut down. fatigue: how spent their legs are at the start (docs/model.md
+ * section 15: a caught man kneels at a rate in proportion). */
+/* a man on foot run out: his fatigue when his run has slowed to the walk, (1 - v_s / v_r) / L */
+#define RUN_OUT ((float)((1.0 - rt_stamina_params_default().foot_sustained_speed_mps / \
+			  rt_stamina_params_default().foot_reference_speed_mps) / rt_stamina_params_default().foot_speed_loss))
+static void rout_at(int hour, int day, float fatigue, int *killed, int *taken)
 {
 	*killed = *taken = 0;
 	rt_environment_def env = rt_environment_def_default();
@@ -826,6 +841,7 @@ static void rout_at(int hour, int day, int *killed, int *taken)
 	rt_agent_def man = rt_agent_def_default();
 	man.state = RT_STATE_ROUTING;
 	man.heading = (rt_vec2){ 1.0, 0.0 };
+	man.fatigue = fatigue;
 	for (int seed = 1; seed <= 30; ++seed) {
 		rt_world *w;
 		chase_world((uint64_t)seed, 50, 800, &env, &man, 20, 5, 6.0, 10, 5, &w);
@@ -844,16 +860,40 @@ static void rout_at(int hour, int day, int *killed, int *taken)
 
 TEST(morale_a_rout_by_night_is_cut_down)
 {
+	/* men who have run till they can run no faster than they walk (docs/model.md section
+	 * 15): spent, so that whether they kneel is the light's */
 	int day_killed, day_taken, night_killed, night_taken;
-	rout_at(12, 5, &day_killed, &day_taken);
-	rout_at(0, 5, &night_killed, &night_taken); /* 5 Oct 1641: new moon */
+	rout_at(12, 5, RUN_OUT, &day_killed, &day_taken);
+	rout_at(0, 5, RUN_OUT, &night_killed, &night_taken); /* 5 Oct 1641: new moon */
 	const double day_share = (double)day_killed / (day_killed + day_taken);
 	const double night_share = (double)night_killed / (night_killed + night_taken);
 	rt_test_note("600 fleeing foot over 30 seeds: by day %d killed, %d kneeling or taken (%.0f %% of the caught killed); "
 		     "at an overcast new-moon midnight %d killed, %d kneeling or taken (%.0f %%)", day_killed, day_taken,
 		     100.0 * day_share, night_killed, night_taken, 100.0 * night_share);
-	CHECK(day_taken > 3 * day_killed);      /* by day most of the caught are taken */
+	CHECK(day_taken > 2 * day_killed);      /* by day most of the caught are taken (71 %; 79 % before a
+						 * run-out man's pace fell to the walk, section 15) */
 	CHECK(night_share > 2.0 * day_share);   /* by night far more of them are cut down */
+}
+
+/* C5 ("很多明军跑不动，索性也不跑了，兵器一扔，就往地上一跪", seed 000): the same rout by day,
+ * the men fresh or spent at the start. A caught man kneels at a rate in proportion to how
+ * spent he is (docs/model.md sections 9 and 15): fresh men run on and are cut down, or
+ * kneel only once the running has tired them; spent men kneel and are taken. */
+TEST(morale_spent_men_kneel_fresh_men_run_on)
+{
+	int fresh_killed, fresh_taken, spent_killed, spent_taken;
+	rout_at(12, 5, 0.0f, &fresh_killed, &fresh_taken);
+	rout_at(12, 5, RUN_OUT, &spent_killed, &spent_taken);
+	const double fresh_share = (double)fresh_taken / (fresh_killed + fresh_taken);
+	const double spent_share = (double)spent_taken / (spent_killed + spent_taken);
+	rt_test_note("600 foot fleeing by day, 30 seeds: fresh, %d killed and %d kneeling or taken (%.0f %% of the caught "
+		     "taken); run out (fatigue %.2f), %d killed and %d taken (%.0f %%)", fresh_killed, fresh_taken,
+		     100.0 * fresh_share, (double)RUN_OUT, spent_killed, spent_taken, 100.0 * spent_share);
+	CHECK(fresh_killed + fresh_taken >= 150 && spent_killed + spent_taken >= 300); /* the horse catch many either way */
+	/* the run out kneel; the fresh run on, and more of them are cut down, though five
+	 * minutes' running tires them too (shares of 300-600 men: a standard error of 3 %) */
+	CHECK(spent_share > 0.6);
+	CHECK(fresh_share < spent_share - 0.1);
 }
 
 /* E1: one man on foot walking east for 60 s under an overcast sky near Songshan, at

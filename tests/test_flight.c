@@ -220,7 +220,8 @@ static bool run_block(uint64_t seed, bool costed, block_result *out)
 	free(last_y);
 	out->conserved = conserved(w, 0, men, out->by_state);
 	out->escaped = out->by_state[RT_STATE_ESCAPED];
-	out->knelt_or_taken = out->by_state[RT_STATE_SURRENDERED] + out->by_state[RT_STATE_CAPTURED];
+	out->knelt_or_taken = out->by_state[RT_STATE_SURRENDERED] + out->by_state[RT_STATE_CAPTURED] +
+			      out->by_state[RT_STATE_DEAD_COMBAT]; /* caught: kneeling, taken or cut down */
 	int horse_by_state[RT_STATE_COUNT];
 	out->conserved = out->conserved && conserved(w, 1, 250, horse_by_state);
 	rt_world_destroy(w);
@@ -246,7 +247,7 @@ TEST(flight_runs_round_a_known_enemy_through_the_gap)
 		plain_gap += p.through_gap;
 		plain_crossed += p.crossed;
 		plain_caught += p.knelt_or_taken;
-		rt_test_note("seed %llu: costed %d home (%d of %d across through the gap); plain %d home (%d of %d through the gap), %d kneeling or taken",
+		rt_test_note("seed %llu: costed %d home (%d of %d across through the gap); plain %d home (%d of %d through the gap), %d kneeling, taken or cut down",
 			     (unsigned long long)seed, c.escaped, c.through_gap, c.crossed, p.escaped, p.through_gap, p.crossed,
 			     p.knelt_or_taken);
 	}

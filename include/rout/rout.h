@@ -279,7 +279,7 @@ typedef struct rt_crush_params {
 
 rt_crush_params rt_crush_params_default(void);
 
-/* Horse stamina (docs/model.md section 14, C4). A horse going faster than the pace it can
+/* Horse stamina (docs/model.md section 15, C4). A horse going faster than the pace it can
  * keep all day tires, in proportion to the excess; slower, it recovers. Its rider's pace is
  * his free speed x (1 - speed_loss x horse_fatigue). */
 typedef struct rt_stamina_params {
@@ -288,6 +288,13 @@ typedef struct rt_stamina_params {
 	double tire_time_s;          /* at v_r, horse_fatigue rises by 1 in this time */
 	double rest_time_s;          /* standing, horse_fatigue falls by a factor e in this time */
 	double speed_loss;           /* a spent horse (fatigue 1) loses this share of its pace */
+	/* A man's own legs (C4, C5: "很多明军跑不动"): the same law for the fatigue of a man on
+	 * foot, with his own paces. A man given fatigue 1 (an input: spent, C6) stays spent. */
+	double foot_sustained_speed_mps; /* the walk, kept all day */
+	double foot_reference_speed_mps; /* the run */
+	double foot_tire_time_s;         /* at the run, fatigue rises by 1 in this time */
+	double foot_rest_time_s;         /* standing, fatigue falls by a factor e in this time */
+	double foot_speed_loss;          /* a spent man (fatigue 1) loses this share of his pace */
 } rt_stamina_params;
 
 rt_stamina_params rt_stamina_params_default(void);
@@ -386,7 +393,7 @@ typedef struct rt_agent_def {
 	double free_speed_mps;  /* 0 = the kind's default */
 	float health;           /* 0..1 */
 	float morale;           /* 0..1 */
-	float fatigue;          /* 0..1 */
+	float fatigue;          /* 0..1: his own legs (a man on foot tires and recovers, docs/model.md section 15; 1: spent, stays so) */
 	float horse_fatigue;    /* 0..1; must be 0 for a man who does not ride */
 	uint8_t equipment;      /* RT_EQUIP_* bits */
 	rt_stance stance;

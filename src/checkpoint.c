@@ -186,7 +186,7 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(rear_threat_factor) X(dark_kneel_factor) X(leader_reach_m) X(leaderless_baseline_loss)
 #define COMMAND_PARAMS(X) \
 	X(decision_interval_s) X(base_hazard_per_h) X(courage_weight) X(pressure_weight) X(hunger_weight) \
-	X(cut_off_weight) X(peer_weight) X(leave_morale_shock) \
+	X(cut_off_weight) X(peer_weight) X(watch_m) X(leave_morale_shock) \
 	X(guard_distance_m) X(guard_engage_m) X(guard_follow_s) X(guard_loss_factor) X(wound_share) \
 	X(wounded_speed_factor) X(carry_speed_factor) X(carry_pickup_m) X(carry_touch_m) X(rearguard_cover_m) X(column_lead_m) \
 	X(summons_hold_tolerance) X(summons_morale) X(summons_rate_per_h) X(summons_hunger_weight) \
@@ -240,8 +240,8 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 4840, "struct rt_world changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_world_def) == 1688, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 4848, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_world_def) == 1696, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 256, "rt_corps changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps_def) == 104, "rt_corps_def changed: update the checkpoint (checkpoint.c)");

@@ -6,8 +6,9 @@
  *   lambda = base * exp(- w_courage courage + w_pressure threat + w_hunger hunger
  *                       + w_cut cut_off + w_peer peers_gone)
  *
- * threat being the mean threat his corps' men see (the sense phase's local picture),
- * peers_gone the number of his peers whose commanders have already left: blame shared
+ * threat being the mean threat his corps' men see (the sense phase's local picture) or
+ * the odds he sees coming on at his corps (out to watch_m, as far as the light allows:
+ * Q7), whichever is the greater, peers_gone the number of his peers whose commanders have already left: blame shared
  * is blame halved (M2: "with Wang Pu running first, his own flight is no great crime").
  * His peers are the other corps of his side that answer to the same superior (or, for
  * a corps with none, the others with none): a general is not blamed the less because
@@ -36,6 +37,7 @@ rt_command_params rt_command_params_default(void)
 	c.hunger_weight = 2.0;
 	c.cut_off_weight = 1.5;
 	c.peer_weight = 4.7;
+	c.watch_m = 1600.0; /* E: as far as a ring watches the mass it keeps (combat.contain_watch_m) */
 	c.leave_morale_shock = 0.15;
 	/* M8, C6 (docs/model.md section 10b; estimates, grade E) */
 	c.guard_distance_m = 1.5;
@@ -213,6 +215,46 @@ static bool pursuit_candidate(const rt_agents *a, int s, int corps)
 static bool fleeing(const rt_world *w, int s)
 {
 	return w->agents.state[s] == RT_STATE_ROUTING || rt__marching_off(w, s);
+}
+
+/* Q7, M2: the odds a commander sees bearing down on his corps — the enemies within sight
+ * of the box his steady men stand in (out to watch_m, no farther than a man is seen in
+ * this light), not fleeing, coming toward the corps' centre faster than a man turns
+ * (facing_speed_mps), riders weighted as in a man's threat (horse_threat_weight), over his
+ * steady men + 1. A commander sees a charge coming before his front rank feels it; an
+ * enemy standing in his lines, as he has for days, is not coming on. Serial. */
+static double odds_coming_on(const rt_world *w, int corps)
+{
+	const rt_agents *a = &w->agents;
+	const int n = a->count, side = w->corps[corps].def.side;
+	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, cx = 0.0, cy = 0.0;
+	int men = 0;
+	for (int s = 0; s < n; ++s) {
+		const uint8_t st = a->state[s];
+		if (a->corps[s] != corps || !(st == RT_STATE_FORMED || st == RT_STATE_MARCHING || st == RT_STATE_ENGAGED)) continue;
+		x0 = fmin(x0, a->x[s]);
+		y0 = fmin(y0, a->y[s]);
+		x1 = fmax(x1, a->x[s]);
+		y1 = fmax(y1, a->y[s]);
+		cx += a->x[s];
+		cy += a->y[s];
+		men++;
+	}
+	const double sight = fmin(w->def.command.watch_m, w->env.detection_range_m);
+	if (men == 0 || sight <= 0.0) return 0.0;
+	cx /= men;
+	cy /= men;
+	const double facing = w->def.combat.facing_speed_mps, rider = w->def.morale.horse_threat_weight;
+	double weight = 0.0;
+	for (int s = 0; s < n; ++s) {
+		if (a->side[s] == side || !rt__active(a->state[s]) || a->state[s] == RT_STATE_SURRENDERED || fleeing(w, s)) continue;
+		const double dx = fmax(0.0, fmax(x0 - a->x[s], a->x[s] - x1)), dy = fmax(0.0, fmax(y0 - a->y[s], a->y[s] - y1));
+		if (dx * dx + dy * dy > sight * sight) continue;
+		const double ex = cx - a->x[s], ey = cy - a->y[s], d = hypot(ex, ey);
+		if (d > 0.0 && (a->vx[s] * ex + a->vy[s] * ey) / d <= facing) continue; /* not coming on */
+		weight += a->mount[s] ? rider : 1.0;
+	}
+	return weight / (men + 1.0);
 }
 
 /* Pursuit by doctrine (Q2: "a hundred flee, a hundred follow; too many flee, all go").
@@ -450,8 +492,10 @@ void rt__command(rt_world *w)
 		if (k->left || k->def.refuge < 0 || k->commander < 0) continue;
 		if (!rt__active(a->state[w->slot_of_id[k->commander]])) continue; /* fallen or taken */
 		const int peers_gone = k->def.superior >= 0 ? gone_under[k->def.superior] : gone_free[k->def.side];
+		/* his pressure: what his men feel, or what he sees coming on, whichever is the more */
+		const double pressure = fmax(k->mean_threat, p->watch_m > 0.0 ? odds_coming_on(w, c) : 0.0);
 		const double log_rate = log(fmax(p->base_hazard_per_h, 1e-300)) - p->courage_weight * k->def.courage +
-					p->pressure_weight * k->mean_threat + p->hunger_weight * k->def.hunger +
+					p->pressure_weight * pressure + p->hunger_weight * k->def.hunger +
 					p->cut_off_weight * (k->def.cut_off ? 1.0 : 0.0) + p->peer_weight * peers_gone;
 		const double probability = 1.0 - exp(-exp(fmin(log_rate, 50.0)) * interval_h);
 		const double u = rt_random_uniform(w->def.seed, (uint32_t)c, (uint64_t)round, RT_STREAM_COMMAND);

@@ -324,7 +324,7 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	if (!(cp->decision_interval_s >= d->dt_s && cp->decision_interval_s <= 86400.0 && cp->base_hazard_per_h >= 0.0 &&
 	      cp->base_hazard_per_h <= 1000.0 && isfinite(cp->courage_weight) && isfinite(cp->pressure_weight) &&
 	      isfinite(cp->hunger_weight) && isfinite(cp->cut_off_weight) && isfinite(cp->peer_weight) &&
-	      cp->leave_morale_shock >= 0.0 && cp->leave_morale_shock <= 1.0))
+	      cp->watch_m >= 0.0 && cp->watch_m <= 1e5 && cp->leave_morale_shock >= 0.0 && cp->leave_morale_shock <= 1.0))
 		return rt__fail(err, RT_ERR_INVALID, "command parameters out of range (docs/model.md section 10)");
 	if (!(cp->guard_distance_m >= 0.0 && cp->guard_distance_m <= 100.0 && cp->guard_engage_m >= 0.0 && cp->guard_engage_m <= 1000.0 &&
 	      cp->guard_follow_s > 0.0 && cp->guard_follow_s <= 60.0 && cp->guard_loss_factor >= 0.0 && cp->guard_loss_factor <= 1.0 &&

@@ -3,6 +3,7 @@
  * is blame halved; with all steadfast, nobody leaves. Nothing names who leaves or when:
  * the cascade comes out of the commander model. 50 seeds each. */
 #include "builders.h"
+#include "rout/env.h"
 
 #include <string.h>
 
@@ -701,4 +702,111 @@ TEST(command_ranks_refuge_needs_a_refuge_and_a_goal)
 	rt_world_destroy(w);
 	CHECK(alone_refused);
 	CHECK(unknown_refused);
+}
+
+/* Q7, M2 (docs/model.md section 10, "What he sees coming"): a craven commander (courage
+ * 0.3) and 100 foot stand; 200 horse ride at them from 1.2 km east, or stand there. Does
+ * he leave before the horse are within 100 m of his men? By day he sees the charge coming
+ * and goes; the same horse standing in their lines do not move him, nor, at an overcast
+ * new-moon midnight, does the charge he cannot see; nor with watch_m = 0 (only the
+ * threat his men feel, as before 2026-12-04). 30 seeds each. */
+typedef enum { CHARGE_BY_DAY, STAND_BY_DAY, CHARGE_BY_NIGHT, CHARGE_UNWATCHED } charge_case;
+
+static bool sees_the_charge(charge_case how, uint64_t seed, bool *left_before)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = seed;
+	d.bounds_min = (rt_vec2){ -2000, -200 };
+	d.bounds_max = (rt_vec2){ 1500, 200 };
+	if (how == CHARGE_UNWATCHED) d.command.watch_m = 0.0;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return false;
+	rt_environment_def env = rt_environment_def_default();
+	env.start_jd_ut = rt_julian_day_from_civil(1641, 10, 5, how == CHARGE_BY_NIGHT ? 0 : 12, 0, 0.0, 8.0);
+	env.latitude_deg = 41.1;
+	env.longitude_deg = 121.2;
+	env.cloud_cover = 1.0;
+	bool ok = rt_world_set_environment(w, &env, &err) == RT_OK;
+	rt_goal_def gd = rt_goal_def_default();
+	gd.straight = true;
+	gd.target_min = (rt_vec2){ -1950, -150 };
+	gd.target_max = (rt_vec2){ -1900, 150 };
+	rt_goal_id west = RT_NO_GOAL, at_them = RT_NO_GOAL;
+	ok = ok && rt_world_add_goal(w, &gd, &west, &err) == RT_OK;
+	gd.target_min = (rt_vec2){ -10, -10 };
+	gd.target_max = (rt_vec2){ 10, 10 };
+	ok = ok && rt_world_add_goal(w, &gd, &at_them, &err) == RT_OK;
+	rt_corps_def cd = rt_corps_def_default();
+	cd.courage = 0.3;
+	cd.refuge = west;
+	rt_corps_id corps = -1;
+	ok = ok && rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.corps = corps;
+	man.flee_goal = west;
+	rt_agent_def cmd = man;
+	cmd.kind = RT_KIND_COMMANDER;
+	cmd.position = (rt_vec2){ -20.0, 0.0 };
+	rt_agent_id general = 0;
+	ok = ok && rt_world_add_agent(w, &cmd, &general, &err) == RT_OK;
+	ok = ok && rt_world_set_corps_commander(w, corps, general, &err) == RT_OK;
+	for (int i = 0; i < 100 && ok; ++i) {
+		man.position = (rt_vec2){ -1.5 * (i / 10), -7.5 + 1.5 * (i % 10) };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.experience = RT_EXPERIENCE_VETERAN;
+	if (how != STAND_BY_DAY) {
+		horse.goal = at_them;
+		horse.state = RT_STATE_MARCHING;
+		horse.stance = RT_STANCE_ADVANCE;
+	}
+	for (int i = 0; i < 200 && ok; ++i) {
+		horse.position = (rt_vec2){ 1200.0 + 2.0 * (i / 20), -38.0 + 4.0 * (i % 20) };
+		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+	}
+	/* until the horse are within 100 m of the foot, or ten minutes */
+	*left_before = false;
+	for (int s = 0; s < 1200 && ok; ++s) {
+		ok = rt_world_step(w, &err) == RT_OK;
+		double nearest = INFINITY;
+		for (int id = 101; id < 301; ++id) {
+			rt_agent_view v;
+			rt_world_get_agent(w, (rt_agent_id)id, &v);
+			nearest = fmin(nearest, v.position.x);
+		}
+		rt_corps_view cv;
+		rt_world_get_corps(w, corps, &cv);
+		if (cv.left) *left_before = true;
+		if (nearest < 100.0 || cv.left) break;
+	}
+	rt_world_destroy(w);
+	return ok;
+}
+
+TEST(command_a_commander_sees_the_charge_coming)
+{
+	static const char *const names[] = { "riding at them by day", "standing in their lines by day",
+					     "riding at them at an overcast new-moon midnight",
+					     "riding at them by day, watch_m = 0" };
+	const int seeds = rt_test_seeds(30);
+	int left[4] = { 0, 0, 0, 0 };
+	for (int how = 0; how < 4; ++how)
+		for (int s = 1; s <= seeds; ++s) {
+			bool gone = false;
+			CHECK(sees_the_charge((charge_case)how, (uint64_t)s, &gone));
+			left[how] += gone;
+		}
+	for (int how = 0; how < 4; ++how)
+		rt_test_note("200 horse 1.2 km off, %s: the craven commander left before they were within 100 m in %d of %d seeds",
+			     names[how], left[how], seeds);
+	CHECK_RATE(left[CHARGE_BY_DAY] * 10 >= seeds * 9);
+	CHECK_RATE(left[STAND_BY_DAY] * 10 <= seeds * 1);
+	CHECK_RATE(left[CHARGE_BY_NIGHT] * 10 <= seeds * 2);
+	CHECK_RATE(left[CHARGE_UNWATCHED] * 10 <= seeds * 2);
+	CHECK(rt_test_bytes_held() == 0);
 }

@@ -223,10 +223,13 @@ typedef struct rt_command_params {
 	double decision_interval_s;   /* commanders weigh leaving this often */
 	double base_hazard_per_h;     /* the rate of leaving of a commander with nothing pressing him */
 	double courage_weight;        /* log-hazard falls by this per unit of courage */
-	double pressure_weight;       /* ... rises by this per unit of his corps' mean threat */
+	double pressure_weight;       /* ... rises by this per unit of threat: his corps' mean threat, or the odds he sees coming on (watch_m), the greater */
 	double hunger_weight;         /* ... per unit of hunger (M9) */
 	double cut_off_weight;        /* ... when cut off from headquarters (M3) */
 	double peer_weight;           /* ... per peer of his side already gone (M2: blame is shared) */
+	double watch_m;               /* Q7: he sees the enemy bearing down on his corps this far from its
+				       * men (no farther than the light lets a man be seen; 0: only the
+				       * threat his men feel counts) */
 	double leave_morale_shock;    /* his men lose this much morale when he goes */
 	/* personal guards (M8) and carrying a commander (C6) */
 	double guard_distance_m;      /* a guard keeps this gap from his commander's body */

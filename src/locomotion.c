@@ -26,7 +26,8 @@
  * under him; a man in the flames of a head fire, or on grass beside them, runs for the
  * nearest safe ground.
  *
- * Horses (stamina.c) slow a rider by 1 - speed_loss x horse_fatigue; a routing man who
+ * Horses (stamina.c) slow a rider by 1 - speed_loss x horse_fatigue, and his own legs a
+ * man on foot by 1 - foot_speed_loss x fatigue; a routing man who
  * takes lights ahead for the enemy runs from them (torch.c); a man whom the crowd holds
  * to less than held_speed_share of the pace he wants is marked `pressed` for the crush
  * (crush.c). Men down in the crush are not in the grid: the others walk over them. */

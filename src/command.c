@@ -222,28 +222,17 @@ static bool fleeing(const rt_world *w, int s)
  * this light), not fleeing, coming toward the corps' centre faster than a man turns
  * (facing_speed_mps), riders weighted as in a man's threat (horse_threat_weight), over his
  * steady men + 1. A commander sees a charge coming before his front rank feels it; an
- * enemy standing in his lines, as he has for days, is not coming on. Serial. */
-static double odds_coming_on(const rt_world *w, int corps)
+ * enemy standing in his lines, as he has for days, is not coming on. box: the corps'
+ * steady men's x0, y0, x1, y1, their summed x and y, and their count (rt__command's pass
+ * over the men). Serial. */
+#define BOX 7
+static double odds_coming_on(const rt_world *w, int corps, const double *box)
 {
 	const rt_agents *a = &w->agents;
 	const int n = a->count, side = w->corps[corps].def.side;
-	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, cx = 0.0, cy = 0.0;
-	int men = 0;
-	for (int s = 0; s < n; ++s) {
-		const uint8_t st = a->state[s];
-		if (a->corps[s] != corps || !(st == RT_STATE_FORMED || st == RT_STATE_MARCHING || st == RT_STATE_ENGAGED)) continue;
-		x0 = fmin(x0, a->x[s]);
-		y0 = fmin(y0, a->y[s]);
-		x1 = fmax(x1, a->x[s]);
-		y1 = fmax(y1, a->y[s]);
-		cx += a->x[s];
-		cy += a->y[s];
-		men++;
-	}
-	const double sight = fmin(w->def.command.watch_m, w->env.detection_range_m);
-	if (men == 0 || sight <= 0.0) return 0.0;
-	cx /= men;
-	cy /= men;
+	const double men = box[6], sight = fmin(w->def.command.watch_m, w->env.detection_range_m);
+	if (men == 0.0 || sight <= 0.0) return 0.0;
+	const double x0 = box[0], y0 = box[1], x1 = box[2], y1 = box[3], cx = box[4] / men, cy = box[5] / men;
 	const double facing = w->def.combat.facing_speed_mps, rider = w->def.morale.horse_threat_weight;
 	double weight = 0.0;
 	for (int s = 0; s < n; ++s) {
@@ -453,8 +442,16 @@ void rt__command(rt_world *w)
 		threat[c] = 0.0;
 	}
 	double *hx = rt__arena_push(&w->arena, 2 * (size_t)w->corps_count * sizeof(double));
-	if (!hx) return;
+	/* the box of each corps' steady men, for what its commander sees coming (Q7) */
+	double *box = rt__arena_push(&w->arena, BOX * (size_t)w->corps_count * sizeof(double));
+	if (!hx || !box) return;
 	memset(hx, 0, 2 * (size_t)w->corps_count * sizeof(double));
+	for (int c = 0; c < w->corps_count; ++c) {
+		double *b = box + BOX * c;
+		b[0] = b[1] = INFINITY;
+		b[2] = b[3] = -INFINITY;
+		b[4] = b[5] = b[6] = 0.0;
+	}
 	for (int s = 0; s < a->count; ++s) {
 		const int c = a->corps[s];
 		if (c < 0) continue;
@@ -464,6 +461,16 @@ void rt__command(rt_world *w)
 		if (!rt__active(a->state[s])) continue;
 		w->corps[c].active++;
 		threat[c] += a->threat[s];
+		const uint8_t st = a->state[s];
+		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
+		double *b = box + BOX * c;
+		b[0] = fmin(b[0], a->x[s]);
+		b[1] = fmin(b[1], a->y[s]);
+		b[2] = fmax(b[2], a->x[s]);
+		b[3] = fmax(b[3], a->y[s]);
+		b[4] += a->x[s];
+		b[5] += a->y[s];
+		b[6] += 1.0;
 	}
 	for (int c = 0; c < w->corps_count; ++c)
 		if (!w->corps[c].home_set && w->corps[c].men > 0) {
@@ -493,7 +500,7 @@ void rt__command(rt_world *w)
 		if (!rt__active(a->state[w->slot_of_id[k->commander]])) continue; /* fallen or taken */
 		const int peers_gone = k->def.superior >= 0 ? gone_under[k->def.superior] : gone_free[k->def.side];
 		/* his pressure: what his men feel, or what he sees coming on, whichever is the more */
-		const double pressure = fmax(k->mean_threat, p->watch_m > 0.0 ? odds_coming_on(w, c) : 0.0);
+		const double pressure = fmax(k->mean_threat, p->watch_m > 0.0 ? odds_coming_on(w, c, box + BOX * c) : 0.0);
 		const double log_rate = log(fmax(p->base_hazard_per_h, 1e-300)) - p->courage_weight * k->def.courage +
 					p->pressure_weight * pressure + p->hunger_weight * k->def.hunger +
 					p->cut_off_weight * (k->def.cut_off ? 1.0 : 0.0) + p->peer_weight * peers_gone;

@@ -656,14 +656,14 @@ static rt_status reserve_scratch(rt_world *w, rt_error *err)
 {
 	/* per man, the most one step can ask: storage reorder (int + double), the sense
 	 * buckets (int), sight in smoke (float) and a pursuit ranking (16 bytes); plus the
-	 * corps tables (the command phase's threat, centres and peers gone, and each marching
+	 * corps tables (the command phase's threat, centres, boxes of steady men and peers gone, and each marching
 	 * general's nearest man and slot), and the decide phase's neighbour buffers, one per thread; the lights in
 	 * the dark (torch.c: 24 bytes a light, and 64 cells of 16 bytes), the crush's
 	 * outcomes (a byte), the morale phase's note of who was routing (a byte) and of where
 	 * each corps' commander stands (three doubles a corps) and the
 	 * velocities before the decide phase (two doubles); and the summons' pockets (summons.c) */
 	size_t need = (size_t)w->agents.capacity * (2 * sizeof(int) + sizeof(double) + sizeof(float) + 16 + 24 + 1 + 1 + 2 * sizeof(double)) +
-		      (size_t)w->corps_count * (7 * sizeof(double) + 2 * sizeof(int)) + (size_t)w->threads * sizeof(rt_nb_batch) + 4096 + 64 * 16 + 4 * 64 +
+		      (size_t)w->corps_count * (14 * sizeof(double) + 2 * sizeof(int)) + (size_t)w->threads * sizeof(rt_nb_batch) + 4096 + 64 * 16 + 4 * 64 +
 		      rt__summons_scratch(w);
 	if (w->arena.capacity >= need) return RT_OK;
 	if (rt__arena_reserve(&w->arena, &w->allocator, need + need / 2) != RT_OK)

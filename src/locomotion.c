@@ -83,6 +83,7 @@ typedef struct decide_ctx {
 	double charge_run_up, charge_pace; /* combat: a rider this near the enemy he closes with gallops */
 	bool torch;     /* lights in the dark may be taken for the enemy (alarms are on) */
 	double held;    /* held_speed_share: pressed when held to less than this share of his pace */
+	double barred_range, barred_men; /* E5, C2: the way barred (way_barred); range 0: off this step */
 	rt_nb_params nbp;
 } decide_ctx;
 
@@ -237,6 +238,70 @@ static void sidestep(const rt_world *w, uint32_t id, double ex, double ey, doubl
 	*ty = sn * ex + c * ey;
 }
 
+/* A man on foot in flight (routing, or marching off after his commander), not of a
+ * general's party: whom the way barred stops (E5, C2). */
+static inline bool foot_in_flight(const rt_world *w, int s)
+{
+	const rt_agents *a = &w->agents;
+	return !a->mount[s] && a->stance[s] < RT_STANCE_GUARD && (a->state[s] == RT_STATE_ROUTING || rt__marching_off(w, s));
+}
+
+/* E5, C2: the way barred ("明军的溃兵冲到小凌河后，发现前方已经有金军骑兵在拦阻时，全部惶然
+ * 不知所措，最终所有的明军全部汇集在一起", seed 000). A man on foot in flight (routing, or
+ * marching off after his commander) looks along the way he would go, a lane barred_cell_m
+ * wide, out to barred_range_m or as far as the light lets him see (section 7): where a
+ * cell of it holds barred_men or more of the enemy standing ready to fight (formed,
+ * marching, engaged or at bay, not in flight, not moving faster than facing_speed_mps;
+ * a rider counts horse_threat_weight), his way is barred and he stops where he is: he
+ * does not run on into them, and so does not press the men ahead of him on toward them
+ * (crush.c: a man who wants to stand pushes no one). Pursuers riding after him do not
+ * bar his way; a flight field that leads round the enemy (flight.c) is not barred. */
+static inline bool way_barred(const decide_ctx *c, int s, double xi, double yi, double e0x, double e0y)
+{
+	const rt_world *w = c->w;
+	const int side = w->agents.side[s], stride = w->bar_stride, nx = w->bar_nx, ny = w->bar_ny;
+	const double cell = w->bar_cell, inv_cell = 1.0 / cell;
+	for (double along = 0.5 * cell; along <= c->barred_range; along += cell) {
+		const int ix = rt__floor_int((xi + along * e0x - w->bar_ox) * inv_cell);
+		const int iy = rt__floor_int((yi + along * e0y - w->bar_oy) * inv_cell);
+		if (ix < 0 || iy < 0 || ix >= nx || iy >= ny) return false; /* off the ground the grid covers */
+		const float *men = w->bar_men + ((size_t)iy * (size_t)nx + (size_t)ix) * (size_t)stride;
+		double enemy = 0.0;
+		for (int k = 0; k < stride; ++k) enemy += k != side ? (double)men[k] : 0.0;
+		if (enemy >= c->barred_men) return true;
+	}
+	return false;
+}
+
+/* E5, C2: the men ahead stand ("最终所有的明军全部汇集在一起", seed 000). A man on foot in
+ * flight who comes up behind men in flight standing of their own will (the way barred
+ * them, or the men ahead of them) stops behind them instead of pushing them on: the word
+ * passes back through a column a rank a decision. "Behind": one of them stands within a
+ * body width (2 r) of the point halted_ahead_radii r (3 r: a pace) ahead of him on his way. */
+static inline bool behind_the_halted(const decide_ctx *c, int s, int k, double e0x, double e0y)
+{
+	const rt_world *w = c->w;
+	const rt_grid *g = c->g;
+	const uint8_t *halted = w->decide_halted;
+	const double ahead = w->def.morale.halted_ahead_radii;
+	if (!halted || !(ahead > 0.0)) return false;
+	const double r = (double)g->sr[k];
+	const double px = g->sx[k] + ahead * r * e0x, py = g->sy[k] + ahead * r * e0y, reach = 2.0 * r;
+	const int x0 = rt__grid_cell_x(g, px - reach), x1 = rt__grid_cell_x(g, px + reach);
+	const int y0 = rt__grid_cell_y(g, py - reach), y1 = rt__grid_cell_y(g, py + reach);
+	for (int cy = y0; cy <= y1; ++cy)
+		for (int cx = x0; cx <= x1; ++cx) {
+			const int b = rt__grid_wrap(cy, g->hy) * g->hx + rt__grid_wrap(cx, g->hx);
+			for (int q = g->start[b]; q < g->start[b + 1]; ++q) {
+				const int t = g->order[q];
+				if (t == s || !halted[t] || w->agents.side[t] != w->agents.side[s]) continue;
+				const double dx = wrap_dx(g->sx[q] - px, c->periodic, c->period, c->inv_period), dy = g->sy[q] - py;
+				if (dx * dx + dy * dy <= reach * reach) return true;
+			}
+		}
+	return false;
+}
+
 /* Per man of a batch, beside the neighbour kernel's batch (the same index i). */
 typedef struct batch_men {
 	double pace[RT_NB_BATCH];                          /* v0, m/s */
@@ -309,6 +374,18 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 		bm->head_y[i] = ey;
 		bm->pace[i] = pace;
 	}
+	/* E5, C2: a man on foot in flight whose way the enemy bars stops (way_barred), and so
+	 * does one who comes up behind men in flight standing (behind_the_halted); a rider
+	 * tries to force it ("张洪谟率部冲了几次，都没能过河", seed 000; C2 "骑兵干脆纵马直冲，硬往
+	 * 前闯", seed 003); a general's guards, rearguard and bearers go with the general */
+	if (c->barred_range > 0.0)
+		for (int i = 0; i < nb->men; ++i) {
+			const int s = g->order[nb->k[i]];
+			if ((bm->head_x[i] == 0.0 && bm->head_y[i] == 0.0) || !foot_in_flight(w, s)) continue;
+			if (way_barred(c, s, g->sx[nb->k[i]], g->sy[nb->k[i]], bm->head_x[i], bm->head_y[i]) ||
+			    behind_the_halted(c, s, nb->k[i], bm->head_x[i], bm->head_y[i]))
+				bm->head_x[i] = bm->head_y[i] = 0.0;
+		}
 	for (int i = 0; i < nb->men; ++i) {
 		const int k = nb->k[i];
 		/* E4: a man in the flames of a head fire, or on grass beside them, runs for the
@@ -508,13 +585,88 @@ static void speeds(const decide_ctx *c, const rt_nb_batch *nb, const batch_men *
 /* The velocities the decide phase reads of other men (rt_world.decide_vx): a copy made
  * before it when some man reads them (a guard, a rearguard, a carried commander's man, or
  * one containing), else the live arrays, which nobody then reads across. */
+/* ---- E5, C2: the men standing ready to fight, per coarse cell (way_barred) ---- */
+#define BAR_MAX_FLOATS (32ll << 20)
+
+void rt__barred_free(rt_world *w)
+{
+	rt__free(&w->allocator, w->bar_men, (size_t)w->bar_nx * (size_t)w->bar_ny * (size_t)w->bar_stride * sizeof(float));
+	rt__free(&w->allocator, w->bar_touched, (size_t)w->bar_touched_cap * sizeof(int));
+	w->bar_men = NULL;
+	w->bar_touched = NULL;
+	w->bar_nx = w->bar_ny = w->bar_stride = w->bar_touched_n = w->bar_touched_cap = 0;
+	w->bar_on = false;
+}
+
+rt_status rt__barred_prepare(rt_world *w, rt_error *err)
+{
+	const rt_agents *a = &w->agents;
+	const rt_morale_params *m = &w->def.morale;
+	const int n = a->count;
+	/* last step's cells cleared, whatever this step needs */
+	for (int i = 0; i < w->bar_touched_n; ++i)
+		memset(w->bar_men + (size_t)w->bar_touched[i] * (size_t)w->bar_stride, 0, (size_t)w->bar_stride * sizeof(float));
+	w->bar_touched_n = 0;
+	w->bar_on = false;
+	if (!(m->barred_range_m > 0.0) || !(w->env.detection_range_m >= 0.5 * m->barred_cell_m)) return RT_OK;
+	bool flight = false;
+	int sides = 0;
+	for (int s = 0; s < n; ++s) {
+		if (!rt__active(a->state[s])) continue;
+		sides = a->side[s] + 1 > sides ? a->side[s] + 1 : sides;
+		flight = flight || foot_in_flight(w, s);
+	}
+	if (!flight || sides < 2) return RT_OK;
+	if (sides > w->bar_stride) { /* laid out at the first use, and again if a side is added */
+		rt__barred_free(w);
+		const double width = w->def.bounds_max.x - w->def.bounds_min.x, height = w->def.bounds_max.y - w->def.bounds_min.y;
+		double cell = m->barred_cell_m;
+		while ((double)sides * ceil(width / cell) * ceil(height / cell) > (double)BAR_MAX_FLOATS) cell *= 2.0;
+		const int nx = (int)fmax(1.0, ceil(width / cell)), ny = (int)fmax(1.0, ceil(height / cell));
+		w->bar_men = rt__calloc(&w->allocator, (size_t)nx * (size_t)ny * (size_t)sides, sizeof(float));
+		if (!w->bar_men) return rt__fail(err, RT_ERR_NOMEM, "out of memory for the way-barred grid (%d x %d cells)", nx, ny);
+		w->bar_nx = nx;
+		w->bar_ny = ny;
+		w->bar_stride = sides;
+		w->bar_cell = cell;
+		w->bar_ox = w->def.bounds_min.x;
+		w->bar_oy = w->def.bounds_min.y;
+	}
+	if (w->bar_touched_cap < n) {
+		int *t = rt__realloc(&w->allocator, w->bar_touched, (size_t)w->bar_touched_cap * sizeof(int), (size_t)n * sizeof(int));
+		if (!t) return rt__fail(err, RT_ERR_NOMEM, "out of memory for the way-barred grid's cells");
+		w->bar_touched = t;
+		w->bar_touched_cap = n;
+	}
+	const double rider = m->horse_threat_weight, facing2 = w->def.combat.facing_speed_mps * w->def.combat.facing_speed_mps;
+	const double inv_cell = 1.0 / w->bar_cell;
+	for (int s = 0; s < n; ++s) {
+		const uint8_t st = a->state[s];
+		if (!(st == RT_STATE_FORMED || st == RT_STATE_MARCHING || st == RT_STATE_ENGAGED || st == RT_STATE_DESPERATE) ||
+		    a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s] > facing2 || rt__marching_off(w, s))
+			continue;
+		const int ix = rt__floor_int((a->x[s] - w->bar_ox) * inv_cell), iy = rt__floor_int((a->y[s] - w->bar_oy) * inv_cell);
+		if (ix < 0 || iy < 0 || ix >= w->bar_nx || iy >= w->bar_ny) continue;
+		const int c = iy * w->bar_nx + ix;
+		float *men = w->bar_men + (size_t)c * (size_t)w->bar_stride;
+		bool empty = true;
+		for (int k = 0; k < w->bar_stride; ++k) empty = empty && men[k] == 0.0f;
+		if (empty) w->bar_touched[w->bar_touched_n++] = c;
+		men[a->side[s]] += (float)(a->mount[s] ? rider : 1.0);
+	}
+	w->bar_on = true;
+	return RT_OK;
+}
+
 static void snapshot_velocities(rt_world *w)
 {
 	rt_agents *a = &w->agents;
 	const int n = a->count;
 	w->decide_vx = a->vx;
 	w->decide_vy = a->vy;
-	bool reads = false;
+	w->decide_halted = NULL;
+	const bool flight = w->bar_on; /* a man on foot in flight, the rule on, the light enough (rt__barred_prepare) */
+	bool reads = flight;
 	for (int s = 0; s < n && !reads; ++s) reads = a->stance[s] == RT_STANCE_CONTAIN || a->stance[s] >= RT_STANCE_GUARD;
 	if (!reads) return;
 	double *v = rt__arena_push(&w->arena, 2 * (size_t)n * sizeof(double));
@@ -524,6 +676,15 @@ static void snapshot_velocities(rt_world *w)
 	memcpy(v + n, a->vy, (size_t)n * sizeof(double));
 	w->decide_vx = v;
 	w->decide_vy = v + n;
+	if (!flight) return;
+	/* who stood in flight of his own will: wanting no step, he was neither pressed nor
+	 * down (a man who decides to stand has e0 = 0, so speed 0 and no crush flag) */
+	uint8_t *h = rt__arena_push(&w->arena, (size_t)n);
+	RT_ASSERT(h != NULL); /* reserved by the step (world.c) */
+	if (!h) return;
+	for (int s = 0; s < n; ++s)
+		h[s] = rt__active(a->state[s]) && a->vx[s] == 0.0 && a->vy[s] == 0.0 && a->crush[s] == 0 && foot_in_flight(w, s);
+	w->decide_halted = h;
 }
 
 void rt__locomotion_decide(rt_world *w)
@@ -565,6 +726,8 @@ void rt__locomotion_decide(rt_world *w)
 	c.charge_pace = w->def.combat.charge_pace_factor;
 	c.torch = w->torch_on;
 	c.held = w->def.crush.held_speed_share;
+	c.barred_range = w->bar_on ? fmin(w->def.morale.barred_range_m, w->env.detection_range_m) : 0.0;
+	c.barred_men = w->def.morale.barred_men;
 	c.nbp = (rt_nb_params){ p->neighbor_strength, 1.0 / p->neighbor_range_m, c.rep_range, c.max_level > 0,
 				c.periodic, c.period, c.inv_period };
 	const int batches = (count + RT_NB_BATCH - 1) / RT_NB_BATCH;

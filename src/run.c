@@ -587,6 +587,7 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 	/* an agent is sqrt(scale) men wide: distances between bodies in contact grow with it */
 	wd.morale.capture_distance_m *= sqrt(run->scale);
 	wd.morale.kneel_distance_m *= sqrt(run->scale);
+	wd.morale.barred_men /= run->scale; /* a threshold in men, counted in agents (section 10a) */
 	/* a general's lead on his column is a distance on the ground, plus one rider's spacing
 	 * in a column at this scale (the nearest agent stands for the nearest of scale men) */
 	if (wd.command.column_lead_m > 0.0) wd.command.column_lead_m += 3.0 * sqrt(run->scale);

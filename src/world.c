@@ -144,6 +144,10 @@ rt_morale_params rt_morale_params_default(void)
 	m.darkness_loss_factor = 1.0;
 	m.rear_threat_factor = 1.0;
 	m.dark_kneel_factor = 0.1;
+	m.barred_range_m = 1000.0;          /* E5/C2: a body of men standing across his way, seen by day (E) */
+	m.barred_cell_m = 25.0;             /* E5/C2: his way is this wide (E) */
+	m.barred_men = 10.0;                /* E5/C2: a band, not a lone man (E) */
+	m.halted_ahead_radii = 3.0;         /* E5/C2: the man a pace ahead of him (E) */
 	m.leader_reach_m = 1000.0;          /* M3/M4: a column of thousands is a kilometre long, its general at its head (E) */
 	m.leaderless_baseline_loss = 0.3;   /* M3/M4: about what hunger takes at its worst, and a little more (E) */
 	return m;
@@ -306,7 +310,9 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      m->hunger_baseline_loss <= 1.0 && m->darkness_loss_factor >= 0.0 && m->darkness_loss_factor <= 10.0 &&
 	      m->rear_threat_factor >= 0.0 && m->rear_threat_factor <= 10.0 && m->dark_kneel_factor >= 0.0 &&
 	      m->dark_kneel_factor <= 1.0 && m->leader_reach_m >= 0.0 && m->leader_reach_m <= 1e6 &&
-	      m->leaderless_baseline_loss >= 0.0 && m->leaderless_baseline_loss <= 1.0))
+	      m->leaderless_baseline_loss >= 0.0 && m->leaderless_baseline_loss <= 1.0 && m->barred_range_m >= 0.0 &&
+	      m->barred_range_m <= 20000.0 && m->barred_cell_m >= 1.0 && m->barred_cell_m <= 1000.0 && m->barred_men > 0.0 &&
+	      m->barred_men <= 1e6 && m->halted_ahead_radii >= 0.0 && m->halted_ahead_radii <= 100.0))
 		return rt__fail(err, RT_ERR_INVALID, "morale parameters out of range (docs/model.md section 9 gives each range)");
 	for (int k = 0; k < RT_KIND_COUNT; ++k) {
 		const rt_kind_params *kp = &d->kinds[k];
@@ -471,6 +477,7 @@ void rt_world_destroy(rt_world *w)
 	rt__env_free(w);
 	rt__terrain_free(w);
 	rt__flight_free(w);
+	rt__barred_free(w);
 	rt__geometry_free(w);
 	for (int i = 0; i < w->goal_count; ++i) rt__goal_free(w, &w->goals[i]);
 	rt__free(&a, w->goals, (size_t)w->goal_capacity * sizeof(rt_goal));
@@ -661,8 +668,8 @@ static rt_status reserve_scratch(rt_world *w, rt_error *err)
 	 * the dark (torch.c: 24 bytes a light, and 64 cells of 16 bytes), the crush's
 	 * outcomes (a byte), the morale phase's note of who was routing (a byte) and of where
 	 * each corps' commander stands (three doubles a corps) and the
-	 * velocities before the decide phase (two doubles); and the summons' pockets (summons.c) */
-	size_t need = (size_t)w->agents.capacity * (2 * sizeof(int) + sizeof(double) + sizeof(float) + 16 + 24 + 1 + 1 + 2 * sizeof(double)) +
+	 * velocities before the decide phase (two doubles) and who stood in flight (a byte); and the summons' pockets (summons.c) */
+	size_t need = (size_t)w->agents.capacity * (2 * sizeof(int) + sizeof(double) + sizeof(float) + 16 + 24 + 1 + 1 + 2 * sizeof(double) + 1) +
 		      (size_t)w->corps_count * (14 * sizeof(double) + 2 * sizeof(int)) + (size_t)w->threads * sizeof(rt_nb_batch) + 4096 + 64 * 16 + 4 * 64 +
 		      rt__summons_scratch(w);
 	if (w->arena.capacity >= need) return RT_OK;
@@ -710,6 +717,7 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	 * flight fields that are due are built */
 	if ((s = rt__flight_phase(w, err)) != RT_OK) return s;
 	if ((s = rt__water_prepare(w, err)) != RT_OK) return s;
+	if ((s = rt__barred_prepare(w, err)) != RT_OK) return s;
 	rt__locomotion_decide(w);
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_DECIDE] += t1 - t0; t0 = t1;
 

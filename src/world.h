@@ -314,6 +314,17 @@ struct rt_world {
 	 * them in place: what one man reads there of another's (a guard his commander's, a
 	 * man containing the enemy's) must not depend on which thread went first */
 	const double *decide_vx, *decide_vy;
+	/* per slot, 1 for a man on foot in flight who stood of his own will at his last
+	 * decision (the way barred, locomotion.c), as before this decide phase; NULL when the
+	 * rule is off or nobody is in flight */
+	const uint8_t *decide_halted;
+	/* E5, C2 (locomotion.c, rt__barred_prepare): the men standing ready to fight, per
+	 * coarse cell and side, this step; laid out at the first use, cleared cell by cell */
+	float *bar_men;          /* bar_nx * bar_ny * bar_stride */
+	int *bar_touched;        /* cells written this step (bar_touched_n of bar_touched_cap) */
+	int bar_nx, bar_ny, bar_stride, bar_touched_n, bar_touched_cap;
+	double bar_ox, bar_oy, bar_cell;
+	bool bar_on;             /* the grid holds this step's men */
 	int prev_capacity;
 
 	/* environment (env_phase.c) */
@@ -870,6 +881,10 @@ long rt__expf_mismatches(long samples);
 
 /* locomotion.c */
 void rt__locomotion_decide(rt_world *w);
+/* E5, C2: before the decide phase, the men standing ready to fight per coarse cell, when a
+ * man on foot is in flight and the way-barred rule is on; all or nothing */
+rt_status rt__barred_prepare(rt_world *w, rt_error *err);
+void rt__barred_free(rt_world *w);
 void rt__locomotion_move(rt_world *w);
 
 /* world.c */

@@ -218,7 +218,7 @@ static rt_status skirmish(int threads, int steps, uint64_t *hash)
 /* The state hash of the skirmish after 400 steps, every phase at work (sense, morale,
  * decide, move, fight, resolve). It changes only when the model changes on purpose;
  * then update it here and say why in the commit. */
-#define SKIRMISH_HASH 0xeea830fab91e3768ull
+#define SKIRMISH_HASH 0x5839ed5394f038f1ull
 
 TEST(combat_determinism_all_phases)
 {
@@ -495,12 +495,14 @@ TEST(combat_containment_at_five_hundred_paces)
 /* M7, a breakout: 100 broken men run for a refuge 1.6 km east; 200 horse of a corps with
  * a pursuit doctrine (all out), ordered to contain them, stand in a line 2.5 m apart
  * across their way 800 m off. The ring gives no ground to men coming at it and strikes
- * those who reach it; it neither pursues nor shoots. */
-static bool breakout(uint64_t seed, int *through, int *stopped, double *line_x)
+ * those who reach it; it neither pursues nor shoots. barred_range_m: how far the broken
+ * men see the way barred (0: they run at the line blind, as in the dark). */
+static bool breakout(uint64_t seed, double barred_range_m, int *through, int *stopped, double *line_x)
 {
 	rt_world_def d = rt_world_def_default();
 	d.allocator = rt_test_allocator();
 	d.seed = seed;
+	d.morale.barred_range_m = barred_range_m;
 	d.bounds_min = (rt_vec2){ -1500, -1500 };
 	d.bounds_max = (rt_vec2){ 1500, 1500 };
 	d.dt_s = 0.5; /* as the scenarios */
@@ -566,7 +568,7 @@ TEST(combat_ring_meets_a_breakout)
 	for (int seed = 1; seed <= seeds; ++seed) {
 		int t, st;
 		double x;
-		CHECK(breakout((uint64_t)seed, &t, &st, &x));
+		CHECK(breakout((uint64_t)seed, 0.0, &t, &st, &x));
 		through += t;
 		stopped += st;
 		line_x += x / seeds;
@@ -581,6 +583,22 @@ TEST(combat_ring_meets_a_breakout)
 	CHECK(through * 4 < 300 * seeds);
 	CHECK(stopped * 3 > 100 * seeds);
 	CHECK_NEAR(line_x, 500.0, 50.0);
+	/* by day, seeing the line across their way (E5, C2: morale.barred_range_m, 1 km), the
+	 * broken men stop where they are and do not run at it; the line stands */
+	int seen_through = 0, seen_stopped = 0;
+	double seen_line = 0.0;
+	for (int seed = 1; seed <= 3; ++seed) {
+		int t, st;
+		double x;
+		CHECK(breakout((uint64_t)seed, rt_morale_params_default().barred_range_m, &t, &st, &x));
+		seen_through += t;
+		seen_stopped += st;
+		seen_line += x / 3.0;
+	}
+	rt_test_note("seeing the line across their way, 3 seeds: %d got through, %d struck down, kneeling or taken; the line at x = %.0f m",
+		     seen_through, seen_stopped, seen_line);
+	CHECK(seen_through == 0 && seen_stopped == 0);
+	CHECK_NEAR(seen_line, 500.0, 50.0);
 }
 
 /* M5: 60 men (15 archers, 45 foot) in a ring of wagons, or the same men in the open,
@@ -752,7 +770,10 @@ TEST(combat_men_caught_from_behind_strike_no_blow)
  * holding their ground 40 m ahead. In flight (their commander left at the first round,
  * and they march off after him) they strike no one, even the horse in their way; sent
  * there by an order, the same men fight whom they meet. The horse strike whoever comes in
- * reach either way. Summed over 20 seeds. */
+ * reach either way. Summed over 20 seeds. The men in flight do not see the way barred
+ * (morale.barred_range_m 0): seeing the horse in their way they would stop short of them
+ * (combat_foot_in_flight_stop_before_the_enemy_in_their_way), and whether they strike
+ * would not be tried. */
 static void column_meets_a_post(bool flight, int *horse_lost, int *foot_lost)
 {
 	*horse_lost = *foot_lost = 0;
@@ -764,6 +785,7 @@ static void column_meets_a_post(bool flight, int *horse_lost, int *foot_lost)
 		d.bounds_max = (rt_vec2){ 220, 60 };
 		d.command.decision_interval_s = 2.0;
 		d.command.base_hazard_per_h = 1000.0; /* a craven commander goes in the first seconds */
+		d.morale.barred_range_m = 0.0;
 		rt_error err;
 		rt_world *w = rt_world_create(&d, &err);
 		CHECK(w);
@@ -1019,16 +1041,37 @@ TEST(pursuers_without_quarter_cut_down_the_kneeling)
  * many got away, and how many of the fugitives and of the holders fell. */
 typedef enum ford_holders { FORD_STANDING, FORD_MARCHED_POSTED, FORD_MARCHED } ford_holders;
 
-static int through_the_ford_as(uint64_t seed, int holders, ford_holders how, int *fugitives_dead, int *holders_dead)
+/* Who comes at the ford: `men` of `kind` in flight, in files 3 m apart for horse, 1.2 m
+ * for foot, from 30 m north of it; the morale parameter barred_range_m (E5, C2). */
+typedef struct ford_flight {
+	rt_kind kind;
+	int men;
+	double barred_range_m;
+	int files;                 /* 0: 20 for horse, 40 for foot */
+	double halted_ahead_radii; /* morale.halted_ahead_radii */
+} ford_flight;
+
+typedef struct ford_outcome {
+	int escaped, fugitives_dead, trampled, holders_dead;
+	int64_t falls;  /* times a man was knocked down in the crush */
+	double depth_m; /* from the nearest to the farthest fugitive in the field, north-south */
+} ford_outcome;
+
+static const ford_flight HORSE_FLIGHT = { RT_KIND_HORSE, 200, 1000.0, 0, 3.0 };
+
+static bool through_the_ford_as(uint64_t seed, int holders, ford_holders how, const ford_flight *fl, ford_outcome *out)
 {
+	memset(out, 0, sizeof *out);
 	rt_world_def d = rt_world_def_default();
 	d.allocator = rt_test_allocator();
 	d.seed = seed;
 	d.bounds_min = (rt_vec2){ -220, -80 };
 	d.bounds_max = (rt_vec2){ 220, 140 };
+	d.morale.barred_range_m = fl->barred_range_m;
+	d.morale.halted_ahead_radii = fl->halted_ahead_radii;
 	rt_error err;
 	rt_world *w = rt_world_create(&d, &err);
-	if (!w) return -1;
+	if (!w) return false;
 	rt_status s = RT_OK;
 	const rt_vec2 banks[6][2] = { { { -200, 0 }, { -10, 0 } },   { { 10, 0 }, { 200, 0 } },  { { -200, -10 }, { -10, -10 } },
 				      { { 10, -10 }, { 200, -10 } }, { { -10, 0 }, { -10, -10 } }, { { 10, 0 }, { 10, -10 } } };
@@ -1067,36 +1110,51 @@ static int through_the_ford_as(uint64_t seed, int holders, ford_holders how, int
 	}
 	for (int k = 0; how != FORD_STANDING && k < (int)(60.0 / d.dt_s) && s == RT_OK; ++k) s = rt_world_step(w, &err);
 	rt_agent_def f = rt_agent_def_default();
-	f.kind = RT_KIND_HORSE;
+	f.kind = fl->kind;
 	f.state = RT_STATE_ROUTING;
 	f.morale = 0.05f;
 	f.goal = f.flee_goal = away;
-	for (int i = 0; i < 200 && s == RT_OK; ++i) {
-		f.position = (rt_vec2){ -30.0 + 3.0 * (i % 20), 30.0 + 3.0 * (i / 20) };
+	const bool horse = fl->kind == RT_KIND_HORSE;
+	const int files = fl->files > 0 ? fl->files : (horse ? 20 : 40);
+	const double gap = horse ? 3.0 : 1.2;
+	for (int i = 0; i < fl->men && s == RT_OK; ++i) {
+		f.position = (rt_vec2){ -0.5 * gap * (files - 1) + gap * (i % files), 30.0 + gap * (i / files) };
 		s = rt_world_add_agent(w, &f, NULL, &err);
 	}
 	const int steps = (int)(300.0 / d.dt_s);
 	for (int k = 0; k < steps && s == RT_OK; ++k) s = rt_world_step(w, &err);
-	int escaped = 0;
-	*fugitives_dead = *holders_dead = 0;
-	for (int id = 0; id < holders + 200; ++id) {
+	rt_world_stats stats;
+	rt_world_get_stats(w, &stats);
+	out->falls = stats.falls;
+	double north = -INFINITY, south = INFINITY;
+	for (int id = 0; id < holders + fl->men; ++id) {
 		rt_agent_view v;
 		rt_world_get_agent(w, (rt_agent_id)id, &v);
 		const bool dead = v.state == RT_STATE_DEAD_COMBAT || v.state == RT_STATE_DEAD_TRAMPLED;
 		if (id < holders) {
-			*holders_dead += dead;
+			out->holders_dead += dead;
 		} else {
-			escaped += v.state == RT_STATE_ESCAPED;
-			*fugitives_dead += dead;
+			out->escaped += v.state == RT_STATE_ESCAPED;
+			out->fugitives_dead += dead;
+			out->trampled += v.state == RT_STATE_DEAD_TRAMPLED;
+			if (v.state == RT_STATE_ROUTING) {
+				north = fmax(north, v.position.y);
+				south = fmin(south, v.position.y);
+			}
 		}
 	}
+	out->depth_m = north >= south ? north - south : 0.0;
 	rt_world_destroy(w);
-	return s == RT_OK ? escaped : -1;
+	return s == RT_OK;
 }
 
 static int through_the_ford(uint64_t seed, int holders, int *fugitives_dead, int *holders_dead)
 {
-	return through_the_ford_as(seed, holders, FORD_STANDING, fugitives_dead, holders_dead);
+	ford_outcome o;
+	if (!through_the_ford_as(seed, holders, FORD_STANDING, &HORSE_FLIGHT, &o)) return -1;
+	*fugitives_dead = o.fugitives_dead;
+	*holders_dead = o.holders_dead;
+	return o.escaped;
 }
 
 TEST(combat_a_ford_held_stops_a_larger_flight)
@@ -1205,10 +1263,10 @@ TEST(combat_a_ford_marched_to_is_held_only_when_spread)
 	const int seeds = rt_test_seeds(5);
 	int posted = 0, knot = 0, most_posted = 0, least_knot = 200;
 	for (int seed = 1; seed <= seeds; ++seed) {
-		int fd, hd;
-		const int p = through_the_ford_as((uint64_t)seed, 50, FORD_MARCHED_POSTED, &fd, &hd);
-		const int k = through_the_ford_as((uint64_t)seed, 50, FORD_MARCHED, &fd, &hd);
-		CHECK(p >= 0 && k >= 0);
+		ford_outcome po, ko;
+		CHECK(through_the_ford_as((uint64_t)seed, 50, FORD_MARCHED_POSTED, &HORSE_FLIGHT, &po));
+		CHECK(through_the_ford_as((uint64_t)seed, 50, FORD_MARCHED, &HORSE_FLIGHT, &ko));
+		const int p = po.escaped, k = ko.escaped;
 		posted += p;
 		knot += k;
 		most_posted = p > most_posted ? p : most_posted;
@@ -1220,4 +1278,71 @@ TEST(combat_a_ford_marched_to_is_held_only_when_spread)
 	CHECK(most_posted <= 20);  /* held as when drawn up in it (combat_a_ford_held_stops_a_larger_flight) */
 	CHECK(least_knot >= 50);   /* a quarter or more get past the knot in every seed (83-96 when written) */
 	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* E5, C2: foot in flight stop before the enemy who bars their way ("明军的溃兵冲到小凌河后，
+ * 发现前方已经有金军骑兵在拦阻时，全部惶然不知所措，最终所有的明军全部汇集在一起", seed 000).
+ * 400 foot in flight come at the 20 m ford from 30 m north, 50 veteran horse standing in
+ * it, five minutes. Seeing the riders across their way (by day: barred_range_m 1 km),
+ * they stop short of them and none fall or cross; with barred_range_m 0 they run on into
+ * the ford, and the riders holding it cut down those who come at them (when written,
+ * 632 of 2,000 dead and 543 over in five seeds). */
+TEST(combat_foot_in_flight_stop_before_the_enemy_in_their_way)
+{
+	const int seeds = rt_test_seeds(5);
+	const ford_flight seeing = { RT_KIND_FOOT, 400, rt_morale_params_default().barred_range_m, 0, 3.0 };
+	const ford_flight blind = { RT_KIND_FOOT, 400, 0.0, 0, 3.0 };
+	ford_outcome sum_seen = { 0 }, sum_blind = { 0 };
+	for (int seed = 1; seed <= seeds; ++seed) {
+		ford_outcome o, b;
+		CHECK(through_the_ford_as((uint64_t)seed, 50, FORD_STANDING, &seeing, &o));
+		CHECK(through_the_ford_as((uint64_t)seed, 50, FORD_STANDING, &blind, &b));
+		sum_seen.fugitives_dead += o.fugitives_dead;
+		sum_seen.trampled += o.trampled;
+		sum_seen.escaped += o.escaped;
+		sum_blind.fugitives_dead += b.fugitives_dead;
+		sum_blind.trampled += b.trampled;
+		sum_blind.escaped += b.escaped;
+	}
+	rt_test_note("400 foot in flight at a 20 m ford held by 50 horse, five minutes, %d seeds: seeing the way barred, %d "
+		     "dead (%d trampled), %d over; running on, %d dead (%d trampled), %d over",
+		     seeds, sum_seen.fugitives_dead, sum_seen.trampled, sum_seen.escaped,
+		     sum_blind.fugitives_dead, sum_blind.trampled, sum_blind.escaped);
+	CHECK(sum_seen.fugitives_dead == 0 && sum_seen.escaped == 0); /* they stand off: nobody dies, nobody crosses */
+	CHECK(sum_blind.fugitives_dead >= 50 * seeds && sum_blind.escaped >= 50 * seeds); /* blind, they run on in */
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* E5, C2: the men ahead stand (docs/model.md section 9). A column of 600 foot in flight,
+ * 20 files and 30 ranks 1.2 m apart (36 m deep), comes at the ford held by 50 horse from
+ * 30 m north; they see the way barred only 30 m ahead (barred_range_m 30: one lane cell),
+ * so its head stops and its rear does not see why. Standing behind the men ahead who
+ * stand (halted_ahead_radii 3), the rear stops in its ranks and nobody is knocked down;
+ * without (0) the rear runs on into the halted head and the press knocks men down and
+ * tramples them (C2). Five minutes, three seeds. */
+TEST(combat_the_rear_of_a_flight_stands_behind_its_halted_head)
+{
+	const int seeds = rt_test_seeds(3);
+	const ford_flight passing = { RT_KIND_FOOT, 600, 30.0, 20, 3.0 };
+	const ford_flight pressing = { RT_KIND_FOOT, 600, 30.0, 20, 0.0 };
+	int64_t falls_passing = 0, falls_pressing = 0;
+	int dead_passing = 0, dead_pressing = 0;
+	double depth_passing = 0.0, depth_pressing = 0.0;
+	for (int seed = 1; seed <= seeds; ++seed) {
+		ford_outcome o, p;
+		CHECK(through_the_ford_as((uint64_t)seed, 50, FORD_STANDING, &passing, &o));
+		CHECK(through_the_ford_as((uint64_t)seed, 50, FORD_STANDING, &pressing, &p));
+		falls_passing += o.falls;
+		falls_pressing += p.falls;
+		dead_passing += o.fugitives_dead;
+		dead_pressing += p.fugitives_dead;
+		depth_passing += o.depth_m / seeds;
+		depth_pressing += p.depth_m / seeds;
+	}
+	rt_test_note("a column of 600 in flight, its head stopped 30 m short of a ford held, %d seeds: the word passed back, "
+		     "%lld falls, %d dead, the column %.0f m deep (36 at the start); not passed back, %lld falls, %d dead, %.0f m deep",
+		     seeds, (long long)falls_passing, dead_passing, depth_passing, (long long)falls_pressing, dead_pressing, depth_pressing);
+	/* when written, three seeds: 0 falls and 0 dead against 221 and 193 */
+	CHECK(falls_passing * 5 <= falls_pressing && falls_pressing >= 5 * seeds);
+	CHECK(dead_passing * 5 <= dead_pressing);
 }

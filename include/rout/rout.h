@@ -214,6 +214,13 @@ typedef struct rt_morale_params {
 						  * the commander is within this distance of him */
 	double leaderless_baseline_loss;         /* ... beyond it (or with him fallen, taken or within walls) his baseline
 						  * is this much lower (0: no such effect) */
+	double barred_range_m;                   /* E5/C2: a man on foot in flight stops when he sees, this far ahead on
+						  * his way (and in the light), the enemy standing across it (0: he runs on) */
+	double barred_cell_m;                    /* ... his way is a lane this wide, looked along cell by cell */
+	double barred_men;                       /* ... and a cell of it with this many enemy (a rider counts
+						  * horse_threat_weight) bars it */
+	double halted_ahead_radii;               /* ... and he stands behind a man of his side in flight who stands,
+						  * within 2 of his radii of the point this many radii ahead (0: off) */
 } rt_morale_params;
 
 rt_morale_params rt_morale_params_default(void);

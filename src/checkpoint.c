@@ -77,8 +77,12 @@
  *                                                                      phase before they are read)
  *   wet_level, wet_level_cells, wet_level_wade                         REBUILT (before the decide phase,
  *                                                                      from the map and water params)
- *   decide_vx, decide_vy                                               NOT STATE (set at the start of
- *                                                                      the decide phase, step scratch)
+ *   decide_vx, decide_vy, decide_halted                                NOT STATE (set at the start of
+ *                                                                      the decide phase, step scratch;
+ *                                                                      decide_halted from agents.crush)
+ *   bar_* (the way-barred grid: men standing per cell and side)        REBUILT every step before the
+ *                                                                      decide phase; its cell is a
+ *                                                                      function of the bounds and params
  *   has_environment, environment, surge_time_s, surge_level_m          STATIC (fingerprint)
  *   environment.weather (rain and wind series, initial wetness,
  *       params), weather_series (its copies), weather_on               STATIC (fingerprint)

@@ -99,7 +99,7 @@ static inline bool eight_clear(const uint8_t *flags)
 {
 	uint64_t word;
 	memcpy(&word, flags, sizeof word);
-	return word == 0;
+	return (word & (0x0101010101010101ull * RT_CRUSH_MASK)) == 0; /* RT_CRUSH_STOOD is not the crush's */
 }
 
 typedef struct crush_ctx {
@@ -263,7 +263,7 @@ rt_status rt__crush(rt_world *w, rt_error *err)
 		const int s0 = 8 * b, s1 = s0 + 8 < n ? s0 + 8 : n;
 		if (s1 - s0 == 8 && eight_clear(a->crush + s0)) continue;
 		for (int s = s0; s < s1; ++s) {
-			if (!a->crush[s]) continue;
+			if (!(a->crush[s] & RT_CRUSH_MASK)) continue;
 			if (!rt__active(a->state[s])) {
 				a->crush[s] = 0;
 				continue;
@@ -280,7 +280,7 @@ rt_status rt__crush(rt_world *w, rt_error *err)
 		const int s0 = 8 * b, s1 = s0 + 8 < n ? s0 + 8 : n;
 		if (s1 - s0 == 8 && eight_clear(a->crush + s0)) continue;
 		for (int s = s0; s < s1; ++s) {
-			const uint8_t flags = a->crush[s];
+			const uint8_t flags = a->crush[s] & RT_CRUSH_MASK;
 			if (!flags) continue;
 			int o = OUTCOME_NONE;
 			if (!a->mount[s]) { /* a man on horseback is not knocked down */
@@ -292,7 +292,7 @@ rt_status rt__crush(rt_world *w, rt_error *err)
 		}
 	});
 	for (int s = 0; s < n && events > 0; ++s) {
-		if (!a->crush[s]) continue;
+		if (!(a->crush[s] & RT_CRUSH_MASK)) continue;
 		switch (outcome[s]) {
 		case OUTCOME_FALL:
 			a->crush[s] = RT_CRUSH_DOWN;

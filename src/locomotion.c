@@ -262,7 +262,10 @@ static inline bool way_barred(const decide_ctx *c, int s, double xi, double yi, 
 	const int side = w->agents.side[s], stride = w->bar_stride, nx = w->bar_nx, ny = w->bar_ny;
 	const double cell = w->bar_cell, inv_cell = 1.0 / cell;
 	for (double along = 0.5 * cell; along <= c->barred_range; along += cell) {
-		const int ix = rt__floor_int((xi + along * e0x - w->bar_ox) * inv_cell);
+		double px = xi + along * e0x;
+		if (c->periodic) px -= c->period * floor((px - w->bar_ox) * c->inv_period); /* across the seam */
+		int ix = rt__floor_int((px - w->bar_ox) * inv_cell);
+		if (c->periodic && ix >= nx) ix = nx - 1; /* the period need not be whole cells */
 		const int iy = rt__floor_int((yi + along * e0y - w->bar_oy) * inv_cell);
 		if (ix < 0 || iy < 0 || ix >= nx || iy >= ny) return false; /* off the ground the grid covers */
 		const float *men = w->bar_men + ((size_t)iy * (size_t)nx + (size_t)ix) * (size_t)stride;
@@ -309,6 +312,7 @@ typedef struct batch_men {
 	double dir_x[RT_NB_BATCH], dir_y[RT_NB_BATCH];     /* direction e */
 	double spacing[RT_NB_BATCH];                       /* free distance along e, m */
 	bool spacing_left[RT_NB_BATCH];                    /* e and spacing are left for the passes after walls */
+	bool stood[RT_NB_BATCH];                           /* E5, C2: he stands, his way barred */
 } batch_men;
 
 /* Pass 1: the due men of grid positions [k0, k1), their pace, reach and desired direction;
@@ -378,13 +382,16 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 	 * does one who comes up behind men in flight standing (behind_the_halted); a rider
 	 * tries to force it ("张洪谟率部冲了几次，都没能过河", seed 000; C2 "骑兵干脆纵马直冲，硬往
 	 * 前闯", seed 003); a general's guards, rearguard and bearers go with the general */
+	for (int i = 0; i < nb->men; ++i) bm->stood[i] = false;
 	if (c->barred_range > 0.0)
 		for (int i = 0; i < nb->men; ++i) {
 			const int s = g->order[nb->k[i]];
 			if ((bm->head_x[i] == 0.0 && bm->head_y[i] == 0.0) || !foot_in_flight(w, s)) continue;
 			if (way_barred(c, s, g->sx[nb->k[i]], g->sy[nb->k[i]], bm->head_x[i], bm->head_y[i]) ||
-			    behind_the_halted(c, s, nb->k[i], bm->head_x[i], bm->head_y[i]))
+			    behind_the_halted(c, s, nb->k[i], bm->head_x[i], bm->head_y[i])) {
 				bm->head_x[i] = bm->head_y[i] = 0.0;
+				bm->stood[i] = true;
+			}
 		}
 	for (int i = 0; i < nb->men; ++i) {
 		const int k = nb->k[i];
@@ -564,7 +571,10 @@ static void speeds(const decide_ctx *c, const rt_nb_batch *nb, const batch_men *
 		}
 		a->vx[s] = vx;
 		a->vy[s] = vy;
-		a->crush[s] = pressed ? RT_CRUSH_PRESSED : 0; /* a man who decides is not down (crush.c) */
+		/* a man who decides is not down (crush.c); one who stands with his way barred is
+		 * marked so for the men behind him (behind_the_halted), unless the fire or the
+		 * water moved him after all */
+		a->crush[s] = (uint8_t)((pressed ? RT_CRUSH_PRESSED : 0) | (bm->stood[i] && !wants_to_move ? RT_CRUSH_STOOD : 0));
 
 		/* next update period: an agent that stands still with room around it, or moves
 		 * with a wide margin to everything it can see, may decide less often */
@@ -586,7 +596,17 @@ static void speeds(const decide_ctx *c, const rt_nb_batch *nb, const batch_men *
  * before it when some man reads them (a guard, a rearguard, a carried commander's man, or
  * one containing), else the live arrays, which nobody then reads across. */
 /* ---- E5, C2: the men standing ready to fight, per coarse cell (way_barred) ---- */
-#define BAR_MAX_FLOATS (32ll << 20)
+#define BAR_MAX_CELLS (16ll << 20) /* at most 64 MB a side */
+
+/* The grid's cell: barred_cell_m, doubled until the bounds take at most BAR_MAX_CELLS (a
+ * function of the bounds and the parameters alone, so a resumed run lays it out alike) */
+static double bar_cell_for(const rt_world *w)
+{
+	const double width = w->def.bounds_max.x - w->def.bounds_min.x, height = w->def.bounds_max.y - w->def.bounds_min.y;
+	double cell = w->def.morale.barred_cell_m;
+	while (ceil(width / cell) * ceil(height / cell) > (double)BAR_MAX_CELLS) cell *= 2.0;
+	return cell;
+}
 
 void rt__barred_free(rt_world *w)
 {
@@ -608,7 +628,9 @@ rt_status rt__barred_prepare(rt_world *w, rt_error *err)
 		memset(w->bar_men + (size_t)w->bar_touched[i] * (size_t)w->bar_stride, 0, (size_t)w->bar_stride * sizeof(float));
 	w->bar_touched_n = 0;
 	w->bar_on = false;
-	if (!(m->barred_range_m > 0.0) || !(w->env.detection_range_m >= 0.5 * m->barred_cell_m)) return RT_OK;
+	if (!(m->barred_range_m > 0.0)) return RT_OK;
+	const double cell = w->bar_stride > 0 ? w->bar_cell : bar_cell_for(w);
+	if (!(fmin(m->barred_range_m, w->env.detection_range_m) >= 0.5 * cell)) return RT_OK; /* he sees no cell ahead */
 	bool flight = false;
 	int sides = 0;
 	for (int s = 0; s < n; ++s) {
@@ -620,8 +642,6 @@ rt_status rt__barred_prepare(rt_world *w, rt_error *err)
 	if (sides > w->bar_stride) { /* laid out at the first use, and again if a side is added */
 		rt__barred_free(w);
 		const double width = w->def.bounds_max.x - w->def.bounds_min.x, height = w->def.bounds_max.y - w->def.bounds_min.y;
-		double cell = m->barred_cell_m;
-		while ((double)sides * ceil(width / cell) * ceil(height / cell) > (double)BAR_MAX_FLOATS) cell *= 2.0;
 		const int nx = (int)fmax(1.0, ceil(width / cell)), ny = (int)fmax(1.0, ceil(height / cell));
 		w->bar_men = rt__calloc(&w->allocator, (size_t)nx * (size_t)ny * (size_t)sides, sizeof(float));
 		if (!w->bar_men) return rt__fail(err, RT_ERR_NOMEM, "out of memory for the way-barred grid (%d x %d cells)", nx, ny);
@@ -677,13 +697,13 @@ static void snapshot_velocities(rt_world *w)
 	w->decide_vx = v;
 	w->decide_vy = v + n;
 	if (!flight) return;
-	/* who stood in flight of his own will: wanting no step, he was neither pressed nor
-	 * down (a man who decides to stand has e0 = 0, so speed 0 and no crush flag) */
+	/* who stood in flight of his own will at his last decision (RT_CRUSH_STOOD) and is in
+	 * flight still: not a man who has just broken from his ranks, nor one a wall stopped */
 	uint8_t *h = rt__arena_push(&w->arena, (size_t)n);
 	RT_ASSERT(h != NULL); /* reserved by the step (world.c) */
 	if (!h) return;
 	for (int s = 0; s < n; ++s)
-		h[s] = rt__active(a->state[s]) && a->vx[s] == 0.0 && a->vy[s] == 0.0 && a->crush[s] == 0 && foot_in_flight(w, s);
+		h[s] = (a->crush[s] & RT_CRUSH_STOOD) && rt__active(a->state[s]) && foot_in_flight(w, s);
 	w->decide_halted = h;
 }
 
@@ -727,7 +747,8 @@ void rt__locomotion_decide(rt_world *w)
 	c.torch = w->torch_on;
 	c.held = w->def.crush.held_speed_share;
 	c.barred_range = w->bar_on ? fmin(w->def.morale.barred_range_m, w->env.detection_range_m) : 0.0;
-	c.barred_men = w->def.morale.barred_men;
+	/* a band per lane cell of barred_cell_m; a coarser grid (a very wide map) holds more */
+	c.barred_men = w->def.morale.barred_men * (w->bar_on ? (w->bar_cell / w->def.morale.barred_cell_m) * (w->bar_cell / w->def.morale.barred_cell_m) : 1.0);
 	c.nbp = (rt_nb_params){ p->neighbor_strength, 1.0 / p->neighbor_range_m, c.rep_range, c.max_level > 0,
 				c.periodic, c.period, c.inv_period };
 	const int batches = (count + RT_NB_BATCH - 1) / RT_NB_BATCH;

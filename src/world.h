@@ -315,8 +315,8 @@ struct rt_world {
 	 * man containing the enemy's) must not depend on which thread went first */
 	const double *decide_vx, *decide_vy;
 	/* per slot, 1 for a man on foot in flight who stood of his own will at his last
-	 * decision (the way barred, locomotion.c), as before this decide phase; NULL when the
-	 * rule is off or nobody is in flight */
+	 * decision (RT_CRUSH_STOOD; the way barred, locomotion.c), as before this decide
+	 * phase; NULL when the rule is off or nobody is in flight */
 	const uint8_t *decide_halted;
 	/* E5, C2 (locomotion.c, rt__barred_prepare): the men standing ready to fight, per
 	 * coarse cell and side, this step; laid out at the first use, cleared cell by cell */
@@ -757,7 +757,10 @@ size_t rt__summons_scratch(const rt_world *w);
 /* crush.c: after the move, men pressed in a dense, uneven crowd may be knocked down and
  * men down may be trampled or get up (C2); serial outcomes in slot order */
 rt_status rt__crush(rt_world *w, rt_error *err);
-enum { RT_CRUSH_DOWN = 1, RT_CRUSH_PRESSED = 2 }; /* rt_agents.crush bits */
+enum { RT_CRUSH_DOWN = 1, RT_CRUSH_PRESSED = 2, /* rt_agents.crush bits: the crush's (crush.c) */
+       RT_CRUSH_STOOD = 4 };                  /* ... and a man in flight who stood of his own will
+						 * at his last decision (the way barred, locomotion.c) */
+#define RT_CRUSH_MASK (RT_CRUSH_DOWN | RT_CRUSH_PRESSED) /* the bits the crush reads */
 /* rt__grid_build leaves men lying down out of the neighbour grid: others walk over them */
 static inline bool rt__lying(const rt_world *w, int slot) { return w->lying > 0 && (w->agents.crush[slot] & RT_CRUSH_DOWN); }
 

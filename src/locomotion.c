@@ -108,6 +108,8 @@ static inline bool post_direction(const rt_world *w, int s, int32_t goal, double
 	return true;
 }
 
+static bool held_direction(const decide_ctx *c, int s, int32_t goal, double xi, double yi, double *e0x, double *e0y);
+
 /* His desired direction e0 (a unit vector, or zero to stand), from his state, stance,
  * enemy and goal, and his pace v0 where that changes it (a rider's charge). Returns his
  * goal when e0 is the goal's direction, left for the caller to take from the flow field
@@ -206,6 +208,8 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 		if (w->flights && rt__marching_off(w, s) && rt__goal_closed(w, goal, s) &&
 		    rt__flight_direction(w, a->side[s], xi, yi, e0x, e0y))
 			return -1;
+		/* attacking a place, he goes on to the enemy holding it (Q6, M5) */
+		if (a->stance[s] == RT_STANCE_ADVANCE && w->held_on && held_direction(c, s, goal, xi, yi, e0x, e0y)) return -1;
 		if (post_direction(w, s, goal, xi, yi, e0x, e0y, pace)) return -1;
 		return goal;
 	} else {
@@ -676,6 +680,123 @@ rt_status rt__barred_prepare(rt_world *w, rt_error *err)
 	}
 	w->bar_on = true;
 	return RT_OK;
+}
+
+/* Q6, M5: an attack on a place is an attack on whoever holds it ("直杀入皇太极的御营", seed
+ * 003; the wagon battalion fought in its camp, seed 000). A man attacking a place who is
+ * within it and senses no enemy within advance_range_m goes on to the enemy standing in
+ * it: for every goal some man attacks this step, the man of each side standing ready to
+ * fight within its target nearest its centre (the way-barred predicate: formed,
+ * marching, engaged or at bay, not marching off; ties by id). Serial, before the decide
+ * phase; nothing here is state (a checkpoint rebuilds it at the next step). */
+void rt__held_free(rt_world *w)
+{
+	const size_t cap = (size_t)w->held_cap;
+	rt__free(&w->allocator, w->held, cap * RT_MAX_SIDES * 3 * sizeof(double));
+	rt__free(&w->allocator, w->held_id, cap * RT_MAX_SIDES * sizeof(uint32_t));
+	rt__free(&w->allocator, w->held_attacked, cap);
+	w->held = NULL;
+	w->held_id = NULL;
+	w->held_attacked = NULL;
+	w->held_cap = 0;
+	w->held_on = false;
+}
+
+static inline bool ready_to_fight(const rt_world *w, int s)
+{
+	const uint8_t st = w->agents.state[s];
+	return (st == RT_STATE_FORMED || st == RT_STATE_MARCHING || st == RT_STATE_ENGAGED || st == RT_STATE_DESPERATE) &&
+	       !rt__marching_off(w, s);
+}
+
+rt_status rt__held_prepare(rt_world *w, rt_error *err)
+{
+	const rt_agents *a = &w->agents;
+	const int n = a->count, goals = w->goal_count;
+	w->held_on = false;
+	if (goals == 0) return RT_OK;
+	bool any = false;
+	for (int s = 0; s < n && !any; ++s)
+		any = a->stance[s] == RT_STANCE_ADVANCE && a->goal[s] >= 0 && rt__active(a->state[s]);
+	if (!any) return RT_OK;
+	if (w->held_cap < goals) {
+		rt__held_free(w);
+		const size_t cap = (size_t)w->goal_capacity > (size_t)goals ? (size_t)w->goal_capacity : (size_t)goals;
+		w->held = rt__alloc(&w->allocator, cap * RT_MAX_SIDES * 3 * sizeof(double));
+		w->held_id = rt__alloc(&w->allocator, cap * RT_MAX_SIDES * sizeof(uint32_t));
+		w->held_attacked = rt__alloc(&w->allocator, cap);
+		if (!w->held || !w->held_id || !w->held_attacked) {
+			w->held_cap = (int)cap;
+			rt__held_free(w);
+			return rt__fail(err, RT_ERR_NOMEM, "out of memory for the places attacked (%d goals)", goals);
+		}
+		w->held_cap = (int)cap;
+	}
+	memset(w->held_attacked, 0, (size_t)goals);
+	int attacked[64], count = 0; /* the goals attacked, while few; else every goal is looked at */
+	for (int s = 0; s < n; ++s) {
+		const int32_t g = a->goal[s];
+		if (a->stance[s] != RT_STANCE_ADVANCE || g < 0 || g >= goals || !rt__active(a->state[s]) ||
+		    a->state[s] == RT_STATE_ROUTING || w->held_attacked[g])
+			continue;
+		w->held_attacked[g] = 1;
+		if (count < 64) attacked[count] = g;
+		count++;
+	}
+	if (count == 0) return RT_OK;
+	for (int i = 0; i < goals * RT_MAX_SIDES; ++i) {
+		w->held[3 * i + 2] = INFINITY;
+		w->held_id[i] = UINT32_MAX;
+	}
+	const int listed = count <= 64 ? count : goals;
+	for (int s = 0; s < n; ++s) {
+		if (!ready_to_fight(w, s)) continue;
+		const double x = a->x[s], y = a->y[s];
+		for (int k = 0; k < listed; ++k) {
+			const int g = count <= 64 ? attacked[k] : k;
+			if (!w->held_attacked[g]) continue;
+			const rt_goal *goal = &w->goals[g];
+			if (!rt__goal_reached(goal, x, y)) continue;
+			const double cx = 0.5 * (goal->def.target_min.x + goal->def.target_max.x) - x;
+			const double cy = 0.5 * (goal->def.target_min.y + goal->def.target_max.y) - y;
+			const double d2 = cx * cx + cy * cy;
+			const int i = g * RT_MAX_SIDES + a->side[s];
+			if (d2 < w->held[3 * i + 2] || (d2 == w->held[3 * i + 2] && a->id[s] < w->held_id[i])) {
+				w->held[3 * i] = x;
+				w->held[3 * i + 1] = y;
+				w->held[3 * i + 2] = d2;
+				w->held_id[i] = a->id[s];
+			}
+		}
+	}
+	w->held_on = true;
+	return RT_OK;
+}
+
+/* Q6, M5: the way on to the nearest of the enemy sides' men holding the place he attacks,
+ * once he is within it (rt__held_prepare); false if none holds it */
+static bool held_direction(const decide_ctx *c, int s, int32_t goal, double xi, double yi, double *e0x, double *e0y)
+{
+	const rt_world *w = c->w;
+	if (goal >= w->goal_count || !w->held_attacked[goal] || !rt__goal_reached(&w->goals[goal], xi, yi)) return false;
+	const int side = w->agents.side[s];
+	double best = INFINITY, bx = 0.0, by = 0.0;
+	for (int k = 0; k < RT_MAX_SIDES; ++k) {
+		const int i = goal * RT_MAX_SIDES + k;
+		if (k == side || !isfinite(w->held[3 * i + 2])) continue;
+		const double ex = wrap_dx(w->held[3 * i] - xi, c->periodic, c->period, c->inv_period), ey = w->held[3 * i + 1] - yi;
+		const double d2 = ex * ex + ey * ey;
+		if (d2 < best) {
+			best = d2;
+			bx = ex;
+			by = ey;
+		}
+	}
+	if (!(best > 1e-18) || !isfinite(best)) return false;
+	const double en = sqrt(best);
+	*e0x = bx / en;
+	*e0y = by / en;
+	return true;
 }
 
 static void snapshot_velocities(rt_world *w)

@@ -478,6 +478,7 @@ void rt_world_destroy(rt_world *w)
 	rt__terrain_free(w);
 	rt__flight_free(w);
 	rt__barred_free(w);
+	rt__held_free(w);
 	rt__geometry_free(w);
 	for (int i = 0; i < w->goal_count; ++i) rt__goal_free(w, &w->goals[i]);
 	rt__free(&a, w->goals, (size_t)w->goal_capacity * sizeof(rt_goal));
@@ -718,6 +719,7 @@ rt_status rt_world_step(rt_world *w, rt_error *err)
 	if ((s = rt__flight_phase(w, err)) != RT_OK) return s;
 	if ((s = rt__water_prepare(w, err)) != RT_OK) return s;
 	if ((s = rt__barred_prepare(w, err)) != RT_OK) return s;
+	if ((s = rt__held_prepare(w, err)) != RT_OK) return s;
 	rt__locomotion_decide(w);
 	t1 = rt__now_seconds(); w->phase_seconds[RT_PHASE_DECIDE] += t1 - t0; t0 = t1;
 

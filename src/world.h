@@ -325,6 +325,13 @@ struct rt_world {
 	int bar_nx, bar_ny, bar_stride, bar_touched_n, bar_touched_cap;
 	double bar_ox, bar_oy, bar_cell;
 	bool bar_on;             /* the grid holds this step's men */
+	/* Q6 (locomotion.c, rt__held_prepare): for each goal men attack, per side, the man of
+	 * that side standing ready within its target nearest its centre, this step */
+	double *held;            /* held_cap * RT_MAX_SIDES * 3: x, y, squared distance (INFINITY: none) */
+	uint32_t *held_id;       /* held_cap * RT_MAX_SIDES: his id, for ties */
+	uint8_t *held_attacked;  /* held_cap: 1 if some man attacks the goal this step */
+	int held_cap;
+	bool held_on;            /* some goal is attacked this step */
 	int prev_capacity;
 
 	/* environment (env_phase.c) */
@@ -888,6 +895,8 @@ void rt__locomotion_decide(rt_world *w);
  * man on foot is in flight and the way-barred rule is on; all or nothing */
 rt_status rt__barred_prepare(rt_world *w, rt_error *err);
 void rt__barred_free(rt_world *w);
+rt_status rt__held_prepare(rt_world *w, rt_error *err);
+void rt__held_free(rt_world *w);
 void rt__locomotion_move(rt_world *w);
 
 /* world.c */

@@ -1346,3 +1346,84 @@ TEST(combat_the_rear_of_a_flight_stands_behind_its_halted_head)
 	CHECK(falls_passing * 5 <= falls_pressing && falls_pressing >= 5 * seeds);
 	CHECK(dead_passing * 5 <= dead_pressing);
 }
+
+/* Q6, M5: an attack on a place is an attack on the men who hold it ("直杀入皇太极的御营",
+ * seed 003; the wagon battalion fought in its camp, seed 000). 60 horse attack a camp, a
+ * place 800 m deep, from 300 m west of it; 120 foot stand formed 700-712 m in from its
+ * west edge, beyond the riders' advance_range_m (300 m) when they come into it. With the
+ * foot inside the place the riders go on and fall on them; the same foot standing 100 m
+ * beyond its east edge, outside it, are not what the order names: the riders stand in the
+ * camp. Five minutes, 5 seeds. */
+static void attack_a_camp(uint64_t seed, bool foot_inside, int *foot_harmed, double *rider_x)
+{
+	*foot_harmed = 0;
+	*rider_x = 0.0;
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = seed;
+	d.dt_s = 0.25;
+	d.bounds_min = (rt_vec2){ -400, -300 };
+	d.bounds_max = (rt_vec2){ 1100, 300 };
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	CHECK(w);
+	if (!w) return;
+	rt_goal_def g = rt_goal_def_default();
+	g.target_min = (rt_vec2){ 0, -200 };
+	g.target_max = (rt_vec2){ 800, 200 };
+	g.straight = true;
+	rt_goal_id camp;
+	CHECK_OK(rt_world_add_goal(w, &g, &camp, &err), err);
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.state = RT_STATE_MARCHING;
+	horse.stance = RT_STANCE_ADVANCE;
+	horse.goal = camp;
+	horse.experience = RT_EXPERIENCE_VETERAN;
+	for (int i = 0; i < 60; ++i) {
+		horse.position = (rt_vec2){ -300.0 - 3.0 * (i / 12), -18.0 + 3.0 * (i % 12) };
+		CHECK_OK(rt_world_add_agent(w, &horse, NULL, &err), err);
+	}
+	rt_agent_def foot = rt_agent_def_default();
+	foot.kind = RT_KIND_FOOT;
+	foot.side = 0;
+	foot.experience = RT_EXPERIENCE_VETERAN;
+	const double x0 = foot_inside ? 700.0 : 900.0;
+	for (int i = 0; i < 120; ++i) {
+		foot.position = (rt_vec2){ x0 + 1.2 * (i / 12), -7.2 + 1.2 * (i % 12) };
+		CHECK_OK(rt_world_add_agent(w, &foot, NULL, &err), err);
+	}
+	const int steps = (int)(300.0 / d.dt_s);
+	for (int step = 0; step < steps; ++step) CHECK_OK(rt_world_step(w, &err), err);
+	for (int id = 0; id < 180; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		if (id < 60) *rider_x += v.position.x / 60.0;
+		else *foot_harmed += v.state != RT_STATE_FORMED && v.state != RT_STATE_ENGAGED && v.state != RT_STATE_DESPERATE;
+	}
+	rt_world_destroy(w);
+}
+
+TEST(combat_an_attack_falls_on_the_men_holding_its_place)
+{
+	int harmed_in = 0, harmed_out = 0, seeds_fought = 0, seeds_stood = 0;
+	double x_in = 1e300, x_out = -1e300;
+	for (uint64_t seed = 1; seed <= 5; ++seed) {
+		int h_in, h_out;
+		double r_in, r_out;
+		attack_a_camp(seed, true, &h_in, &r_in);
+		attack_a_camp(seed, false, &h_out, &r_out);
+		harmed_in += h_in;
+		harmed_out += h_out;
+		x_in = fmin(x_in, r_in);
+		x_out = fmax(x_out, r_out);
+		seeds_fought += h_in > 0 && r_in > 600.0;
+		seeds_stood += h_out == 0 && r_out < 100.0;
+	}
+	rt_test_note("5 seeds, 5 min: foot holding the camp: %d of 600 down, broken or taken, the riders' mean x at least %.0f m; "
+		     "the same foot 100 m beyond it: %d, the riders' mean x at most %.0f m (the camp's west edge at 0)",
+		     harmed_in, x_in, harmed_out, x_out);
+	CHECK(seeds_fought == 5); /* they go on into the camp and fall on its holders */
+	CHECK(seeds_stood == 5);  /* men beside the place are not the order's: they stand in it */
+}

@@ -709,15 +709,26 @@ static inline bool ready_to_fight(const rt_world *w, int s)
 	       !rt__marching_off(w, s);
 }
 
+/* a man on his feet, not in flight, attacking a place (stance advance with a goal) and within it */
+static inline bool attacks_within(const rt_world *w, int s, int goals)
+{
+	const rt_agents *a = &w->agents;
+	const int32_t g = a->goal[s];
+	return a->stance[s] == RT_STANCE_ADVANCE && g >= 0 && g < goals && rt__active(a->state[s]) &&
+	       a->state[s] != RT_STATE_ROUTING && rt__goal_reached(&w->goals[g], a->x[s], a->y[s]);
+}
+
 rt_status rt__held_prepare(rt_world *w, rt_error *err)
 {
 	const rt_agents *a = &w->agents;
 	const int n = a->count, goals = w->goal_count;
 	w->held_on = false;
 	if (goals == 0) return RT_OK;
+	/* only a man already within the place he attacks looks for its holders (held_direction),
+	 * so only such men's places are searched: on the way there is nothing to find */
 	bool any = false;
 	for (int s = 0; s < n && !any; ++s)
-		any = a->stance[s] == RT_STANCE_ADVANCE && a->goal[s] >= 0 && rt__active(a->state[s]);
+		any = attacks_within(w, s, goals);
 	if (!any) return RT_OK;
 	if (w->held_cap < goals) {
 		rt__held_free(w);
@@ -736,9 +747,7 @@ rt_status rt__held_prepare(rt_world *w, rt_error *err)
 	int attacked[64], count = 0; /* the goals attacked, while few; else every goal is looked at */
 	for (int s = 0; s < n; ++s) {
 		const int32_t g = a->goal[s];
-		if (a->stance[s] != RT_STANCE_ADVANCE || g < 0 || g >= goals || !rt__active(a->state[s]) ||
-		    a->state[s] == RT_STATE_ROUTING || w->held_attacked[g])
-			continue;
+		if (!attacks_within(w, s, goals) || w->held_attacked[g]) continue;
 		w->held_attacked[g] = 1;
 		if (count < 64) attacked[count] = g;
 		count++;

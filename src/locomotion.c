@@ -686,9 +686,10 @@ rt_status rt__barred_prepare(rt_world *w, rt_error *err)
  * 003; the wagon battalion fought in its camp, seed 000). A man attacking a place who is
  * within it and senses no enemy within advance_range_m goes on to the enemy standing in
  * it: for every goal some man attacks this step, the man of each side standing ready to
- * fight within its target nearest its centre (the way-barred predicate: formed,
- * marching, engaged or at bay, not marching off; ties by id). Serial, before the decide
- * phase; nothing here is state (a checkpoint rebuilds it at the next step). */
+ * fight within its target nearest its centre (formed, marching, engaged or at bay, not
+ * marching off: the way-barred predicate without its speed limit; ties by id). Serial,
+ * before the decide phase; nothing here is state (a checkpoint rebuilds it at the next
+ * step). */
 void rt__held_free(rt_world *w)
 {
 	const size_t cap = (size_t)w->held_cap;
@@ -783,7 +784,8 @@ rt_status rt__held_prepare(rt_world *w, rt_error *err)
 }
 
 /* Q6, M5: the way on to the nearest of the enemy sides' men holding the place he attacks,
- * once he is within it (rt__held_prepare); false if none holds it */
+ * once he is within it (rt__held_prepare), in a straight line; false if none holds it, or
+ * the one found is beyond what he can see in this light */
 static bool held_direction(const decide_ctx *c, int s, int32_t goal, double xi, double yi, double *e0x, double *e0y)
 {
 	const rt_world *w = c->w;
@@ -793,7 +795,9 @@ static bool held_direction(const decide_ctx *c, int s, int32_t goal, double xi, 
 	for (int k = 0; k < RT_MAX_SIDES; ++k) {
 		const int i = goal * RT_MAX_SIDES + k;
 		if (k == side || !isfinite(w->held[3 * i + 2])) continue;
-		const double ex = wrap_dx(w->held[3 * i] - xi, c->periodic, c->period, c->inv_period), ey = w->held[3 * i + 1] - yi;
+		/* both within the one rectangle: the straight way between them stays in it, so no
+		 * wrap across a periodic seam (which the place and its field do not wrap either) */
+		const double ex = w->held[3 * i] - xi, ey = w->held[3 * i + 1] - yi;
 		const double d2 = ex * ex + ey * ey;
 		if (d2 < best) {
 			best = d2;
@@ -801,7 +805,9 @@ static bool held_direction(const decide_ctx *c, int s, int32_t goal, double xi, 
 			by = ey;
 		}
 	}
-	if (!(best > 1e-18) || !isfinite(best)) return false;
+	/* he goes on to what he can see: not past the light's detection range (section 7) */
+	const double sight = w->env.detection_range_m;
+	if (!(best > 1e-18) || !isfinite(best) || best > sight * sight) return false;
 	const double en = sqrt(best);
 	*e0x = bx / en;
 	*e0y = by / en;

@@ -1354,7 +1354,9 @@ TEST(combat_the_rear_of_a_flight_stands_behind_its_halted_head)
  * foot inside the place the riders go on and fall on them; the same foot standing 100 m
  * beyond its east edge, outside it, are not what the order names: the riders stand in the
  * camp. Five minutes, 5 seeds. */
-static void attack_a_camp(uint64_t seed, bool foot_inside, int *foot_harmed, double *rider_x)
+typedef enum camp_arm { CAMP_DAY, CAMP_NIGHT, CAMP_PERIODIC } camp_arm;
+
+static void attack_a_camp(uint64_t seed, bool foot_inside, camp_arm arm, int *foot_harmed, double *rider_x)
 {
 	*foot_harmed = 0;
 	*rider_x = 0.0;
@@ -1362,15 +1364,29 @@ static void attack_a_camp(uint64_t seed, bool foot_inside, int *foot_harmed, dou
 	d.allocator = rt_test_allocator();
 	d.seed = seed;
 	d.dt_s = 0.25;
-	d.bounds_min = (rt_vec2){ -400, -300 };
-	d.bounds_max = (rt_vec2){ 1100, 300 };
+	/* periodic (a test corridor, so at a tenth of the size, advance_range_m with it): the
+	 * camp (80 m) wider than half the world (130 m round), the foot nearer the riders
+	 * across the seam than through the camp */
+	const double k = arm == CAMP_PERIODIC ? 0.1 : 1.0;
+	d.bounds_min = (rt_vec2){ -400 * k, -300 * k };
+	d.bounds_max = (rt_vec2){ (arm == CAMP_PERIODIC ? 900 : 1100) * k, 300 * k };
+	d.periodic_x = arm == CAMP_PERIODIC;
+	d.combat.advance_range_m *= k;
 	rt_error err;
 	rt_world *w = rt_world_create(&d, &err);
 	CHECK(w);
 	if (!w) return;
+	if (arm == CAMP_NIGHT) { /* an overcast new-moon midnight: a man is seen at 25 m */
+		rt_environment_def env = rt_environment_def_default();
+		env.start_jd_ut = rt_julian_day_from_civil(1641, 10, 5, 0, 0, 0.0, 8.0);
+		env.latitude_deg = 41.03;
+		env.longitude_deg = 121.08;
+		env.cloud_cover = 1.0;
+		CHECK_OK(rt_world_set_environment(w, &env, &err), err);
+	}
 	rt_goal_def g = rt_goal_def_default();
-	g.target_min = (rt_vec2){ 0, -200 };
-	g.target_max = (rt_vec2){ 800, 200 };
+	g.target_min = (rt_vec2){ 0, -200 * k };
+	g.target_max = (rt_vec2){ 800 * k, 200 * k };
 	g.straight = true;
 	rt_goal_id camp;
 	CHECK_OK(rt_world_add_goal(w, &g, &camp, &err), err);
@@ -1382,14 +1398,14 @@ static void attack_a_camp(uint64_t seed, bool foot_inside, int *foot_harmed, dou
 	horse.goal = camp;
 	horse.experience = RT_EXPERIENCE_VETERAN;
 	for (int i = 0; i < 60; ++i) {
-		horse.position = (rt_vec2){ -300.0 - 3.0 * (i / 12), -18.0 + 3.0 * (i % 12) };
+		horse.position = (rt_vec2){ -300.0 * k - 3.0 * k * (i / 12), -18.0 + 3.0 * (i % 12) };
 		CHECK_OK(rt_world_add_agent(w, &horse, NULL, &err), err);
 	}
 	rt_agent_def foot = rt_agent_def_default();
 	foot.kind = RT_KIND_FOOT;
 	foot.side = 0;
 	foot.experience = RT_EXPERIENCE_VETERAN;
-	const double x0 = foot_inside ? 700.0 : 900.0;
+	const double x0 = (foot_inside ? 700.0 : 900.0) * k - (arm == CAMP_PERIODIC ? 2.0 : 0.0);
 	for (int i = 0; i < 120; ++i) {
 		foot.position = (rt_vec2){ x0 + 1.2 * (i / 12), -7.2 + 1.2 * (i % 12) };
 		CHECK_OK(rt_world_add_agent(w, &foot, NULL, &err), err);
@@ -1407,23 +1423,36 @@ static void attack_a_camp(uint64_t seed, bool foot_inside, int *foot_harmed, dou
 
 TEST(combat_an_attack_falls_on_the_men_holding_its_place)
 {
-	int harmed_in = 0, harmed_out = 0, seeds_fought = 0, seeds_stood = 0;
-	double x_in = 1e300, x_out = -1e300;
+	int harmed_in = 0, harmed_out = 0, harmed_dark = 0, harmed_wrap = 0;
+	int seeds_fought = 0, seeds_stood = 0, seeds_dark = 0, seeds_wrap = 0;
+	double x_in = 1e300, x_out = -1e300, x_dark = -1e300, x_wrap = 1e300;
 	for (uint64_t seed = 1; seed <= 5; ++seed) {
-		int h_in, h_out;
-		double r_in, r_out;
-		attack_a_camp(seed, true, &h_in, &r_in);
-		attack_a_camp(seed, false, &h_out, &r_out);
+		int h_in, h_out, h_dark, h_wrap;
+		double r_in, r_out, r_dark, r_wrap;
+		attack_a_camp(seed, true, CAMP_DAY, &h_in, &r_in);
+		attack_a_camp(seed, false, CAMP_DAY, &h_out, &r_out);
+		attack_a_camp(seed, true, CAMP_NIGHT, &h_dark, &r_dark);
+		attack_a_camp(seed, true, CAMP_PERIODIC, &h_wrap, &r_wrap);
 		harmed_in += h_in;
 		harmed_out += h_out;
+		harmed_dark += h_dark;
+		harmed_wrap += h_wrap;
 		x_in = fmin(x_in, r_in);
 		x_out = fmax(x_out, r_out);
+		x_dark = fmax(x_dark, r_dark);
+		x_wrap = fmin(x_wrap, r_wrap);
 		seeds_fought += h_in > 0 && r_in > 600.0;
 		seeds_stood += h_out == 0 && r_out < 100.0;
+		seeds_dark += h_dark == 0 && r_dark < 100.0;
+		seeds_wrap += h_wrap > 0 && r_wrap > 60.0;
 	}
 	rt_test_note("5 seeds, 5 min: foot holding the camp: %d of 600 down, broken or taken, the riders' mean x at least %.0f m; "
-		     "the same foot 100 m beyond it: %d, the riders' mean x at most %.0f m (the camp's west edge at 0)",
-		     harmed_in, x_in, harmed_out, x_out);
+		     "the same foot 100 m beyond it: %d, the riders' mean x at most %.0f m (the camp's west edge at 0); "
+		     "holding it at an overcast new-moon midnight: %d, at most %.0f m; all at a tenth of the size by day "
+		     "in a periodic world 130 m round: %d, at least %.0f m",
+		     harmed_in, x_in, harmed_out, x_out, harmed_dark, x_dark, harmed_wrap, x_wrap);
 	CHECK(seeds_fought == 5); /* they go on into the camp and fall on its holders */
 	CHECK(seeds_stood == 5);  /* men beside the place are not the order's: they stand in it */
+	CHECK(seeds_dark == 5);   /* he goes on only to what he can see */
+	CHECK(seeds_wrap == 5);   /* through the camp, not out across the seam and back */
 }

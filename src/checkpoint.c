@@ -83,8 +83,8 @@
  *   bar_* (the way-barred grid: men standing per cell and side)        REBUILT every step before the
  *                                                                      decide phase; its cell is a
  *                                                                      function of the bounds and params
- *   held, held_id, held_attacked, held_cap, held_on (the men holding  REBUILT every step before the
- *       each place attacked, per side: Q6, M5)                         decide phase, from the agents
+ *   held, held_id, held_attacked, held_list, held_cap, held_on (the   REBUILT every step before the
+ *       men holding each place attacked, per side: Q6, M5)             decide phase, from the agents
  *   has_environment, environment, surge_time_s, surge_level_m          STATIC (fingerprint)
  *   environment.weather (rain and wind series, initial wetness,
  *       params), weather_series (its copies), weather_on               STATIC (fingerprint)
@@ -247,7 +247,7 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 4992, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 5000, "struct rt_world changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_world_def) == 1728, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 256, "rt_corps changed: update the checkpoint (checkpoint.c)");

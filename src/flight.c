@@ -303,10 +303,7 @@ static rt_status gather_known(rt_world *w, int side, float *known, rt_error *err
 	const double rider = w->def.morale.horse_threat_weight;
 	memset(known, 0, cells * sizeof(float));
 	for (int s = 0; s < a->count; ++s) {
-		const uint8_t st = a->state[s];
-		if (a->side[s] == side || !(st == RT_STATE_FORMED || st == RT_STATE_MARCHING || st == RT_STATE_ENGAGED || st == RT_STATE_DESPERATE) ||
-		    rt__marching_off(w, s))
-			continue;
+		if (a->side[s] == side || !rt__ready_to_fight(w, s)) continue;
 		const int c = known_cell_of(w, a->x[s], a->y[s]);
 		const int r = (a->equipment[s] & RT_EQUIP_TORCH) ? r_torch : r_sight;
 		if (box_sum(sat, nx, ny, c % nx, c / nx, r) <= 0.0) continue;

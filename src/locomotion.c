@@ -665,10 +665,7 @@ rt_status rt__barred_prepare(rt_world *w, rt_error *err)
 	const double rider = m->horse_threat_weight, facing2 = w->def.combat.facing_speed_mps * w->def.combat.facing_speed_mps;
 	const double inv_cell = 1.0 / w->bar_cell;
 	for (int s = 0; s < n; ++s) {
-		const uint8_t st = a->state[s];
-		if (!(st == RT_STATE_FORMED || st == RT_STATE_MARCHING || st == RT_STATE_ENGAGED || st == RT_STATE_DESPERATE) ||
-		    a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s] > facing2 || rt__marching_off(w, s))
-			continue;
+		if (!rt__ready_to_fight(w, s) || a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s] > facing2) continue;
 		const int ix = rt__floor_int((a->x[s] - w->bar_ox) * inv_cell), iy = rt__floor_int((a->y[s] - w->bar_oy) * inv_cell);
 		if (ix < 0 || iy < 0 || ix >= w->bar_nx || iy >= w->bar_ny) continue;
 		const int c = iy * w->bar_nx + ix;
@@ -696,18 +693,13 @@ void rt__held_free(rt_world *w)
 	rt__free(&w->allocator, w->held, cap * RT_MAX_SIDES * 3 * sizeof(double));
 	rt__free(&w->allocator, w->held_id, cap * RT_MAX_SIDES * sizeof(uint32_t));
 	rt__free(&w->allocator, w->held_attacked, cap);
+	rt__free(&w->allocator, w->held_list, cap * sizeof(int));
 	w->held = NULL;
 	w->held_id = NULL;
 	w->held_attacked = NULL;
+	w->held_list = NULL;
 	w->held_cap = 0;
 	w->held_on = false;
-}
-
-static inline bool ready_to_fight(const rt_world *w, int s)
-{
-	const uint8_t st = w->agents.state[s];
-	return (st == RT_STATE_FORMED || st == RT_STATE_MARCHING || st == RT_STATE_ENGAGED || st == RT_STATE_DESPERATE) &&
-	       !rt__marching_off(w, s);
 }
 
 /* a man on his feet, not in flight, attacking a place (stance advance with a goal) and within it */
@@ -719,58 +711,60 @@ static inline bool attacks_within(const rt_world *w, int s, int goals)
 	       a->state[s] != RT_STATE_ROUTING && rt__goal_reached(&w->goals[g], a->x[s], a->y[s]);
 }
 
+/* the arrays for every goal, cleared: at the first attacker of the step within his place */
+static rt_status held_begin(rt_world *w, int goals, rt_error *err)
+{
+	if (w->held_cap < goals) {
+		rt__held_free(w);
+		const size_t cap = (size_t)(w->goal_capacity > goals ? w->goal_capacity : goals);
+		w->held = rt__alloc(&w->allocator, cap * RT_MAX_SIDES * 3 * sizeof(double));
+		w->held_id = rt__alloc(&w->allocator, cap * RT_MAX_SIDES * sizeof(uint32_t));
+		w->held_attacked = rt__alloc(&w->allocator, cap);
+		w->held_list = rt__alloc(&w->allocator, cap * sizeof(int));
+		w->held_cap = (int)cap;
+		if (!w->held || !w->held_id || !w->held_attacked || !w->held_list) {
+			rt__held_free(w);
+			return rt__fail(err, RT_ERR_NOMEM, "out of memory for the places attacked (%d goals)", goals);
+		}
+	}
+	memset(w->held_attacked, 0, (size_t)goals);
+	for (int i = 0; i < goals * RT_MAX_SIDES; ++i) {
+		w->held[3 * i + 2] = INFINITY;
+		w->held_id[i] = UINT32_MAX;
+	}
+	return RT_OK;
+}
+
 rt_status rt__held_prepare(rt_world *w, rt_error *err)
 {
 	const rt_agents *a = &w->agents;
 	const int n = a->count, goals = w->goal_count;
 	w->held_on = false;
-	if (goals == 0) return RT_OK;
 	/* only a man already within the place he attacks looks for its holders (held_direction),
 	 * so only such men's places are searched: on the way there is nothing to find */
-	bool any = false;
-	for (int s = 0; s < n && !any; ++s)
-		any = attacks_within(w, s, goals);
-	if (!any) return RT_OK;
-	if (w->held_cap < goals) {
-		rt__held_free(w);
-		const size_t cap = (size_t)w->goal_capacity > (size_t)goals ? (size_t)w->goal_capacity : (size_t)goals;
-		w->held = rt__alloc(&w->allocator, cap * RT_MAX_SIDES * 3 * sizeof(double));
-		w->held_id = rt__alloc(&w->allocator, cap * RT_MAX_SIDES * sizeof(uint32_t));
-		w->held_attacked = rt__alloc(&w->allocator, cap);
-		if (!w->held || !w->held_id || !w->held_attacked) {
-			w->held_cap = (int)cap;
-			rt__held_free(w);
-			return rt__fail(err, RT_ERR_NOMEM, "out of memory for the places attacked (%d goals)", goals);
+	int count = 0;
+	for (int s = 0; s < n; ++s) {
+		if (!attacks_within(w, s, goals)) continue;
+		if (!w->held_on) {
+			rt_status st = held_begin(w, goals, err);
+			if (st != RT_OK) return st;
+			w->held_on = true;
 		}
-		w->held_cap = (int)cap;
-	}
-	memset(w->held_attacked, 0, (size_t)goals);
-	int attacked[64], count = 0; /* the goals attacked, while few; else every goal is looked at */
-	for (int s = 0; s < n; ++s) {
 		const int32_t g = a->goal[s];
-		if (!attacks_within(w, s, goals) || w->held_attacked[g]) continue;
+		if (w->held_attacked[g]) continue;
 		w->held_attacked[g] = 1;
-		if (count < 64) attacked[count] = g;
-		count++;
+		w->held_list[count++] = g;
 	}
-	if (count == 0) return RT_OK;
-	for (int i = 0; i < goals * RT_MAX_SIDES; ++i) {
-		w->held[3 * i + 2] = INFINITY;
-		w->held_id[i] = UINT32_MAX;
-	}
-	const int listed = count <= 64 ? count : goals;
-	for (int s = 0; s < n; ++s) {
-		if (!ready_to_fight(w, s)) continue;
+	for (int s = 0; s < n && count > 0; ++s) {
+		if (!rt__ready_to_fight(w, s)) continue;
 		const double x = a->x[s], y = a->y[s];
-		for (int k = 0; k < listed; ++k) {
-			const int g = count <= 64 ? attacked[k] : k;
-			if (!w->held_attacked[g]) continue;
-			const rt_goal *goal = &w->goals[g];
+		for (int k = 0; k < count; ++k) {
+			const rt_goal *goal = &w->goals[w->held_list[k]];
 			if (!rt__goal_reached(goal, x, y)) continue;
 			const double cx = 0.5 * (goal->def.target_min.x + goal->def.target_max.x) - x;
 			const double cy = 0.5 * (goal->def.target_min.y + goal->def.target_max.y) - y;
 			const double d2 = cx * cx + cy * cy;
-			const int i = g * RT_MAX_SIDES + a->side[s];
+			const int i = w->held_list[k] * RT_MAX_SIDES + a->side[s];
 			if (d2 < w->held[3 * i + 2] || (d2 == w->held[3 * i + 2] && a->id[s] < w->held_id[i])) {
 				w->held[3 * i] = x;
 				w->held[3 * i + 1] = y;
@@ -779,7 +773,6 @@ rt_status rt__held_prepare(rt_world *w, rt_error *err)
 			}
 		}
 	}
-	w->held_on = true;
 	return RT_OK;
 }
 

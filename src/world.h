@@ -329,9 +329,10 @@ struct rt_world {
 	 * that side standing ready within its target nearest its centre, this step */
 	double *held;            /* held_cap * RT_MAX_SIDES * 3: x, y, squared distance (INFINITY: none) */
 	uint32_t *held_id;       /* held_cap * RT_MAX_SIDES: his id, for ties */
-	uint8_t *held_attacked;  /* held_cap: 1 if some man attacks the goal this step */
+	uint8_t *held_attacked;  /* held_cap: 1 if some man within it attacks the goal this step */
+	int *held_list;          /* held_cap: those goals, in the order first found */
 	int held_cap;
-	bool held_on;            /* some goal is attacked this step */
+	bool held_on;            /* some man attacks a place he is within this step */
 	int prev_capacity;
 
 	/* environment (env_phase.c) */
@@ -935,6 +936,16 @@ static inline bool rt__marching_off(const rt_world *w, int slot)
 	if (w->agents.state[slot] != RT_STATE_MARCHING || c < 0 || !w->corps[c].left) return false;
 	const int32_t goal = w->agents.goal[slot];
 	return goal == w->corps[c].def.refuge || goal == rt__ranks_refuge(&w->corps[c].def);
+}
+
+/* A man standing ready to fight: formed, marching, engaged or at bay, and not marching off
+ * after his commander (who is in flight in the enemy's eyes). Whom the way barred counts
+ * (with a speed limit) and who holds a place attacked (locomotion.c). */
+static inline bool rt__ready_to_fight(const rt_world *w, int slot)
+{
+	const uint8_t st = w->agents.state[slot];
+	return (st == RT_STATE_FORMED || st == RT_STATE_MARCHING || st == RT_STATE_ENGAGED || st == RT_STATE_DESPERATE) &&
+	       !rt__marching_off(w, slot);
 }
 
 #endif

@@ -51,6 +51,7 @@ rt_command_params rt_command_params_default(void)
 	c.carry_touch_m = 1.0;
 	c.rearguard_cover_m = 300.0;
 	c.column_lead_m = 50.0; /* docs/model.md section 10: a general rides with his column */
+	c.hearing_m = 300.0;    /* E: hooves and cries of a flight, heard as far as a man is known by day */
 	/* M7 (docs/model.md section 10c; estimates, grade E) */
 	c.summons_hold_tolerance = 0.15;
 	c.summons_morale = 0.5;
@@ -276,15 +277,21 @@ static void pursue(rt_world *w, int corps)
 		lim_dx = c->def.pursue_limit.x - c->home_x;
 		lim_dy = c->def.pursue_limit.y - c->home_y;
 	}
-	/* what is seen: men within sight, torches farther at night (E2); scouts report
-	 * what the corps' outposts see (Q7) */
-	const double sight = fmin(w->def.combat.sense_range_m, w->env.detection_range_m);
-	const double torch_sight = fmax(sight, fmin(w->def.combat.sense_range_m, w->env.torch_detection_range_m));
+	/* what is seen: men within sight, torches farther at night (E2); what is heard: men
+	 * in flight on the move, by the hooves and cries, whatever the light (E1); scouts
+	 * report what the corps' outposts see and hear (Q7). Nothing is known farther than
+	 * by day (sense_range_m). */
+	const double day = w->def.combat.sense_range_m;
+	const double sight = fmin(day, w->env.detection_range_m);
+	const double torch_sight = fmax(sight, fmin(day, w->env.torch_detection_range_m));
+	const double heard = fmin(day, w->def.command.hearing_m);
+	const double facing2 = w->def.combat.facing_speed_mps * w->def.combat.facing_speed_mps;
 	double fx = 0.0, fy = 0.0;
 	for (int s = 0; s < n; ++s) {
 		if (a->side[s] == c->def.side || !fleeing(w, s)) continue;
 		const double dx = fmax(0.0, fmax(x0 - a->x[s], a->x[s] - x1)), dy = fmax(0.0, fmax(y0 - a->y[s], a->y[s] - y1));
-		const double seen = (a->equipment[s] & RT_EQUIP_TORCH) ? torch_sight : sight;
+		double seen = (a->equipment[s] & RT_EQUIP_TORCH) ? torch_sight : sight;
+		if ((double)a->vx[s] * a->vx[s] + (double)a->vy[s] * a->vy[s] > facing2) seen = fmax(seen, heard);
 		if (dx * dx + dy * dy > seen * seen) continue;
 		fx += a->x[s];
 		fy += a->y[s];

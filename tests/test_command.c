@@ -339,6 +339,97 @@ static double eastern_pursuers_drift(bool ordered, int *sent)
 	return ok ? (x1 - x0) / 50.0 : NAN;
 }
 
+/* Q7, E1: the night hides the fleeing from a pursuer's eyes, not from his ears. 40 horse
+ * of a corps with the doctrine "one for one" stand in a line; 40 foot in flight run north
+ * from `distance` m north of it at `speed` m/s. After ten seconds (a round a second): how
+ * many of them the corps knew of, and how many horse it sent. By day the corps sees them
+ * (300 m); at an overcast new-moon midnight a man is seen at 25 m, and the corps knows of
+ * them only by the sound of their running, out to hearing_m. */
+static int pursuers_sent_hearing(bool night, double hearing, double distance, double speed, int *known)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_min = (rt_vec2){ -400, -400 };
+	d.bounds_max = (rt_vec2){ 400, 1200 };
+	d.command.decision_interval_s = 1.0;
+	d.command.hearing_m = hearing;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return -1;
+	bool ok = true;
+	if (night) {
+		rt_environment_def env = rt_environment_def_default();
+		env.start_jd_ut = rt_julian_day_from_civil(1641, 10, 5, 0, 0, 0.0, 8.0);
+		env.latitude_deg = MAP_ORIGIN_LAT;
+		env.longitude_deg = MAP_ORIGIN_LON;
+		env.cloud_cover = 1.0;
+		ok = rt_world_set_environment(w, &env, &err) == RT_OK;
+	}
+	rt_corps_def cd = rt_corps_def_default();
+	cd.side = 1;
+	cd.pursue_ratio = 1.0;
+	rt_corps_id corps = -1;
+	ok = ok && rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
+	rt_agent_def horse = pursuing_horse(corps);
+	for (int i = 0; i < 40 && ok; ++i) {
+		horse.position = (rt_vec2){ -100.0 + 5.0 * i, 0.0 };
+		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+	}
+	/* they run for a refuge 1 km north (in the dark a man in flight with none stands: he
+	 * sees nobody to run from) */
+	rt_goal_def refuge = rt_goal_def_default();
+	refuge.target_min = (rt_vec2){ -400, 1100 };
+	refuge.target_max = (rt_vec2){ 400, 1200 };
+	refuge.straight = true;
+	rt_goal_id north = RT_NO_GOAL;
+	ok = ok && rt_world_add_goal(w, &refuge, &north, &err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_ROUTING;
+	man.morale = 0.0f;
+	man.goal = man.flee_goal = north;
+	man.free_speed_mps = speed / d.morale.flight_speed_factor; /* he runs at the flight factor times it */
+	for (int i = 0; i < 40 && ok; ++i) {
+		man.position = (rt_vec2){ -100.0 + 5.0 * i, distance };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	for (int s = 0; s < 100 && ok; ++s) ok = rt_world_step(w, &err) == RT_OK; /* ten seconds */
+	rt_corps_view v;
+	rt_world_get_corps(w, corps, &v);
+	rt_world_destroy(w);
+	*known = v.fleeing_seen;
+	return ok ? v.pursuers : -1;
+}
+
+TEST(command_pursuers_hear_a_flight_in_the_dark)
+{
+	const double hearing = rt_command_params_default().hearing_m;
+	struct {
+		const char *what;
+		bool night;
+		double hearing, distance, speed;
+		int sent; /* expected (at least, for men seen so near that the horse are on them within the ten seconds) */
+	} cases[] = {
+		{ "by day, 150 m off, running", false, hearing, 150.0, 2.0, 40 },
+		{ "at night, 150 m off, running", true, hearing, 150.0, 2.0, 40 },
+		{ "at night, 150 m off, running, nothing heard (hearing_m 0)", true, 0.0, 150.0, 2.0, 0 },
+		{ "at night, 150 m off, creeping at 0.1 m/s", true, hearing, 150.0, 0.1, 0 },
+		{ "at night, 400 m off, running", true, hearing, 400.0, 2.0, 0 },
+		{ "at night, 15 m off, creeping (seen)", true, hearing, 15.0, 0.1, 40 },
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+		int known = -1;
+		const int sent = pursuers_sent_hearing(cases[k].night, cases[k].hearing, cases[k].distance, cases[k].speed, &known);
+		rt_test_note("%s: %d of the 40 in flight known, %d of 40 horse sent", cases[k].what, known, sent);
+		if (cases[k].distance < 25.0) {
+			CHECK(sent >= 30 && known >= 30);
+		} else {
+			CHECK(sent == cases[k].sent);
+			CHECK(known == cases[k].sent);
+		}
+	}
+	CHECK(rt_test_bytes_held() == 0);
+}
+
 TEST(command_pursuers_leave_their_march)
 {
 	int sent_free = 0, sent_ordered = 0;

@@ -251,6 +251,9 @@ typedef struct rt_command_params {
 	double rearguard_cover_m;     /* M6: a rearguard fights on until its commander is this far off */
 	double column_lead_m;         /* a commander marching on an order waits when the nearest of his men
 				       * marching with him is farther than this (0: never waits) */
+	double hearing_m;             /* Q7, E1: a pursuing corps hears men in flight on the move this far
+				       * from its men, whatever the light (no farther than the combat
+				       * sense_range_m, the day's sight; 0: only what is seen) */
 	/* the summons to surrender (M7) */
 	double summons_hold_tolerance; /* the ring holds when its men keep the contain distance within this share */
 	double summons_morale;        /* encircled men below this morale may surrender */

@@ -291,7 +291,7 @@ static void pursue(rt_world *w, int corps)
 		if (a->side[s] == c->def.side || !fleeing(w, s)) continue;
 		const double dx = fmax(0.0, fmax(x0 - a->x[s], a->x[s] - x1)), dy = fmax(0.0, fmax(y0 - a->y[s], a->y[s] - y1));
 		double seen = (a->equipment[s] & RT_EQUIP_TORCH) ? torch_sight : sight;
-		if ((double)a->vx[s] * a->vx[s] + (double)a->vy[s] * a->vy[s] > facing2) seen = fmax(seen, heard);
+		if (a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s] > facing2) seen = fmax(seen, heard);
 		if (dx * dx + dy * dy > seen * seen) continue;
 		fx += a->x[s];
 		fy += a->y[s];

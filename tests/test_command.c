@@ -339,7 +339,10 @@ static double eastern_pursuers_drift(bool ordered, int *sent)
 	return ok ? (x1 - x0) / 50.0 : NAN;
 }
 
-/* Q7, E1: the night hides the fleeing from a pursuer's eyes, not from his ears. 40 horse
+/* Q7, E1: the night hides the fleeing from a pursuer's eyes, not from his ears. (The
+ * speeds below are flight speeds by day; in the dark a man goes at dark_pace_factor of
+ * them: "running" is then about 0.7 m/s, "creeping" 0.035 m/s, either side of
+ * facing_speed_mps.) 40 horse
  * of a corps with the doctrine "one for one" stand in a line; 40 foot in flight run north
  * from `distance` m north of it at `speed` m/s. After ten seconds (a round a second): how
  * many of them the corps knew of, and how many horse it sent. By day the corps sees them
@@ -414,7 +417,8 @@ TEST(command_pursuers_hear_a_flight_in_the_dark)
 		{ "at night, 150 m off, running, nothing heard (hearing_m 0)", true, 0.0, 150.0, 2.0, 0 },
 		{ "at night, 150 m off, creeping at 0.1 m/s", true, hearing, 150.0, 0.1, 0 },
 		{ "at night, 400 m off, running", true, hearing, 400.0, 2.0, 0 },
-		{ "at night, 15 m off, creeping (seen)", true, hearing, 15.0, 0.1, 40 },
+		{ "at night, 400 m off, running, hearing_m 1000 (never farther than by day's 300 m)", true, 1000.0, 400.0, 2.0, 0 },
+		{ "at night, 15 m off, creeping (seen)", true, hearing, 15.0, 0.1, 30 },
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
 		int known = -1;

@@ -487,7 +487,7 @@ typedef struct rt_corps_view {
 	double left_at_s;        /* when (simulated seconds), or -1 */
 	int men, active;         /* men of the corps; still taking part */
 	double mean_threat;      /* at his last decision */
-	int fleeing_seen;        /* enemies seen fleeing at the last decision */
+	int fleeing_seen;        /* enemies known fleeing (seen, or heard in the dark) at the last decision */
 	int pursuers;            /* men sent after them */
 	int32_t carrier;         /* C6: id of the guard carrying the commander, -1 none */
 	bool summon;             /* M7: the corps summons the men its ring holds (rt_corps_def.summon) */

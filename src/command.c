@@ -285,13 +285,12 @@ static void pursue(rt_world *w, int corps)
 	const double sight = fmin(day, w->env.detection_range_m);
 	const double torch_sight = fmax(sight, fmin(day, w->env.torch_detection_range_m));
 	const double heard = fmin(day, w->def.command.hearing_m);
-	const double facing2 = w->def.combat.facing_speed_mps * w->def.combat.facing_speed_mps;
 	double fx = 0.0, fy = 0.0;
 	for (int s = 0; s < n; ++s) {
 		if (a->side[s] == c->def.side || !fleeing(w, s)) continue;
 		const double dx = fmax(0.0, fmax(x0 - a->x[s], a->x[s] - x1)), dy = fmax(0.0, fmax(y0 - a->y[s], a->y[s] - y1));
 		double seen = (a->equipment[s] & RT_EQUIP_TORCH) ? torch_sight : sight;
-		if (a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s] > facing2) seen = fmax(seen, heard);
+		if (rt__on_the_move(w, s)) seen = fmax(seen, heard);
 		if (dx * dx + dy * dy > seen * seen) continue;
 		fx += a->x[s];
 		fy += a->y[s];

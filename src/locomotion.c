@@ -662,10 +662,10 @@ rt_status rt__barred_prepare(rt_world *w, rt_error *err)
 		w->bar_touched = t;
 		w->bar_touched_cap = n;
 	}
-	const double rider = m->horse_threat_weight, facing2 = w->def.combat.facing_speed_mps * w->def.combat.facing_speed_mps;
+	const double rider = m->horse_threat_weight;
 	const double inv_cell = 1.0 / w->bar_cell;
 	for (int s = 0; s < n; ++s) {
-		if (!rt__ready_to_fight(w, s) || a->vx[s] * a->vx[s] + a->vy[s] * a->vy[s] > facing2) continue;
+		if (!rt__ready_to_fight(w, s) || rt__on_the_move(w, s)) continue;
 		const int ix = rt__floor_int((a->x[s] - w->bar_ox) * inv_cell), iy = rt__floor_int((a->y[s] - w->bar_oy) * inv_cell);
 		if (ix < 0 || iy < 0 || ix >= w->bar_nx || iy >= w->bar_ny) continue;
 		const int c = iy * w->bar_nx + ix;

@@ -713,16 +713,24 @@ bool rt__surrounded(const rt_world *w, int slot, double radius, const uint8_t *r
 /* combat.c: the death of the man in slot s, remembered by those who saw it (morale's
  * deaths_seen); RT_ERR_NOMEM if the memory cannot grow. */
 rt_status rt__remember_death(rt_world *w, int s, rt_error *err);
+/* Whether man `slot` is on the move: faster than combat.facing_speed_mps, the pace below
+ * which a man can turn to face (docs/model.md, "Facing"). A man standing or shuffling is
+ * not: he counts as standing across a way (the way barred), is not heard in flight
+ * (pursuit by doctrine) and turns to face whoever comes. */
+static inline bool rt__on_the_move(const rt_world *w, int slot)
+{
+	const double vx = w->agents.vx[slot], vy = w->agents.vy[slot], min = w->def.combat.facing_speed_mps;
+	return vx * vx + vy * vy > min * min;
+}
 /* Whether (ex, ey), a vector from man `slot`, lies behind him: he is on the move
- * (marching or routing) faster than combat.facing_speed_mps and away from it (more than
- * 90 degrees off his course). A man in his ranks (formed, engaged, desperate), or one
- * standing or shuffling, turns to face whoever comes (docs/model.md, "Facing"). */
+ * (marching or routing, rt__on_the_move) and away from it (more than 90 degrees off his
+ * course). A man in his ranks (formed, engaged, desperate), or one standing or shuffling,
+ * turns to face whoever comes (docs/model.md, "Facing"). */
 static inline bool rt__behind(const rt_world *w, int slot, double ex, double ey)
 {
 	const uint8_t st = w->agents.state[slot];
 	if (st != RT_STATE_MARCHING && st != RT_STATE_ROUTING) return false;
-	const double vx = w->agents.vx[slot], vy = w->agents.vy[slot], min = w->def.combat.facing_speed_mps;
-	return vx * vx + vy * vy > min * min && vx * ex + vy * ey < 0.0;
+	return rt__on_the_move(w, slot) && w->agents.vx[slot] * ex + w->agents.vy[slot] * ey < 0.0;
 }
 rt_status rt__resolve(rt_world *w, rt_error *err);
 
@@ -940,7 +948,8 @@ static inline bool rt__marching_off(const rt_world *w, int slot)
 
 /* A man standing ready to fight: formed, marching, engaged or at bay, and not marching off
  * after his commander (who is in flight in the enemy's eyes). Whom the way barred counts
- * (with a speed limit) and who holds a place attacked (locomotion.c). */
+ * (if not on the move) and who holds a place attacked (locomotion.c), and the enemy a
+ * man in flight knows to be in his way (flight.c). */
 static inline bool rt__ready_to_fight(const rt_world *w, int slot)
 {
 	const uint8_t st = w->agents.state[slot];

@@ -61,13 +61,16 @@
  *   corps[].def.summon, quarter                                        STATIC (fingerprint)
  *   corps: commander, left, left_at_s, mean_threat, men, active,
  *       fleeing_seen, pursuers, def.cut_off, home_set, home_x, home_y,
- *       carrier, summons_at_s, encircled                               SAVED (CORP)
+ *       carrier, summons_at_s, encircled, besieging, besiegers         SAVED (CORP)
  *   corps: guarded, waits                                              REBUILT by the command phase
  *                                                                      (guard.c, command.c) before it
  *                                                                      is read
  *   map and its layers, map_* copies                                   STATIC (fingerprint: size,
  *                                                                      features, sampled layers)
  *   water, feature_count, fort_side, fort_capacity                     STATIC (fingerprint)
+ *   fort_box                                                           STATIC (the map's forts'
+ *                                                                      boxes; the map is
+ *                                                                      fingerprinted)
  *   riders, guns (agents added who ride, with a gun)                   STATIC (counted by
  *                                                                      rt_world_add_agent as the world
  *                                                                      is built; the fingerprint's
@@ -145,7 +148,7 @@
 #include <sys/stat.h>
 
 #define CKPT_MAGIC "ROUTCKPT"
-#define CKPT_VERSION 7u /* 2: weather and fire (WTHR, FIRE), their counters and parameters;
+#define CKPT_VERSION 8u /* 2: weather and fire (WTHR, FIRE), their counters and parameters;
                          * 3: flight fields (FLIT), boats (BOAT); guards, carrying, summons,
                          *    cannon, charge (agents' impetus and reload, the corps' carrier and
                          *    summons); crush, stamina and torches (agent fields); their counters
@@ -156,7 +159,8 @@
                          * 6: each man's order, to which a pursuer goes back (the agents'
                          *    order_goal and order_stance, Q2);
                          * 7: each man's post in the place of his order (the agents'
-                         *    posted, post_x and post_y, E5) */
+                         *    posted, post_x and post_y, E5);
+                         * 8: the siege (the corps' besieging and besiegers, Q9) */
 #define CKPT_HEADER_BYTES 24u         /* magic, version, section count, file bytes */
 #define CKPT_SECTION_HEADER_BYTES 12u /* tag, payload bytes */
 #define CKPT_CHECKSUM_BYTES 8u
@@ -196,7 +200,7 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(cut_off_weight) X(peer_weight) X(watch_m) X(leave_morale_shock) \
 	X(guard_distance_m) X(guard_engage_m) X(guard_follow_s) X(guard_loss_factor) X(wound_share) \
 	X(wounded_speed_factor) X(carry_speed_factor) X(carry_pickup_m) X(carry_touch_m) X(rearguard_cover_m) X(column_lead_m) \
-	X(hearing_m) \
+	X(hearing_m) X(besiege_m) \
 	X(summons_hold_tolerance) X(summons_morale) X(summons_rate_per_h) X(summons_hunger_weight) \
 	X(summons_time_weight_per_h) X(summons_gone_weight) X(summons_desperate_factor)
 #define CRUSH_PARAMS(X) \
@@ -248,10 +252,10 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 5008, "struct rt_world changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_world_def) == 1736, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 5024, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_world_def) == 1744, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
-_Static_assert(sizeof(rt_corps) == 256, "rt_corps changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_corps) == 264, "rt_corps changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps_def) == 104, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal) == 120, "rt_goal changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal_def) == 56, "rt_goal_def changed: update the checkpoint's fingerprint (checkpoint.c)");
@@ -735,6 +739,8 @@ static void save_corps(sink *k, const save_ctx *c)
 		put_i32(k, corps->carrier);
 		put_f64(k, corps->summons_at_s);
 		put_i32(k, corps->encircled);
+		put_i32(k, corps->besieging);
+		put_i32(k, corps->besiegers);
 	}
 }
 
@@ -1195,7 +1201,11 @@ static rt_status check_agents(const rt_world *w, const plan *p, const uint8_t *s
 	if ((s = check_byte(err, p, "mount", f[AF_mount], n, 2)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "keep", f[AF_keep], n, 2)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "order_stance", f[AF_order_stance], n, RT_STANCE_REARGUARD + 1)) != RT_OK) return s;
-	if ((s = check_byte(err, p, "posted", f[AF_posted], n, 2)) != RT_OK) return s;
+	/* 0 none, 1 his order's post, RT_POST_SIEGE a station on a ring (2 lives only within
+	 * an order's application, run.c) */
+	if ((s = check_byte(err, p, "posted", f[AF_posted], n, RT_POST_SIEGE + 1)) != RT_OK) return s;
+	for (size_t i = 0; i < n; ++i)
+		if (f[AF_posted][i] == 2) return bad(err, p, "posted", "agent in slot %zu has posted 2 (expected 0, 1 or %d)", i, RT_POST_SIEGE);
 	if ((s = check_index(err, p, "goal", f[AF_goal], n, w->goal_count)) != RT_OK) return s;
 	if ((s = check_index(err, p, "flee_goal", f[AF_flee_goal], n, w->goal_count)) != RT_OK) return s;
 	if ((s = check_index(err, p, "order_goal", f[AF_order_goal], n, w->goal_count)) != RT_OK) return s;
@@ -1290,9 +1300,13 @@ static rt_status load_corps(reader *r, rt_world *w, plan *p, bool apply, rt_erro
 		const int32_t carrier = get_i32(r);
 		const double summons_at_s = get_f64(r);
 		const int32_t encircled = get_i32(r);
+		const int32_t besieging = get_i32(r), besiegers = get_i32(r);
 		if (r->short_read) return RT_OK;
 		if (carrier < -1 || carrier >= w->agents.count || !finite_in(summons_at_s, -1.0, 1e15) || encircled < 0)
 			return bad(err, p, "corps", "corps %d: carrier %d, summons at %g s, %d encircled", i, carrier, summons_at_s, encircled);
+		if (besieging < -1 || besieging >= w->feature_count || (besieging >= 0 && w->fort_side[besieging] == -3) || besiegers < 0 ||
+		    besiegers > w->agents.count)
+			return bad(err, p, "corps", "corps %d: besieging map feature %d (not a fort of this map) with %d men", i, besieging, besiegers);
 		if (commander < -1 || commander >= w->agents.count || left > 1 || cut_off > 1 || !finite_in(left_at_s, -1.0, 1e15) ||
 		    !finite_in(mean_threat, 0.0, 1e12) || men < 0 || active < 0 || fleeing < 0 || pursuers < 0 || home_set > 1 ||
 		    !isfinite(home_x) || !isfinite(home_y) || (home_set && (!in_reach(w, home_x, 0) || !in_reach(w, home_y, 1))))
@@ -1315,6 +1329,8 @@ static rt_status load_corps(reader *r, rt_world *w, plan *p, bool apply, rt_erro
 		c->carrier = carrier;
 		c->summons_at_s = summons_at_s;
 		c->encircled = encircled;
+		c->besieging = besieging;
+		c->besiegers = besiegers;
 	}
 	return RT_OK;
 }

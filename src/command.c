@@ -52,6 +52,7 @@ rt_command_params rt_command_params_default(void)
 	c.rearguard_cover_m = 300.0;
 	c.column_lead_m = 50.0; /* docs/model.md section 10: a general rides with his column */
 	c.hearing_m = 300.0;    /* E: hooves and cries of a flight, heard as far as a man is known by day */
+	c.besiege_m = 200.0;    /* E: out of bowshot of the walls (section 8: 60-120 m), "追到城下" */
 	/* M7 (docs/model.md section 10c; estimates, grade E) */
 	c.summons_hold_tolerance = 0.15;
 	c.summons_morale = 0.5;
@@ -119,6 +120,7 @@ rt_status rt_world_add_corps(rt_world *w, const rt_corps_def *d, rt_corps_id *ou
 	c->left_at_s = -1.0;
 	c->carrier = -1;
 	c->summons_at_s = -1.0;
+	c->besieging = -1;
 	if (out) *out = w->corps_count;
 	w->corps_count++;
 	return RT_OK;
@@ -173,6 +175,8 @@ bool rt_world_get_corps(const rt_world *w, rt_corps_id corps, rt_corps_view *o)
 	o->summon = c->def.summon;
 	o->summons_at_s = c->summons_at_s;
 	o->encircled = c->encircled;
+	o->besieging = c->besieging;
+	o->besiegers = c->besiegers;
 	return true;
 }
 
@@ -247,6 +251,73 @@ static double odds_coming_on(const rt_world *w, int corps, const double *box)
 	return weight / (men + 1.0);
 }
 
+/* Q9: the fort of the enemy that the corps' pursuit ran up to: of the forts of another
+ * side sheltering men, the one with a man of the corps (a candidate for pursuit) nearest
+ * its outline's box, within sense_range_m of it (a fort is a landmark known in any
+ * light), and not beyond the corps' pursuit limit; -1 if none. Serial. */
+static int fort_reached(const rt_world *w, int corps, double lim_dx, double lim_dy)
+{
+	const rt_corps *c = &w->corps[corps];
+	const rt_agents *a = &w->agents;
+	const double reach = w->def.combat.sense_range_m;
+	int best = -1;
+	double best_d2 = reach * reach;
+	for (int f = 0; f < w->feature_count; ++f) {
+		if (w->fort_side[f] < 0 || w->fort_side[f] == (int)c->def.side || w->fort_sheltered[f] <= 0) continue;
+		const double *b = w->fort_box + 4 * f;
+		const double cx = 0.5 * (b[0] + b[2]), cy = 0.5 * (b[1] + b[3]);
+		if ((lim_dx != 0.0 || lim_dy != 0.0) && (cx - c->def.pursue_limit.x) * lim_dx + (cy - c->def.pursue_limit.y) * lim_dy > 0.0)
+			continue;
+		for (int s = 0; s < a->count; ++s) {
+			if (!pursuit_candidate(a, s, corps)) continue;
+			const double dx = fmax(0.0, fmax(b[0] - a->x[s], a->x[s] - b[2])), dy = fmax(0.0, fmax(b[1] - a->y[s], a->y[s] - b[3]));
+			if (dx * dx + dy * dy < best_d2) {
+				best_d2 = dx * dx + dy * dy;
+				best = f;
+			}
+		}
+	}
+	return best;
+}
+
+/* Q9: "将杏山城团团围住" (seed 003). The corps' men on the ring round fort f (posted
+ * RT_POST_SIEGE) and not sent after anyone this round (sent[k] false, for list order) are
+ * given stations evenly round it, besiege_m beyond the corner of its outline's box, in
+ * the order they stand round it (by angle from its centre, ties by id), so that each
+ * walks the shortest way round to his. They hold there, striking whoever comes in reach
+ * (locomotion.c walks them round the ring, never across the fort). Serial. */
+typedef struct { double angle; uint32_t id; int slot; } ring_man;
+static void man_the_ring(rt_world *w, int f, const int *slots, int count)
+{
+	rt_agents *a = &w->agents;
+	const double *b = w->fort_box + 4 * f;
+	const double cx = 0.5 * (b[0] + b[2]), cy = 0.5 * (b[1] + b[3]);
+	const double radius = 0.5 * hypot(b[2] - b[0], b[3] - b[1]) + w->def.command.besiege_m;
+	ring_man *ring = rt__arena_push(&w->arena, (size_t)count * sizeof(ring_man));
+	if (!ring) return; /* no scratch this round: the stations stay as they were */
+	for (int k = 0; k < count; ++k) {
+		const int s = slots[k];
+		ring[k] = (ring_man){ atan2(a->y[s] - cy, a->x[s] - cx), a->id[s], s };
+	}
+	for (int gap = count / 2; gap > 0; gap /= 2)
+		for (int i = gap; i < count; ++i) {
+			ring_man t = ring[i];
+			int j = i;
+			while (j >= gap && (ring[j - gap].angle > t.angle || (ring[j - gap].angle == t.angle && ring[j - gap].id > t.id))) {
+				ring[j] = ring[j - gap];
+				j -= gap;
+			}
+			ring[j] = t;
+		}
+	const double pi = 3.14159265358979323846;
+	for (int k = 0; k < count; ++k) {
+		const int s = ring[k].slot;
+		const double at = -pi + 2.0 * pi * (k + 0.5) / count;
+		a->post_x[s] = (float)(cx + radius * cos(at));
+		a->post_y[s] = (float)(cy + radius * sin(at));
+	}
+}
+
 /* Pursuit by doctrine (Q2: "a hundred flee, a hundred follow; too many flee, all go").
  * The corps counts the enemies seen fleeing within sight of where its men stand, decides how many
  * men to send, and sends those nearest the fleeing (ties by id): they advance on the
@@ -269,6 +340,7 @@ static void pursue(rt_world *w, int corps)
 			y1 = fmax(y1, a->y[s]);
 			men++;
 		}
+	const int was_sent = c->pursuers;
 	c->fleeing_seen = c->pursuers = 0;
 	if (men == 0) return;
 	/* the pursuit limit (Q2): a line through the limit point, square to the way from the post */
@@ -303,6 +375,36 @@ static void pursue(rt_world *w, int corps)
 		if (c->def.all_out_threshold > 0 && c->fleeing_seen >= c->def.all_out_threshold) send = men;
 		else send = (int)fmin((double)men, floor(c->def.pursue_ratio * c->fleeing_seen + 0.5));
 	}
+	/* Q9, the siege: a pursuit that ran the fleeing up to a fort of theirs and lost them
+	 * there (they went in) rings the fort with the corps' men it brought up to it (within
+	 * sense_range_m of its box); the men of a later pursuit that ends there join them;
+	 * they stand down when the fort shelters no one. An order to attack a place keeps its
+	 * men. A corps besieges one fort at a time. */
+	if (w->fort_side && w->def.command.besiege_m > 0.0) {
+		if (c->besieging >= 0 && w->fort_sheltered[c->besieging] <= 0) {
+			for (int s = 0; s < n; ++s)
+				if (a->corps[s] == corps && a->posted[s] == RT_POST_SIEGE) a->posted[s] = 0;
+			c->besieging = -1;
+		}
+		const int f = c->fleeing_seen == 0 && was_sent > 0 ? fort_reached(w, corps, lim_dx, lim_dy) : -1;
+		if (f >= 0) {
+			int joined = 0;
+			const double *b = w->fort_box + 4 * f, reach = w->def.combat.sense_range_m;
+			for (int s = 0; s < n; ++s) {
+				const bool attack = a->order_stance[s] == RT_STANCE_ADVANCE && a->order_goal[s] != RT_NO_GOAL;
+				const double dx = fmax(0.0, fmax(b[0] - a->x[s], a->x[s] - b[2]));
+				const double dy = fmax(0.0, fmax(b[1] - a->y[s], a->y[s] - b[3]));
+				if (pursuit_candidate(a, s, corps) && !attack && dx * dx + dy * dy <= reach * reach) {
+					a->posted[s] = RT_POST_SIEGE;
+					joined++;
+				}
+			}
+			if (joined > 0) c->besieging = f;
+		}
+	}
+	int *ring = c->besieging >= 0 ? rt__arena_push(&w->arena, (size_t)men * sizeof(int)) : NULL;
+	int ringed_men = 0;
+	c->besiegers = 0;
 	/* the men nearest the fleeing go: rank by distance with a selection over the corps */
 	typedef struct { double d2; uint32_t id; int slot; } candidate;
 	candidate *list = rt__arena_push(&w->arena, (size_t)men * sizeof(candidate));
@@ -338,7 +440,12 @@ static void pursue(rt_world *w, int corps)
 		 * ambush) is the doctrine's to govern while men flee in sight: those not sent hold */
 		const bool attack = a->order_stance[s] == RT_STANCE_ADVANCE && a->order_goal[s] != RT_NO_GOAL;
 		const uint8_t ordered = attack ? RT_STANCE_ADVANCE : RT_STANCE_HOLD;
-		const uint8_t stance = go ? RT_STANCE_ADVANCE : ordered;
+		/* on the ring round the fort his corps besieges, and not sent: he holds his station */
+		const bool on_ring = c->besieging >= 0 && a->posted[s] == RT_POST_SIEGE;
+		const bool ringed = on_ring && !go && ring;
+		c->besiegers += on_ring;
+		if (ringed) ring[ringed_men++] = s;
+		const uint8_t stance = go ? RT_STANCE_ADVANCE : ringed ? RT_STANCE_HOLD : ordered;
 		/* a pursuer with nobody in sight rides toward where the fleeing were seen */
 		float hx = 0.0f, hy = 0.0f;
 		if (go) {
@@ -353,13 +460,14 @@ static void pursue(rt_world *w, int corps)
 		/* sent, he leaves the march or attack he was on: his goal would otherwise take him
 		 * on to its place whenever no enemy is within his own reach (locomotion.c), and the
 		 * heading above would never be followed; not sent, he has his order's goal again */
-		a->goal[s] = go ? RT_NO_GOAL : a->order_goal[s];
+		a->goal[s] = go || ringed ? RT_NO_GOAL : a->order_goal[s];
 		if (a->stance[s] != stance) {
 			a->stance[s] = stance;
 			a->level[s] = 0;
 		}
 	}
 	c->pursuers = sent;
+	if (ringed_men > 0) man_the_ring(w, c->besieging, ring, ringed_men);
 }
 
 /* How far (x, y) is from the goal: *field its field's travel distance there (m at speed

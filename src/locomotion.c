@@ -110,6 +110,44 @@ static inline bool post_direction(const rt_world *w, int s, int32_t goal, double
 
 static bool held_direction(const decide_ctx *c, int s, int32_t goal, double xi, double yi, double *e0x, double *e0y);
 
+/* Q9: a man on the ring round the fort his corps besieges (command.c) walks round it to
+ * his station, never across the fort: toward the point of the ring at most
+ * acos(r_fort / R) round from where he stands (R the ring's radius, r_fort the half
+ * diagonal of the fort's box; the chord to it passes outside the fort), and straight to
+ * his station once it is within that arc, slowing over the last two body radii. */
+static inline void siege_direction(const rt_world *w, int s, double xi, double yi, double *e0x, double *e0y, double *pace)
+{
+	const rt_agents *a = &w->agents;
+	const int corps = a->corps[s];
+	const int f = corps >= 0 ? w->corps[corps].besieging : -1;
+	double tx = a->post_x[s], ty = a->post_y[s];
+	bool station = true;
+	if (f >= 0 && w->fort_box) {
+		const double *b = w->fort_box + 4 * f;
+		const double cx = 0.5 * (b[0] + b[2]), cy = 0.5 * (b[1] + b[3]);
+		const double r_fort = 0.5 * hypot(b[2] - b[0], b[3] - b[1]);
+		const double radius = hypot(tx - cx, ty - cy);
+		const double from = atan2(yi - cy, xi - cx), to = atan2(ty - cy, tx - cx);
+		const double pi = 3.14159265358979323846;
+		double turn = to - from;
+		if (turn > pi) turn -= 2.0 * pi;
+		if (turn < -pi) turn += 2.0 * pi;
+		const double arc = radius > r_fort ? acos(r_fort / radius) : 0.0;
+		if (fabs(turn) > arc) {
+			const double at = from + copysign(arc, turn);
+			tx = cx + radius * cos(at);
+			ty = cy + radius * sin(at);
+			station = false;
+		}
+	}
+	const double ex = tx - xi, ey = ty - yi, en = sqrt(ex * ex + ey * ey), r = (double)a->radius[s];
+	if (en > 0.5 * r) {
+		*e0x = ex / en;
+		*e0y = ey / en;
+		if (station && en < 2.0 * r) *pace *= en / (2.0 * r);
+	}
+}
+
 /* His desired direction e0 (a unit vector, or zero to stand), from his state, stance,
  * enemy and goal, and his pace v0 where that changes it (a rider's charge). Returns his
  * goal when e0 is the goal's direction, left for the caller to take from the flow field
@@ -212,6 +250,8 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 		if (a->stance[s] == RT_STANCE_ADVANCE && w->held_on && held_direction(c, s, goal, xi, yi, e0x, e0y)) return -1;
 		if (post_direction(w, s, goal, xi, yi, e0x, e0y, pace)) return -1;
 		return goal;
+	} else if (a->posted[s] == RT_POST_SIEGE && a->stance[s] == RT_STANCE_HOLD) {
+		siege_direction(w, s, xi, yi, e0x, e0y, pace);
 	} else {
 		*e0x = a->heading_x[s];
 		*e0y = a->heading_y[s];

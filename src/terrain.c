@@ -71,7 +71,8 @@ rt_status rt_world_set_map(rt_world *w, const rt_map *map, rt_error *err)
 		w->fort_side = rt__alloc(&w->allocator, (size_t)features * sizeof(int));
 		w->fort_capacity = rt__alloc(&w->allocator, (size_t)features * sizeof(int));
 		w->fort_sheltered = rt__calloc(&w->allocator, (size_t)features, sizeof(int));
-		if (!w->fort_side || !w->fort_capacity || !w->fort_sheltered) {
+		w->fort_box = rt__calloc(&w->allocator, 4 * (size_t)features, sizeof(double));
+		if (!w->fort_side || !w->fort_capacity || !w->fort_sheltered || !w->fort_box) {
 			rt__terrain_free(w);
 			w->map = NULL;
 			return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the fort table");
@@ -82,6 +83,12 @@ rt_status rt_world_set_map(rt_world *w, const rt_map *map, rt_error *err)
 			bool fort = rt_map_feature_info(map, f, &v) && v.kind == RT_MAP_FORT;
 			w->fort_side[f] = !fort ? -3 : (v.side && v.side[0] ? -2 : -1);
 			w->fort_capacity[f] = fort ? v.capacity : 0;
+			if (fort) {
+				w->fort_box[4 * f + 0] = v.bbox_min.x;
+				w->fort_box[4 * f + 1] = v.bbox_min.y;
+				w->fort_box[4 * f + 2] = v.bbox_max.x;
+				w->fort_box[4 * f + 3] = v.bbox_max.y;
+			}
 		}
 	}
 	return RT_OK;
@@ -93,7 +100,9 @@ void rt__terrain_free(rt_world *w)
 	if (w->fort_side) rt__free(&w->allocator, w->fort_side, n * sizeof(int));
 	if (w->fort_capacity) rt__free(&w->allocator, w->fort_capacity, n * sizeof(int));
 	if (w->fort_sheltered) rt__free(&w->allocator, w->fort_sheltered, n * sizeof(int));
+	if (w->fort_box) rt__free(&w->allocator, w->fort_box, 4 * n * sizeof(double));
 	w->fort_side = w->fort_capacity = w->fort_sheltered = NULL;
+	w->fort_box = NULL;
 	w->feature_count = 0;
 	size_t p = (size_t)w->prev_capacity;
 	if (w->prev_x) rt__free(&w->allocator, w->prev_x, p * sizeof(double));

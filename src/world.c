@@ -342,6 +342,8 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 		return rt__fail(err, RT_ERR_INVALID, "command guard and carrying parameters out of range (docs/model.md section 10b)");
 	if (!(cp->hearing_m >= 0.0 && cp->hearing_m <= 20000.0))
 		return rt__fail(err, RT_ERR_INVALID, "command hearing_m %g out of range: 0..20000 m (docs/model.md section 10, pursuit by doctrine)", cp->hearing_m);
+	if (!(cp->besiege_m >= 0.0 && cp->besiege_m <= 20000.0))
+		return rt__fail(err, RT_ERR_INVALID, "command besiege_m %g out of range: 0..20000 m (docs/model.md section 10, the siege)", cp->besiege_m);
 	if (!(cp->summons_hold_tolerance >= 0.0 && cp->summons_hold_tolerance <= 1.0 && cp->summons_morale >= 0.0 &&
 	      cp->summons_morale <= 1.0 && cp->summons_rate_per_h >= 0.0 && cp->summons_rate_per_h <= 1000.0 &&
 	      isfinite(cp->summons_hunger_weight) && isfinite(cp->summons_time_weight_per_h) && isfinite(cp->summons_gone_weight) &&

@@ -55,9 +55,14 @@ typedef struct rt_agents {
 	                          it sends him and gives them back when it no longer does (command.c) */
 	uint8_t *posted;       /* 1: his order gave him a post in the place it sent him to (an order to
 	                          spread over the place, E5: run.c; rt_world_set_agent_post); cleared by
-	                          any new goal. Read only while his goal is his order's */
+	                          any new goal. Read only while his goal is his order's.
+	                          RT_POST_SIEGE: his post is a station on the ring round the fort his
+	                          corps besieges (Q9, command.c); read while he holds with no goal */
 	float *post_x, *post_y; /* that post, m (0 when he has none) */
 } rt_agents;
+
+/* rt_agents.posted: a station on the ring round a besieged fort (Q9, command.c) */
+#define RT_POST_SIEGE 3
 
 /* Every per-agent array of rt_agents, once: storage growth, the storage reorder and the
  * checkpoint (checkpoint.c) all walk this list, so a new array added here is grown,
@@ -97,6 +102,8 @@ typedef struct rt_corps {
 	int encircled;         /* M7: enemies inside its ring at the last decision */
 	bool waits;            /* its commander, marching on an order, waits for his men (column_lead_m;
 				* command.c, every step) */
+	int32_t besieging;     /* Q9: map feature index of the fort it besieges, -1 none (command.c) */
+	int besiegers;         /* its men on the ring round it (posted == RT_POST_SIEGE) */
 } rt_corps;
 
 /* ---- sense grid ----
@@ -303,6 +310,7 @@ struct rt_world {
 	int feature_count;
 	int *fort_side;        /* feature_count entries, or NULL */
 	int *fort_capacity, *fort_sheltered;
+	double *fort_box;      /* per feature: x0, y0, x1, y1 of a fort's outline (m), 0 for others */
 	double *prev_x, *prev_y; /* positions before this step's move, while the map has forts */
 	/* E3 (terrain.c): per map cell, the sea level above which some cell within three of
 	 * it is deeper than the wade-out depth (a man there may wade), for the depth it was

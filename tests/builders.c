@@ -315,3 +315,64 @@ bool run_to(rt_run *run, double time_s)
 	}
 	return true;
 }
+
+rt_map *siege_map(void)
+{
+	map_builder b;
+	if (!map_begin(&b, 1600, 1600, 5)) return NULL;
+	char fort[256];
+	const rt_lonlat gate = rt_map_xy_to_lonlat(b.blank, (rt_vec2){ 0, -40 });
+	snprintf(fort, sizeof fort, "{\"kind\":\"fort\",\"side\":\"ming\",\"capacity\":100,\"gate_width_m\":15,\"gates\":[[%.8f,%.8f]]}",
+		 gate.lon_deg, gate.lat_deg);
+	map_rect(&b, fort, -40, -40, 40, 40);
+	return map_finish(&b);
+}
+
+rt_world *siege_world(const rt_map *map, double besiege_m, int threads, rt_goal_id *field, rt_error *err)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.threads = threads;
+	d.bounds_min = (rt_vec2){ -790, -790 };
+	d.bounds_max = (rt_vec2){ 790, 790 };
+	d.command.decision_interval_s = 5.0;
+	d.command.besiege_m = besiege_m;
+	rt_world *w = rt_world_create(&d, err);
+	bool ok = w && rt_world_set_map(w, map, err) == RT_OK && rt_world_bind_side_name(w, "ming", 0, err) == RT_OK;
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ -30, -30 };
+	gd.target_max = (rt_vec2){ 30, 30 };
+	gd.field_cell_m = 2.0;
+	rt_goal_id inside = RT_NO_GOAL;
+	ok = ok && rt_world_add_goal(w, &gd, &inside, err) == RT_OK;
+	gd.target_min = (rt_vec2){ -100, 600 };
+	gd.target_max = (rt_vec2){ 100, 700 };
+	ok = ok && rt_world_add_goal(w, &gd, field, err) == RT_OK;
+	rt_corps_def cd = rt_corps_def_default();
+	cd.side = 1;
+	cd.pursue_ratio = 1.0;
+	rt_corps_id corps = -1;
+	ok = ok && rt_world_add_corps(w, &cd, &corps, err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_ROUTING;
+	man.morale = 0.05f;
+	man.flee_goal = inside;
+	for (int i = 0; i < 30 && ok; ++i) {
+		man.position = (rt_vec2){ -10.0 + 2.0 * (i % 10), -190.0 - 2.0 * (i / 10) };
+		ok = rt_world_add_agent(w, &man, NULL, err) == RT_OK;
+	}
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.corps = corps;
+	horse.experience = RT_EXPERIENCE_VETERAN;
+	for (int i = 0; i < 40 && ok; ++i) {
+		horse.position = (rt_vec2){ -20.0 + 4.0 * (i % 10), -440.0 - 4.0 * (i / 10) };
+		ok = rt_world_add_agent(w, &horse, NULL, err) == RT_OK;
+	}
+	if (!ok && w) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}

@@ -70,6 +70,15 @@ typedef struct funnel_def {
 } funnel_def;
 rt_world *funnel_world(const funnel_def *def, rt_error *err);
 
+/* Q9, the siege: a map 1.6 km square of 5-m cells with one fort of side "ming" (side 0),
+ * the square -40..40 m, for 100, with a 15 m gate in the middle of its south wall. */
+rt_map *siege_map(void);
+/* On it (commanders deciding every 5 s, besiege_m as given): 30 men of side 0 (ids 0-29)
+ * routing for the fort from 150 m south of it, and 40 horse (ids 30-69) of corps 0 (side
+ * 1, pursue_ratio 1) 250 m behind them. *field: a goal 600-700 m north of the fort, for a
+ * sortie. NULL (err says why) if it cannot be made. */
+rt_world *siege_world(const rt_map *map, double besiege_m, int threads, rt_goal_id *field, rt_error *err);
+
 /* A strip of open ground 60 km by 200 m (dt 0.5 s) with a goal `far` at its east end
  * (x 59-60 km, straight ahead): for rides of hours (horse stamina). */
 rt_world *long_road_world(rt_goal_id *far, rt_error *err);

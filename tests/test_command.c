@@ -5,6 +5,7 @@
 #include "builders.h"
 #include "rout/env.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define CORPS PRESSURE_CORPS
@@ -431,6 +432,123 @@ TEST(command_pursuers_hear_a_flight_in_the_dark)
 			CHECK(known == cases[k].sent);
 		}
 	}
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* Q9: "刚进城，尾随其后追杀的清兵就追到城下，将杏山城团团围住" (seed 003). 30 men of side 0
+ * run for their fort (80 m square, one gate in its south wall) from 150 m south of it, 40
+ * horse of a corps with the doctrine "one for one" 250 m behind them (siege_world,
+ * tests/builders.c). The pursuit runs
+ * them up to the gate; when the last is in or down, the riders it brought within
+ * sense_range_m of the fort ring it besiege_m beyond the corner of its box and stand
+ * there all round it; the runners who got in are then ordered out, and when the fort
+ * holds no one the ring stands down. Returns false if the scene cannot be made. */
+typedef struct siege_result {
+	int sheltered;      /* runners in the fort ten minutes on */
+	double began_s;     /* when the siege began, s (-1 never) */
+	int besieging;      /* the corps' besieged fort then (-1 none) */
+	int besiegers;      /* its men on the ring */
+	int riders;         /* riders still in the field */
+	int ringed;         /* of them, posted on the ring */
+	int quarter[4];     /* those by quarter round the fort's centre: east, north, west, south */
+	double ring_lo, ring_hi; /* their least and greatest distance from its centre, m */
+	int after_besieging; /* the besieged fort once the fort is empty */
+	int after_posted;    /* riders still posted then */
+} siege_result;
+
+static bool siege_scene(double besiege_m, siege_result *out)
+{
+	memset(out, 0, sizeof *out);
+	rt_map *map = siege_map();
+	if (!map) return false;
+	rt_error err;
+	rt_goal_id field = RT_NO_GOAL;
+	rt_corps_id corps = 0;
+	rt_world *w = siege_world(map, besiege_m, 0, &field, &err);
+	bool ok = w != NULL;
+	const rt_world_def d = rt_world_def_default();
+	const int minute = (int)lround(60.0 / d.dt_s);
+	rt_corps_view v;
+	out->began_s = -1.0;
+	for (int s = 0; s < 10 * minute && ok; ++s) {
+		ok = rt_world_step(w, &err) == RT_OK && rt_world_get_corps(w, corps, &v);
+		if (ok && out->began_s < 0.0 && v.besieging >= 0) out->began_s = (s + 1) * d.dt_s;
+	}
+	ok = ok && rt_world_get_corps(w, corps, &v);
+	if (ok) {
+		out->besieging = v.besieging;
+		out->besiegers = v.besiegers;
+		out->ring_lo = INFINITY;
+		out->ring_hi = 0.0;
+		for (int id = 0; id < 70; ++id) {
+			rt_agent_view a;
+			rt_world_get_agent(w, (rt_agent_id)id, &a);
+			if (id < 30) {
+				out->sheltered += a.state == RT_STATE_SHELTERED;
+				continue;
+			}
+			if (a.state > RT_STATE_SURRENDERED) continue; /* down, or taken, or in the fort */
+			out->riders++;
+			if (!a.posted) continue; /* not on the ring */
+			out->ringed++;
+			const double r = hypot(a.position.x, a.position.y), at = atan2(a.position.y, a.position.x);
+			out->ring_lo = fmin(out->ring_lo, r);
+			out->ring_hi = fmax(out->ring_hi, r);
+			/* quarters centred on east, north, west, south */
+			const int q = (int)floor((at + 0.25 * 3.14159265358979323846) / (0.5 * 3.14159265358979323846)) & 3;
+			out->quarter[q]++;
+		}
+	}
+	/* the sortie: every runner in the fort is ordered to a field 650 m north */
+	for (int id = 0; id < 30 && ok; ++id) {
+		rt_agent_view a;
+		rt_world_get_agent(w, (rt_agent_id)id, &a);
+		if (a.state != RT_STATE_SHELTERED) continue;
+		ok = rt_world_set_agent_goal(w, (rt_agent_id)id, field, &err) == RT_OK &&
+		     rt_world_set_agent_state(w, (rt_agent_id)id, RT_STATE_MARCHING, &err) == RT_OK;
+	}
+	for (int s = 0; s < 2 * minute && ok; ++s) ok = rt_world_step(w, &err) == RT_OK;
+	ok = ok && rt_world_get_corps(w, corps, &v);
+	if (ok) {
+		out->after_besieging = v.besieging;
+		for (int id = 30; id < 70; ++id) {
+			rt_agent_view a;
+			rt_world_get_agent(w, (rt_agent_id)id, &a);
+			out->after_posted += a.posted;
+		}
+	}
+	if (!ok && w) rt_test_note("siege scene: %s", err.message);
+	if (w) rt_world_destroy(w);
+	rt_map_destroy(map);
+	return ok;
+}
+
+TEST(command_pursuers_besiege_the_fort_their_quarry_ran_into)
+{
+	const double besiege = rt_command_params_default().besiege_m;
+	siege_result r, off;
+	CHECK(siege_scene(besiege, &r));
+	CHECK(siege_scene(0.0, &off));
+	const double ring = 0.5 * hypot(80.0, 80.0) + besiege;
+	rt_test_note("besiege_m %.0f: %d of 30 runners in the fort; from %.0f s the corps besieges fort %d; ten minutes on with "
+		     "%d (%d posted) of its %d riders, by quarter E N W S %d %d %d %d, %.0f-%.0f m from its centre (the ring %.0f m); "
+		     "emptied, it besieges %d, %d riders posted",
+		     besiege, r.sheltered, r.began_s, r.besieging, r.besiegers, r.ringed, r.riders, r.quarter[0], r.quarter[1], r.quarter[2],
+		     r.quarter[3], r.ring_lo, r.ring_hi, ring, r.after_besieging, r.after_posted);
+	rt_test_note("besiege_m 0: %d runners in the fort; the corps besieges %d with %d posted of %d riders", off.sheltered,
+		     off.besieging, off.ringed, off.riders);
+	CHECK(r.sheltered >= 10); /* the pursuit ran them to the gate, and most got in */
+	CHECK(r.besieging == 0);  /* the map's one feature */
+	/* the riders the pursuit brought up (those sent last stopped nearest the gate) */
+	CHECK(r.besiegers == r.ringed && r.ringed >= 20);
+	/* all round it: each quarter holds its share within three */
+	for (int q = 0; q < 4; ++q) CHECK(abs(4 * r.quarter[q] - r.ringed) <= 12);
+	/* on the ring, within a body's breadth or two */
+	CHECK(r.ring_lo > ring - 12.0 && r.ring_hi < ring + 12.0);
+	CHECK(r.after_besieging == -1 && r.after_posted == 0);
+	/* without the siege nobody is posted: the riders stand where the pursuit ended */
+	CHECK(off.sheltered >= 10);
+	CHECK(off.besieging == -1 && off.ringed == 0);
 	CHECK(rt_test_bytes_held() == 0);
 }
 

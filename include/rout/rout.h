@@ -254,6 +254,8 @@ typedef struct rt_command_params {
 	double hearing_m;             /* Q7, E1: a pursuing corps hears men in flight on the move this far
 				       * from its men, whatever the light (no farther than the combat
 				       * sense_range_m, the day's sight; 0: only what is seen) */
+	double besiege_m;             /* Q9: pursuers who followed the fleeing to the walls of their fort
+				       * ring it this far beyond its walls (0: they do not besiege) */
 	/* the summons to surrender (M7) */
 	double summons_hold_tolerance; /* the ring holds when its men keep the contain distance within this share */
 	double summons_morale;        /* encircled men below this morale may surrender */
@@ -493,6 +495,8 @@ typedef struct rt_corps_view {
 	bool summon;             /* M7: the corps summons the men its ring holds (rt_corps_def.summon) */
 	double summons_at_s;     /* M7: when the commander summoned the encircled to surrender, -1 not yet */
 	int encircled;           /* men inside his ring at the last decision */
+	int besieging;           /* Q9: the map feature index of the fort it besieges, -1 none */
+	int besiegers;           /* its men on the ring round that fort (sent after a sortie or not) */
 } rt_corps_view;
 
 int rt_world_corps_count(const rt_world *world);

@@ -61,7 +61,8 @@
  *   corps[].def.summon, quarter                                        STATIC (fingerprint)
  *   corps: commander, left, left_at_s, mean_threat, men, active,
  *       fleeing_seen, pursuers, def.cut_off, home_set, home_x, home_y,
- *       carrier, summons_at_s, encircled, besieging, besiegers         SAVED (CORP)
+ *       carrier, summons_at_s, encircled, besieging, besiegers,
+ *       besieged_at_s                                                  SAVED (CORP)
  *   corps: guarded, waits                                              REBUILT by the command phase
  *                                                                      (guard.c, command.c) before it
  *                                                                      is read
@@ -160,7 +161,7 @@
                          *    order_goal and order_stance, Q2);
                          * 7: each man's post in the place of his order (the agents'
                          *    posted, post_x and post_y, E5);
-                         * 8: the siege (the corps' besieging and besiegers, Q9) */
+                         * 8: the siege (the corps' besieging, besiegers and besieged_at_s, Q9) */
 #define CKPT_HEADER_BYTES 24u         /* magic, version, section count, file bytes */
 #define CKPT_SECTION_HEADER_BYTES 12u /* tag, payload bytes */
 #define CKPT_CHECKSUM_BYTES 8u
@@ -255,7 +256,7 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 _Static_assert(sizeof(struct rt_world) == 5024, "struct rt_world changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_world_def) == 1744, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
-_Static_assert(sizeof(rt_corps) == 264, "rt_corps changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_corps) == 272, "rt_corps changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps_def) == 104, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal) == 120, "rt_goal changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal_def) == 56, "rt_goal_def changed: update the checkpoint's fingerprint (checkpoint.c)");
@@ -741,6 +742,7 @@ static void save_corps(sink *k, const save_ctx *c)
 		put_i32(k, corps->encircled);
 		put_i32(k, corps->besieging);
 		put_i32(k, corps->besiegers);
+		put_f64(k, corps->besieged_at_s);
 	}
 }
 
@@ -1301,12 +1303,14 @@ static rt_status load_corps(reader *r, rt_world *w, plan *p, bool apply, rt_erro
 		const double summons_at_s = get_f64(r);
 		const int32_t encircled = get_i32(r);
 		const int32_t besieging = get_i32(r), besiegers = get_i32(r);
+		const double besieged_at_s = get_f64(r);
 		if (r->short_read) return RT_OK;
 		if (carrier < -1 || carrier >= w->agents.count || !finite_in(summons_at_s, -1.0, 1e15) || encircled < 0)
 			return bad(err, p, "corps", "corps %d: carrier %d, summons at %g s, %d encircled", i, carrier, summons_at_s, encircled);
 		if (besieging < -1 || besieging >= w->feature_count || (besieging >= 0 && w->fort_side[besieging] == -3) || besiegers < 0 ||
-		    besiegers > w->agents.count)
-			return bad(err, p, "corps", "corps %d: besieging map feature %d (not a fort of this map) with %d men", i, besieging, besiegers);
+		    besiegers > w->agents.count || !finite_in(besieged_at_s, -1.0, 1e15))
+			return bad(err, p, "corps", "corps %d: besieging map feature %d (not a fort of this map) with %d men since %g s", i,
+				   besieging, besiegers, besieged_at_s);
 		if (commander < -1 || commander >= w->agents.count || left > 1 || cut_off > 1 || !finite_in(left_at_s, -1.0, 1e15) ||
 		    !finite_in(mean_threat, 0.0, 1e12) || men < 0 || active < 0 || fleeing < 0 || pursuers < 0 || home_set > 1 ||
 		    !isfinite(home_x) || !isfinite(home_y) || (home_set && (!in_reach(w, home_x, 0) || !in_reach(w, home_y, 1))))
@@ -1331,6 +1335,7 @@ static rt_status load_corps(reader *r, rt_world *w, plan *p, bool apply, rt_erro
 		c->encircled = encircled;
 		c->besieging = besieging;
 		c->besiegers = besiegers;
+		c->besieged_at_s = besieged_at_s;
 	}
 	return RT_OK;
 }

@@ -121,6 +121,7 @@ rt_status rt_world_add_corps(rt_world *w, const rt_corps_def *d, rt_corps_id *ou
 	c->carrier = -1;
 	c->summons_at_s = -1.0;
 	c->besieging = -1;
+	c->besieged_at_s = -1.0;
 	if (out) *out = w->corps_count;
 	w->corps_count++;
 	return RT_OK;
@@ -177,6 +178,7 @@ bool rt_world_get_corps(const rt_world *w, rt_corps_id corps, rt_corps_view *o)
 	o->encircled = c->encircled;
 	o->besieging = c->besieging;
 	o->besiegers = c->besiegers;
+	o->besieged_at_s = c->besieged_at_s;
 	return true;
 }
 
@@ -399,7 +401,10 @@ static void pursue(rt_world *w, int corps)
 					joined++;
 				}
 			}
-			if (joined > 0) c->besieging = f;
+			if (joined > 0 && c->besieging != f) {
+				c->besieging = f;
+				c->besieged_at_s = w->time_s;
+			}
 		}
 	}
 	int *ring = c->besieging >= 0 ? rt__arena_push(&w->arena, (size_t)men * sizeof(int)) : NULL;

@@ -1008,11 +1008,32 @@ static rt_status check_summons(rt_run *run)
 	return RT_OK;
 }
 
+/* Q9: a siege laid since the last check, as check_summons: the fort named by the map. */
+static rt_status check_sieges(rt_run *run)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	for (int c = 0; c < w->corps_count; ++c) {
+		const rt_corps *k = &w->corps[c];
+		if (k->besieging < 0 || k->besieged_at_s < 0.0 ||
+		    (int64_t)floor(k->besieged_at_s / CHECK_INTERVAL_S + 1e-9) != run->last_check)
+			continue;
+		const double *b = w->fort_box + 4 * k->besieging;
+		rt_map_feature_view v;
+		const char *name = w->map && rt_map_feature_info(w->map, k->besieging, &v) && v.name[0] ? v.name : "a fort";
+		rt_status s = rt__run_event(run, "siege", sc->corps[c].id, (rt_vec2){ 0.5 * (b[0] + b[2]), 0.5 * (b[1] + b[3]) }, "Q9",
+					    "%s besieges %s with %.0f men", k->name, name, k->besiegers * run->scale);
+		if (s != RT_OK) return s;
+	}
+	return RT_OK;
+}
+
 static rt_status check(rt_run *run, rt_error *err)
 {
 	const rt_scenario *sc = run->scenario;
 	rt_status s = check_ambushes(run);
 	if (s == RT_OK) s = check_summons(run);
+	if (s == RT_OK) s = check_sieges(run);
 	for (int i = 0; s == RT_OK && i < sc->trigger_count; ++i)
 		if (run->trigger_fired_s[i] < 0.0 && condition_holds(run, i)) s = fire_trigger(run, i);
 	if (s == RT_OK) s = rt__run_watch(run);

@@ -104,6 +104,7 @@ typedef struct rt_corps {
 				* command.c, every step) */
 	int32_t besieging;     /* Q9: map feature index of the fort it besieges, -1 none (command.c) */
 	int besiegers;         /* its men on the ring round it (posted == RT_POST_SIEGE) */
+	double besieged_at_s;  /* when it began to besiege that fort, -1 never */
 } rt_corps;
 
 /* ---- sense grid ----

@@ -446,6 +446,7 @@ TEST(command_pursuers_hear_a_flight_in_the_dark)
 typedef struct siege_result {
 	int sheltered;      /* runners in the fort ten minutes on */
 	double began_s;     /* when the siege began, s (-1 never) */
+	double besieged_at_s; /* when the corps says it began */
 	int besieging;      /* the corps' besieged fort then (-1 none) */
 	int besiegers;      /* its men on the ring */
 	int riders;         /* riders still in the field */
@@ -478,6 +479,7 @@ static bool siege_scene(double besiege_m, siege_result *out)
 	if (ok) {
 		out->besieging = v.besieging;
 		out->besiegers = v.besiegers;
+		out->besieged_at_s = v.besieged_at_s;
 		out->ring_lo = INFINITY;
 		out->ring_hi = 0.0;
 		for (int id = 0; id < 70; ++id) {
@@ -539,6 +541,7 @@ TEST(command_pursuers_besiege_the_fort_their_quarry_ran_into)
 		     off.besieging, off.ringed, off.riders);
 	CHECK(r.sheltered >= 10); /* the pursuit ran them to the gate, and most got in */
 	CHECK(r.besieging == 0);  /* the map's one feature */
+	CHECK(fabs(r.besieged_at_s - r.began_s) < 0.5); /* as the corps reports it (the run's "siege" event) */
 	/* the riders the pursuit brought up (those sent last stopped nearest the gate) */
 	CHECK(r.besiegers == r.ringed && r.ringed >= 20);
 	/* all round it: each quarter holds its share within three */

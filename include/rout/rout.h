@@ -497,6 +497,7 @@ typedef struct rt_corps_view {
 	int encircled;           /* men inside his ring at the last decision */
 	int besieging;           /* Q9: the map feature index of the fort it besieges, -1 none */
 	int besiegers;           /* its men on the ring round that fort (sent after a sortie or not) */
+	double besieged_at_s;    /* when it began to besiege that fort (simulated seconds), -1 never */
 } rt_corps_view;
 
 int rt_world_corps_count(const rt_world *world);

@@ -283,8 +283,8 @@ static int fort_reached(const rt_world *w, int corps, double lim_dx, double lim_
 }
 
 /* Q9: "将杏山城团团围住" (seed 003). The corps' men on the ring round fort f (posted
- * RT_POST_SIEGE) and not sent after anyone this round (sent[k] false, for list order) are
- * given stations evenly round it, besiege_m beyond the corner of its outline's box, in
+ * RT_POST_SIEGE) and not sent after anyone this round (slots[0..count)) are given
+ * stations evenly round it, besiege_m beyond the corner of its outline's box, in
  * the order they stand round it (by angle from its centre, ties by id), so that each
  * walks the shortest way round to his. They hold there, striking whoever comes in reach
  * (locomotion.c walks them round the ring, never across the fort). Serial. */

@@ -253,6 +253,25 @@ static double odds_coming_on(const rt_world *w, int corps, const double *box)
 	return weight / (men + 1.0);
 }
 
+/* A man ranked by a key (distance, angle), ties by id: the doctrine's sorts. */
+typedef struct { double key; uint32_t id; int slot; } ranked;
+
+/* Sorts men by key, ties by id, in place: a shell sort (no allocation, deterministic;
+ * insertion by rank would be quadratic for large corps). */
+static void rank_sort(ranked *list, int count)
+{
+	for (int gap = count / 2; gap > 0; gap /= 2)
+		for (int i = gap; i < count; ++i) {
+			ranked t = list[i];
+			int j = i;
+			while (j >= gap && (list[j - gap].key > t.key || (list[j - gap].key == t.key && list[j - gap].id > t.id))) {
+				list[j] = list[j - gap];
+				j -= gap;
+			}
+			list[j] = t;
+		}
+}
+
 /* Q9: the fort of the enemy that the corps' pursuit ran up to: of the forts of another
  * side sheltering men, the one with a man of the corps (a candidate for pursuit) nearest
  * its outline's box, within sense_range_m of it (a fort is a landmark known in any
@@ -288,29 +307,19 @@ static int fort_reached(const rt_world *w, int corps, double lim_dx, double lim_
  * the order they stand round it (by angle from its centre, ties by id), so that each
  * walks the shortest way round to his. They hold there, striking whoever comes in reach
  * (locomotion.c walks them round the ring, never across the fort). Serial. */
-typedef struct { double angle; uint32_t id; int slot; } ring_man;
 static void man_the_ring(rt_world *w, int f, const int *slots, int count)
 {
 	rt_agents *a = &w->agents;
 	const double *b = w->fort_box + 4 * f;
 	const double cx = 0.5 * (b[0] + b[2]), cy = 0.5 * (b[1] + b[3]);
 	const double radius = 0.5 * hypot(b[2] - b[0], b[3] - b[1]) + w->def.command.besiege_m;
-	ring_man *ring = rt__arena_push(&w->arena, (size_t)count * sizeof(ring_man));
+	ranked *ring = rt__arena_push(&w->arena, (size_t)count * sizeof(ranked));
 	if (!ring) return; /* no scratch this round: the stations stay as they were */
 	for (int k = 0; k < count; ++k) {
 		const int s = slots[k];
-		ring[k] = (ring_man){ atan2(a->y[s] - cy, a->x[s] - cx), a->id[s], s };
+		ring[k] = (ranked){ atan2(a->y[s] - cy, a->x[s] - cx), a->id[s], s };
 	}
-	for (int gap = count / 2; gap > 0; gap /= 2)
-		for (int i = gap; i < count; ++i) {
-			ring_man t = ring[i];
-			int j = i;
-			while (j >= gap && (ring[j - gap].angle > t.angle || (ring[j - gap].angle == t.angle && ring[j - gap].id > t.id))) {
-				ring[j] = ring[j - gap];
-				j -= gap;
-			}
-			ring[j] = t;
-		}
+	rank_sort(ring, count);
 	const double pi = 3.14159265358979323846;
 	for (int k = 0; k < count; ++k) {
 		const int s = ring[k].slot;
@@ -411,26 +420,15 @@ static void pursue(rt_world *w, int corps)
 	int ringed_men = 0;
 	c->besiegers = 0;
 	/* the men nearest the fleeing go: rank by distance with a selection over the corps */
-	typedef struct { double d2; uint32_t id; int slot; } candidate;
-	candidate *list = rt__arena_push(&w->arena, (size_t)men * sizeof(candidate));
+	ranked *list = rt__arena_push(&w->arena, (size_t)men * sizeof(ranked));
 	if (!list) return; /* no scratch this round: the corps keeps its last orders */
 	int k = 0;
 	for (int s = 0; s < n; ++s)
 		if (pursuit_candidate(a, s, corps)) {
 			const double dx = a->x[s] - fx, dy = a->y[s] - fy;
-			list[k++] = (candidate){ dx * dx + dy * dy, a->id[s], s };
+			list[k++] = (ranked){ dx * dx + dy * dy, a->id[s], s };
 		}
-	/* insertion by rank would be quadratic for large corps: sort (stable on id) */
-	for (int gap = k / 2; gap > 0; gap /= 2) /* shell sort: no allocation, deterministic */
-		for (int i = gap; i < k; ++i) {
-			candidate t = list[i];
-			int j = i;
-			while (j >= gap && (list[j - gap].d2 > t.d2 || (list[j - gap].d2 == t.d2 && list[j - gap].id > t.id))) {
-				list[j] = list[j - gap];
-				j -= gap;
-			}
-			list[j] = t;
-		}
+	rank_sort(list, k);
 	int sent = 0;
 	for (int i = 0; i < k; ++i) {
 		const int s = list[i].slot;

@@ -149,7 +149,7 @@
 #include <sys/stat.h>
 
 #define CKPT_MAGIC "ROUTCKPT"
-#define CKPT_VERSION 8u /* 2: weather and fire (WTHR, FIRE), their counters and parameters;
+#define CKPT_VERSION 9u /* 2: weather and fire (WTHR, FIRE), their counters and parameters;
                          * 3: flight fields (FLIT), boats (BOAT); guards, carrying, summons,
                          *    cannon, charge (agents' impetus and reload, the corps' carrier and
                          *    summons); crush, stamina and torches (agent fields); their counters
@@ -161,7 +161,8 @@
                          *    order_goal and order_stance, Q2);
                          * 7: each man's post in the place of his order (the agents'
                          *    posted, post_x and post_y, E5);
-                         * 8: the siege (the corps' besieging, besiegers and besieged_at_s, Q9) */
+                         * 8: the siege (the corps' besieging, besiegers and besieged_at_s, Q9);
+                         * 9: the man each pursuer was sent after (the agents' quarry, Q2) */
 #define CKPT_HEADER_BYTES 24u         /* magic, version, section count, file bytes */
 #define CKPT_SECTION_HEADER_BYTES 12u /* tag, payload bytes */
 #define CKPT_CHECKSUM_BYTES 8u
@@ -201,7 +202,7 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(cut_off_weight) X(peer_weight) X(watch_m) X(leave_morale_shock) \
 	X(guard_distance_m) X(guard_engage_m) X(guard_follow_s) X(guard_loss_factor) X(wound_share) \
 	X(wounded_speed_factor) X(carry_speed_factor) X(carry_pickup_m) X(carry_touch_m) X(rearguard_cover_m) X(column_lead_m) \
-	X(hearing_m) X(besiege_m) \
+	X(hearing_m) X(besiege_m) X(pursuit_pace_factor) \
 	X(summons_hold_tolerance) X(summons_morale) X(summons_rate_per_h) X(summons_hunger_weight) \
 	X(summons_time_weight_per_h) X(summons_gone_weight) X(summons_desperate_factor)
 #define CRUSH_PARAMS(X) \
@@ -253,8 +254,8 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 5024, "struct rt_world changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_world_def) == 1744, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 5040, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_world_def) == 1752, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 272, "rt_corps changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps_def) == 104, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
@@ -1156,7 +1157,7 @@ _Static_assert(FIELD_SIZE(x) == 8 && FIELD_SIZE(y) == 8 && FIELD_SIZE(vx) == 8 &
 _Static_assert(FIELD_SIZE(heading_x) == 4 && FIELD_SIZE(heading_y) == 4 && FIELD_SIZE(radius) == 4 && FIELD_SIZE(free_speed) == 4,
 	       "headings, radius and speed are f32");
 _Static_assert(FIELD_SIZE(id) == 4 && FIELD_SIZE(goal) == 4 && FIELD_SIZE(flee_goal) == 4 && FIELD_SIZE(corps) == 4 &&
-		       FIELD_SIZE(enemy) == 4 && FIELD_SIZE(victim) == 4 && FIELD_SIZE(prize) == 4 && FIELD_SIZE(order_goal) == 4,
+		       FIELD_SIZE(enemy) == 4 && FIELD_SIZE(victim) == 4 && FIELD_SIZE(prize) == 4 && FIELD_SIZE(order_goal) == 4 && FIELD_SIZE(quarry) == 4,
 	       "ids and indices are 32-bit");
 _Static_assert(FIELD_SIZE(state) == 1 && FIELD_SIZE(kind) == 1 && FIELD_SIZE(side) == 1 && FIELD_SIZE(experience) == 1 &&
 		       FIELD_SIZE(stance) == 1 && FIELD_SIZE(level) == 1 && FIELD_SIZE(mount) == 1 && FIELD_SIZE(keep) == 1 &&
@@ -1215,6 +1216,7 @@ static rt_status check_agents(const rt_world *w, const plan *p, const uint8_t *s
 	if ((s = check_index(err, p, "enemy", f[AF_enemy], n, (int64_t)n)) != RT_OK) return s;
 	if ((s = check_index(err, p, "victim", f[AF_victim], n, (int64_t)n)) != RT_OK) return s;
 	if ((s = check_index(err, p, "prize", f[AF_prize], n, (int64_t)n)) != RT_OK) return s;
+	if ((s = check_index(err, p, "quarry", f[AF_quarry], n, (int64_t)n)) != RT_OK) return s;
 	/* real numbers: finite (the distance to no enemy is infinite), then the ranges that matter */
 #define REAL(type) ((type)0.5 != 0)
 #define X(name, type) \

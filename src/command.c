@@ -53,6 +53,7 @@ rt_command_params rt_command_params_default(void)
 	c.column_lead_m = 50.0; /* docs/model.md section 10: a general rides with his column */
 	c.hearing_m = 300.0;    /* E: hooves and cries of a flight, heard as far as a man is known by day */
 	c.besiege_m = 200.0;    /* E: out of bowshot of the walls (section 8: 60-120 m), "追到城下" */
+	c.pursuit_pace_factor = 1.6; /* E: the charge's gallop (charge_pace_factor), 5.6 m/s for a horse */
 	/* M7 (docs/model.md section 10c; estimates, grade E) */
 	c.summons_hold_tolerance = 0.15;
 	c.summons_morale = 0.5;
@@ -191,6 +192,7 @@ static void leave(rt_world *w, int corps)
 	const double shock = w->def.command.leave_morale_shock;
 	for (int s = 0; s < a->count; ++s) {
 		if (a->corps[s] != corps) continue;
+		a->quarry[s] = -1; /* his corps pursues no more */
 		const uint8_t st = a->state[s];
 		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
 		/* he, his guards and his rearguard ride for his refuge; his men for theirs, the
@@ -217,12 +219,6 @@ static bool pursuit_candidate(const rt_agents *a, int s, int corps)
 	       a->state[s] != RT_STATE_SURRENDERED && a->stance[s] < RT_STANCE_GUARD && a->stance[s] != RT_STANCE_CONTAIN;
 }
 
-/* Whether the man in slot s is fleeing in a pursuer's eyes: routing, or marching away
- * with his corps after his commander left ("明军有一百人逃跑"). */
-static bool fleeing(const rt_world *w, int s)
-{
-	return w->agents.state[s] == RT_STATE_ROUTING || rt__marching_off(w, s);
-}
 
 /* Q7, M2: the odds a commander sees bearing down on his corps — the enemies within sight
  * of the box his steady men stand in (out to watch_m, no farther than a man is seen in
@@ -243,7 +239,7 @@ static double odds_coming_on(const rt_world *w, int corps, const double *box)
 	const double facing = w->def.combat.facing_speed_mps, rider = w->def.morale.horse_threat_weight;
 	double weight = 0.0;
 	for (int s = 0; s < n; ++s) {
-		if (a->side[s] == side || !rt__active(a->state[s]) || a->state[s] == RT_STATE_SURRENDERED || fleeing(w, s)) continue;
+		if (a->side[s] == side || !rt__active(a->state[s]) || a->state[s] == RT_STATE_SURRENDERED || rt__in_flight(w, s)) continue;
 		const double dx = fmax(0.0, fmax(x0 - a->x[s], a->x[s] - x1)), dy = fmax(0.0, fmax(y0 - a->y[s], a->y[s] - y1));
 		if (dx * dx + dy * dy > sight * sight) continue;
 		const double ex = cx - a->x[s], ey = cy - a->y[s], d = hypot(ex, ey);
@@ -329,10 +325,97 @@ static void man_the_ring(rt_world *w, int f, const int *slots, int count)
 	}
 }
 
+/* What a pursuing corps knows of: the box its candidates stand in, and how far a man is
+ * seen, a torch seen and a flight heard from it (pursue). */
+typedef struct { double x0, y0, x1, y1, sight, torch_sight, heard; int side; } knowledge;
+
+/* Whether the corps knows of man s in flight (pursue): of another side, in flight, and
+ * within sight of its box, or of his torch, or heard on the move. */
+static bool known_in_flight(const rt_world *w, const knowledge *k, int s)
+{
+	const rt_agents *a = &w->agents;
+	if (a->side[s] == k->side || !rt__in_flight(w, s)) return false;
+	const double dx = fmax(0.0, fmax(k->x0 - a->x[s], a->x[s] - k->x1)), dy = fmax(0.0, fmax(k->y0 - a->y[s], a->y[s] - k->y1));
+	double seen = (a->equipment[s] & RT_EQUIP_TORCH) ? k->torch_sight : k->sight;
+	if (rt__on_the_move(w, s)) seen = fmax(seen, k->heard);
+	return dx * dx + dy * dy <= seen * seen;
+}
+
+/* Q2, "一百人逃跑就分兵一百人追击": each man sent goes after a man of his own among
+ * the fleeing the corps knows of, so that no man in flight goes unfollowed while riders
+ * enough are sent. sent[0..count) are the men sent this round, nearest the fleeing first;
+ * a->quarry holds each one's man of the last round (-1 none). A man sent keeps his man
+ * while the corps still knows him in flight and no more than ceil(count / F) of those
+ * sent follow him (one each when fewer are sent than flee); the others, in their order,
+ * are given the men nobody follows, nearest the sent men's centre first (ties by id) —
+ * one each, nearest to nearest, while there are as many of those, else spread over them
+ * by rank (i F / n: several to a man, every one followed) — and when every man in flight
+ * is followed, over all of them. O(n + F log F), serial, deterministic. */
+static void assign_quarries(rt_world *w, const knowledge *k, const int *sent, int count)
+{
+	rt_agents *a = &w->agents;
+	const int n = a->count;
+	if (count == 0) return;
+	double cx = 0.0, cy = 0.0;
+	for (int i = 0; i < count; ++i) {
+		cx += a->x[sent[i]];
+		cy += a->y[sent[i]];
+	}
+	cx /= count;
+	cy /= count;
+	int fleeing = 0;
+	for (int s = 0; s < n; ++s) fleeing += known_in_flight(w, k, s);
+	ranked *flight = fleeing > 0 ? rt__arena_push(&w->arena, (size_t)fleeing * sizeof(ranked)) : NULL;
+	int *index = rt__arena_push(&w->arena, (size_t)n * sizeof(int));
+	int *followers = fleeing > 0 ? rt__arena_push(&w->arena, (size_t)fleeing * sizeof(int)) : NULL;
+	int *open = fleeing > 0 ? rt__arena_push(&w->arena, (size_t)fleeing * sizeof(int)) : NULL;
+	int *idle = rt__arena_push(&w->arena, (size_t)count * sizeof(int));
+	if (!flight || !index || !followers || !open || !idle) { /* nobody known, or no scratch: the nearest enemy */
+		for (int i = 0; i < count; ++i) a->quarry[sent[i]] = -1;
+		return;
+	}
+	int f = 0;
+	for (int s = 0; s < n; ++s) {
+		index[s] = -1;
+		if (known_in_flight(w, k, s)) {
+			const double dx = a->x[s] - cx, dy = a->y[s] - cy;
+			flight[f++] = (ranked){ dx * dx + dy * dy, a->id[s], s };
+		}
+	}
+	rank_sort(flight, f);
+	for (int j = 0; j < f; ++j) {
+		index[flight[j].slot] = j;
+		followers[j] = 0;
+	}
+	/* who keeps his man */
+	const int cap = count > f ? (count + f - 1) / f : 1;
+	int free_men = 0;
+	for (int i = 0; i < count; ++i) {
+		const int s = sent[i];
+		const int j = a->quarry[s] >= 0 ? index[w->slot_of_id[a->quarry[s]]] : -1;
+		if (j >= 0 && followers[j] < cap) {
+			followers[j]++;
+		} else {
+			a->quarry[s] = -1;
+			idle[free_men++] = s;
+		}
+	}
+	/* the others: the men nobody follows, or else all */
+	int m = 0;
+	for (int j = 0; j < f; ++j)
+		if (followers[j] == 0) open[m++] = j;
+	if (m == 0)
+		for (int j = 0; j < f; ++j) open[m++] = j;
+	for (int i = 0; i < free_men; ++i) {
+		const int j = free_men <= m ? open[i] : open[(int)(((int64_t)i * m) / free_men)];
+		a->quarry[idle[i]] = (int32_t)flight[j].id;
+	}
+}
+
 /* Pursuit by doctrine (Q2: "a hundred flee, a hundred follow; too many flee, all go").
  * The corps counts the enemies seen fleeing within sight of where its men stand, decides how many
- * men to send, and sends those nearest the fleeing (ties by id): they advance on the
- * nearest enemy; the rest hold, or go on with the march or attack on a place they were
+ * men to send, and sends those nearest the fleeing (ties by id): each rides after a man
+ * of the flight given him (assign_quarries), or on the nearest enemy; the rest hold, or go on with the march or attack on a place they were
  * ordered, and a pursuer no longer sent goes back to it (order_goal, order_stance).
  * Serial, deterministic. */
 static void pursue(rt_world *w, int corps)
@@ -343,14 +426,17 @@ static void pursue(rt_world *w, int corps)
 	/* what the corps sees: within sight of the box its men stand in */
 	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
 	int men = 0;
-	for (int s = 0; s < n; ++s)
+	for (int s = 0; s < n; ++s) {
 		if (pursuit_candidate(a, s, corps)) {
 			x0 = fmin(x0, a->x[s]);
 			y0 = fmin(y0, a->y[s]);
 			x1 = fmax(x1, a->x[s]);
 			y1 = fmax(y1, a->y[s]);
 			men++;
+		} else if (a->corps[s] == corps) {
+			a->quarry[s] = -1; /* not of the pursuit (in flight, kneeling, a guard, halted) */
 		}
+	}
 	const int was_sent = c->pursuers;
 	c->fleeing_seen = c->pursuers = 0;
 	if (men == 0) return;
@@ -366,15 +452,11 @@ static void pursue(rt_world *w, int corps)
 	 * by day (sense_range_m). */
 	const double day = w->def.combat.sense_range_m;
 	const double sight = fmin(day, w->env.detection_range_m);
-	const double torch_sight = fmax(sight, fmin(day, w->env.torch_detection_range_m));
-	const double heard = fmin(day, w->def.command.hearing_m);
+	const knowledge know = { x0, y0, x1, y1, sight, fmax(sight, fmin(day, w->env.torch_detection_range_m)),
+				 fmin(day, w->def.command.hearing_m), c->def.side };
 	double fx = 0.0, fy = 0.0;
 	for (int s = 0; s < n; ++s) {
-		if (a->side[s] == c->def.side || !fleeing(w, s)) continue;
-		const double dx = fmax(0.0, fmax(x0 - a->x[s], a->x[s] - x1)), dy = fmax(0.0, fmax(y0 - a->y[s], a->y[s] - y1));
-		double seen = (a->equipment[s] & RT_EQUIP_TORCH) ? torch_sight : sight;
-		if (rt__on_the_move(w, s)) seen = fmax(seen, heard);
-		if (dx * dx + dy * dy > seen * seen) continue;
+		if (!known_in_flight(w, &know, s)) continue;
 		fx += a->x[s];
 		fy += a->y[s];
 		c->fleeing_seen++;
@@ -419,14 +501,24 @@ static void pursue(rt_world *w, int corps)
 	int *ring = c->besieging >= 0 ? rt__arena_push(&w->arena, (size_t)men * sizeof(int)) : NULL;
 	int ringed_men = 0;
 	c->besiegers = 0;
-	/* the men nearest the fleeing go: rank by distance with a selection over the corps */
+	/* who goes: first the men already after a man the corps still knows in flight, nearest
+	 * him first (a rider on a man's heels is not called off because the flight split and
+	 * its centre lies elsewhere); then the men nearest the fleeing men's centre */
 	ranked *list = rt__arena_push(&w->arena, (size_t)men * sizeof(ranked));
-	if (!list) return; /* no scratch this round: the corps keeps its last orders */
+	int *gone = send > 0 ? rt__arena_push(&w->arena, (size_t)send * sizeof(int)) : NULL;
+	if (!list || (send > 0 && !gone)) return; /* no scratch this round: the corps keeps its last orders */
+	const double on_his_heels = -1e15; /* below any squared distance on a map (less than 30,000 km) */
 	int k = 0;
 	for (int s = 0; s < n; ++s)
 		if (pursuit_candidate(a, s, corps)) {
-			const double dx = a->x[s] - fx, dy = a->y[s] - fy;
-			list[k++] = (ranked){ dx * dx + dy * dy, a->id[s], s };
+			const int q = a->quarry[s] >= 0 ? (int)w->slot_of_id[a->quarry[s]] : -1;
+			double dx = a->x[s] - fx, dy = a->y[s] - fy, key = 0.0;
+			if (q >= 0 && known_in_flight(w, &know, q)) {
+				dx = a->x[s] - a->x[q];
+				dy = a->y[s] - a->y[q];
+				key = on_his_heels;
+			}
+			list[k++] = (ranked){ key + dx * dx + dy * dy, a->id[s], s };
 		}
 	rank_sort(list, k);
 	int sent = 0;
@@ -435,7 +527,8 @@ static void pursue(rt_world *w, int corps)
 		const bool beyond = (lim_dx != 0.0 || lim_dy != 0.0) &&
 				    (a->x[s] - c->def.pursue_limit.x) * lim_dx + (a->y[s] - c->def.pursue_limit.y) * lim_dy > 0.0;
 		const bool go = sent < send && !beyond;
-		sent += go;
+		if (go) gone[sent++] = s;
+		else a->quarry[s] = -1; /* not sent: he follows nobody (a man sent keeps his, assign_quarries) */
 		/* a man not sent keeps to his order's march or attack on a place, and a pursuer no
 		 * longer sent goes back to it (Dalinghe: the main attack, all sent after Wu Xiang's
 		 * fleeing men, stood where it had taken them all day instead of going on to Song
@@ -470,6 +563,7 @@ static void pursue(rt_world *w, int corps)
 		}
 	}
 	c->pursuers = sent;
+	assign_quarries(w, &know, gone, sent);
 	if (ringed_men > 0) man_the_ring(w, c->besieging, ring, ringed_men);
 }
 
@@ -609,7 +703,11 @@ void rt__command(rt_world *w)
 	}
 	const double interval_h = p->decision_interval_s / 3600.0;
 	for (int c = 0; c < w->corps_count; ++c)
-		if (w->corps[c].def.pursue_ratio > 0.0 && !w->corps[c].left) pursue(w, c);
+		if (w->corps[c].def.pursue_ratio > 0.0 && !w->corps[c].left) {
+			const size_t used = w->arena.used;
+			pursue(w, c);
+			w->arena.used = used; /* its scratch, given back for the next corps' round */
+		}
 	for (int c = 0; c < w->corps_count; ++c) {
 		rt_corps *k = &w->corps[c];
 		k->mean_threat = k->active > 0 ? threat[c] / k->active : 0.0;

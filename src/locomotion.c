@@ -81,6 +81,7 @@ typedef struct decide_ctx {
 	bool mud, fire; /* wet ground somewhere; a head fire burning somewhere */
 	bool water;     /* a map with a sea or rivers: men not in flight wade out of deep water */
 	double charge_run_up, charge_pace; /* combat: a rider this near the enemy he closes with gallops */
+	double pursuit_pace;               /* command: a rider after a man in flight gallops (Q2) */
 	bool torch;     /* lights in the dark may be taken for the enemy (alarms are on) */
 	double held;    /* held_speed_share: pressed when held to less than this share of his pace */
 	double barred_range, barred_men; /* E5, C2: the way barred (way_barred); range 0: off this step */
@@ -109,6 +110,16 @@ static inline bool post_direction(const rt_world *w, int s, int32_t goal, double
 }
 
 static bool held_direction(const decide_ctx *c, int s, int32_t goal, double xi, double yi, double *e0x, double *e0y);
+
+/* Q2: the slot of the man in flight his corps' pursuit sent man s after this round
+ * (command.c), while he is still in flight; -1 none. */
+static inline int quarry_of(const rt_world *w, int s)
+{
+	const int32_t q = w->agents.quarry[s];
+	if (q < 0) return -1;
+	const int t = (int)w->slot_of_id[q];
+	return rt__in_flight(w, t) ? t : -1;
+}
 
 /* Q9: a man on the ring round the fort his corps besieges (command.c) walks round it to
  * his station, never across the fort: toward the point of the ring at most
@@ -224,19 +235,30 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 				*e0y = sign * ey / en;
 			}
 		}
-	} else if (a->stance[s] == RT_STANCE_ADVANCE && (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range))) {
-		/* close with the nearest enemy; with none near, go to collect the kneeling */
+	} else if (a->stance[s] == RT_STANCE_ADVANCE &&
+		   (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range) || quarry_of(w, s) >= 0)) {
+		/* Q2: sent after a man in flight, he rides after him, unless an enemy who is not in
+		 * flight is within his reach (a man who stands is met first); else he closes with
+		 * the nearest enemy; with none near, he goes to collect the kneeling */
 		const bool fight = enemy >= 0 && a->enemy_dist[s] < advance_range;
-		const int t = (int)w->slot_of_id[fight ? enemy : a->prize[s]];
+		const int near = fight ? (int)w->slot_of_id[enemy] : -1;
+		const int quarry = quarry_of(w, s);
+		const bool chase = quarry >= 0 && !(fight && !rt__in_flight(w, near));
+		const int t = chase ? quarry : fight ? near : (int)w->slot_of_id[a->prize[s]];
 		const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
 		const double en = sqrt(ex * ex + ey * ey);
 		if (en > 1e-9) {
 			*e0x = ex / en;
 			*e0y = ey / en;
 		}
-		/* the charge: a rider near the enemy he closes with puts his horse to the gallop */
-		if (fight && a->enemy_dist[s] <= c->charge_run_up && a->mount[s])
-			*pace *= c->charge_pace;
+		/* the charge: a rider near the enemy he closes with puts his horse to the gallop;
+		 * and after a man in flight, at any distance (Q2: a trot never comes up with a
+		 * fugitive on horseback, and a man on foot is overtaken the sooner) */
+		if (a->mount[s]) {
+			double gallop = t == near && a->enemy_dist[s] <= c->charge_run_up ? c->charge_pace : 1.0;
+			if (rt__in_flight(w, t)) gallop = fmax(gallop, c->pursuit_pace);
+			*pace *= gallop;
+		}
 	} else if (goal >= 0) {
 		/* a general marching on an order waits for his column (command.c) */
 		const int corps = a->corps[s];
@@ -255,6 +277,9 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 	} else {
 		*e0x = a->heading_x[s];
 		*e0y = a->heading_y[s];
+		/* sent after a man in flight who is no longer to be followed (taken, down, in a
+		 * fort), he rides on toward where the fleeing were seen, at the gallop */
+		if (a->mount[s] && a->quarry[s] >= 0 && a->stance[s] == RT_STANCE_ADVANCE) *pace *= c->pursuit_pace;
 	}
 	return -1;
 }
@@ -913,6 +938,7 @@ void rt__locomotion_decide(rt_world *w)
 	c.water = w->map != NULL;
 	c.charge_run_up = w->def.combat.charge_run_up_m;
 	c.charge_pace = w->def.combat.charge_pace_factor;
+	c.pursuit_pace = w->def.command.pursuit_pace_factor;
 	c.torch = w->torch_on;
 	c.held = w->def.crush.held_speed_share;
 	c.barred_range = w->bar_on ? fmin(w->def.morale.barred_range_m, w->env.detection_range_m) : 0.0;

@@ -344,6 +344,10 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 		return rt__fail(err, RT_ERR_INVALID, "command hearing_m %g out of range: 0..20000 m (docs/model.md section 10, pursuit by doctrine)", cp->hearing_m);
 	if (!(cp->besiege_m >= 0.0 && cp->besiege_m <= 20000.0))
 		return rt__fail(err, RT_ERR_INVALID, "command besiege_m %g out of range: 0..20000 m (docs/model.md section 10, the siege)", cp->besiege_m);
+	if (!(cp->pursuit_pace_factor >= 1.0 && cp->pursuit_pace_factor <= 5.0))
+		return rt__fail(err, RT_ERR_INVALID,
+				"command pursuit_pace_factor %g out of range: 1..5 x free speed (docs/model.md section 10, pursuit by doctrine)",
+				cp->pursuit_pace_factor);
 	if (!(cp->summons_hold_tolerance >= 0.0 && cp->summons_hold_tolerance <= 1.0 && cp->summons_morale >= 0.0 &&
 	      cp->summons_morale <= 1.0 && cp->summons_rate_per_h >= 0.0 && cp->summons_rate_per_h <= 1000.0 &&
 	      isfinite(cp->summons_hunger_weight) && isfinite(cp->summons_time_weight_per_h) && isfinite(cp->summons_gone_weight) &&
@@ -612,6 +616,7 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 	a->deaths_seen[slot] = 0.0f;
 	a->corps[slot] = d->corps;
 	a->prize[slot] = -1;
+	a->quarry[slot] = -1;
 	a->impetus[slot] = 0.0f;
 	a->reload[slot] = 0.0f; /* a gun comes loaded */
 	a->crush[slot] = 0;
@@ -667,14 +672,18 @@ static rt_status reorder_storage(rt_world *w)
 static rt_status reserve_scratch(rt_world *w, rt_error *err)
 {
 	/* per man, the most one step can ask: storage reorder (int + double), the sense
-	 * buckets (int), sight in smoke (float) and a pursuit ranking (16 bytes); plus the
+	 * buckets (int), sight in smoke (float) and a pursuit's scratch (40 bytes: the rankings of its men
+	 * and of the fleeing it sends them after, 16 bytes each, and lists of ints of its men
+	 * sent, on the ring and free, of the fleeing and of every slot; a corps' men and the
+	 * fleeing are at most all the men, and each corps' scratch is given back after its
+	 * round, command.c); plus the
 	 * corps tables (the command phase's threat, centres, boxes of steady men and peers gone, and each marching
 	 * general's nearest man and slot), and the decide phase's neighbour buffers, one per thread; the lights in
 	 * the dark (torch.c: 24 bytes a light, and 64 cells of 16 bytes), the crush's
 	 * outcomes (a byte), the morale phase's note of who was routing (a byte) and of where
 	 * each corps' commander stands (three doubles a corps) and the
 	 * velocities before the decide phase (two doubles) and who stood in flight (a byte); and the summons' pockets (summons.c) */
-	size_t need = (size_t)w->agents.capacity * (2 * sizeof(int) + sizeof(double) + sizeof(float) + 16 + 24 + 1 + 1 + 2 * sizeof(double) + 1) +
+	size_t need = (size_t)w->agents.capacity * (2 * sizeof(int) + sizeof(double) + sizeof(float) + 40 + 24 + 1 + 1 + 2 * sizeof(double) + 1) +
 		      (size_t)w->corps_count * (14 * sizeof(double) + 2 * sizeof(int)) + (size_t)w->threads * sizeof(rt_nb_batch) + 4096 + 64 * 16 + 4 * 64 +
 		      rt__summons_scratch(w);
 	if (w->arena.capacity >= need) return RT_OK;
@@ -789,6 +798,7 @@ bool rt_world_get_agent(const rt_world *w, rt_agent_id id, rt_agent_view *o)
 	o->keeps_ground = a->stance[s] == RT_STANCE_CONTAIN && a->keep[s];
 	o->posted = a->posted[s] != 0;
 	o->post = a->posted[s] ? (rt_vec2){ a->post_x[s], a->post_y[s] } : (rt_vec2){ 0.0, 0.0 };
+	o->quarry = a->quarry[s];
 	return true;
 }
 

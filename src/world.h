@@ -59,6 +59,8 @@ typedef struct rt_agents {
 	                          RT_POST_SIEGE: his post is a station on the ring round the fort his
 	                          corps besieges (Q9, command.c); read while he holds with no goal */
 	float *post_x, *post_y; /* that post, m (0 when he has none) */
+	int32_t *quarry;       /* Q2: id of the man in flight his corps' pursuit sent him after this
+	                          round, -1 none (command.c; locomotion.c rides after him) */
 } rt_agents;
 
 /* rt_agents.posted: a station on the ring round a besieged fort (Q9, command.c) */
@@ -78,7 +80,8 @@ typedef struct rt_agents {
 	X(experience, uint8_t) X(morale_base, float) X(flee_goal, int32_t) X(threat, float) X(routing_share, float) \
 	X(deaths_seen, float) X(corps, int32_t) X(prize, int32_t) X(impetus, float) X(reload, float) \
 	X(crush, uint8_t) X(alarm, int32_t) X(mount, uint8_t) X(keep, uint8_t) \
-	X(order_goal, int32_t) X(order_stance, uint8_t) X(posted, uint8_t) X(post_x, float) X(post_y, float)
+	X(order_goal, int32_t) X(order_stance, uint8_t) X(posted, uint8_t) X(post_x, float) X(post_y, float) \
+	X(quarry, int32_t)
 #define RT__AGENT_FIELD_ONE(name, type) +1
 enum { RT_AGENT_FIELD_COUNT = 0 AGENT_FIELDS(RT__AGENT_FIELD_ONE) };
 _Static_assert(sizeof(rt_agents) == 2 * sizeof(int) + RT_AGENT_FIELD_COUNT * sizeof(void *),
@@ -953,6 +956,13 @@ static inline bool rt__marching_off(const rt_world *w, int slot)
 	if (w->agents.state[slot] != RT_STATE_MARCHING || c < 0 || !w->corps[c].left) return false;
 	const int32_t goal = w->agents.goal[slot];
 	return goal == w->corps[c].def.refuge || goal == rt__ranks_refuge(&w->corps[c].def);
+}
+
+/* Whether man `slot` is in flight in a pursuer's eyes: routing, or marching away with his
+ * corps after its commander left ("明军有一百人逃跑", Q2). */
+static inline bool rt__in_flight(const rt_world *w, int slot)
+{
+	return w->agents.state[slot] == RT_STATE_ROUTING || rt__marching_off(w, slot);
 }
 
 /* A man standing ready to fight: formed, marching, engaged or at bay, and not marching off

@@ -256,6 +256,8 @@ typedef struct rt_command_params {
 				       * sense_range_m, the day's sight; 0: only what is seen) */
 	double besiege_m;             /* Q9: pursuers who followed the fleeing to the walls of their fort
 				       * ring it this far beyond its walls (0: they do not besiege) */
+	double pursuit_pace_factor;   /* Q2: a rider sent after a man in flight rides at this x his
+				       * free speed, at the gallop (1: he trots, as before 2026-12-04) */
 	/* the summons to surrender (M7) */
 	double summons_hold_tolerance; /* the ring holds when its men keep the contain distance within this share */
 	double summons_morale;        /* encircled men below this morale may surrender */
@@ -536,6 +538,8 @@ typedef struct rt_agent_view {
 	                           he was sent to, and is not of the ring that keeps its distance */
 	bool posted;            /* his order gave him a post in its place (rt_world_set_agent_post) */
 	rt_vec2 post;           /* that post, m ((0, 0) when he has none) */
+	int32_t quarry;         /* Q2: id of the man in flight his corps' pursuit sent him after at its
+	                           last round, -1 none */
 } rt_agent_view;
 
 int rt_world_agent_count(const rt_world *world);

@@ -219,7 +219,6 @@ static bool pursuit_candidate(const rt_agents *a, int s, int corps)
 	       a->state[s] != RT_STATE_SURRENDERED && a->stance[s] < RT_STANCE_GUARD && a->stance[s] != RT_STANCE_CONTAIN;
 }
 
-
 /* Q7, M2: the odds a commander sees bearing down on his corps — the enemies within sight
  * of the box his steady men stand in (out to watch_m, no farther than a man is seen in
  * this light), not fleeing, coming toward the corps' centre faster than a man turns
@@ -350,7 +349,19 @@ static bool known_in_flight(const rt_world *w, const knowledge *k, int s)
  * are given the men nobody follows, nearest the sent men's centre first (ties by id) —
  * one each, nearest to nearest, while there are as many of those, else spread over them
  * by rank (i F / n: several to a man, every one followed) — and when every man in flight
- * is followed, over all of them. O(n + F log F), serial, deterministic. */
+ * is followed, over all of them. Each is aimed at his man where the corps knows him
+ * (his heading). O(n + F log F), serial, deterministic. */
+/* Man s's heading toward man t, where the corps knows him now: out of his own sight, he
+ * rides that way until the next round (locomotion.c). */
+static void aim(rt_agents *a, int s, int t)
+{
+	const double ex = a->x[t] - a->x[s], ey = a->y[t] - a->y[s], en = sqrt(ex * ex + ey * ey);
+	if (en > 1e-9) {
+		a->heading_x[s] = (float)(ex / en);
+		a->heading_y[s] = (float)(ey / en);
+	}
+}
+
 static void assign_quarries(rt_world *w, const knowledge *k, const int *sent, int count)
 {
 	rt_agents *a = &w->agents;
@@ -395,6 +406,7 @@ static void assign_quarries(rt_world *w, const knowledge *k, const int *sent, in
 		const int j = a->quarry[s] >= 0 ? index[w->slot_of_id[a->quarry[s]]] : -1;
 		if (j >= 0 && followers[j] < cap) {
 			followers[j]++;
+			aim(a, s, flight[j].slot);
 		} else {
 			a->quarry[s] = -1;
 			idle[free_men++] = s;
@@ -409,14 +421,15 @@ static void assign_quarries(rt_world *w, const knowledge *k, const int *sent, in
 	for (int i = 0; i < free_men; ++i) {
 		const int j = free_men <= m ? open[i] : open[(int)(((int64_t)i * m) / free_men)];
 		a->quarry[idle[i]] = (int32_t)flight[j].id;
+		aim(a, idle[i], flight[j].slot);
 	}
 }
 
 /* Pursuit by doctrine (Q2: "a hundred flee, a hundred follow; too many flee, all go").
  * The corps counts the enemies seen fleeing within sight of where its men stand, decides how many
  * men to send, and sends those nearest the fleeing (ties by id): each rides after a man
- * of the flight given him (assign_quarries), or on the nearest enemy; the rest hold, or go on with the march or attack on a place they were
- * ordered, and a pursuer no longer sent goes back to it (order_goal, order_stance).
+ * of the flight given him (assign_quarries), or on the nearest enemy; the rest hold, or
+ * go on with the march or attack on a place they were ordered, and a pursuer no longer sent goes back to it (order_goal, order_stance).
  * Serial, deterministic. */
 static void pursue(rt_world *w, int corps)
 {

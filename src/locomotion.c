@@ -82,6 +82,7 @@ typedef struct decide_ctx {
 	bool water;     /* a map with a sea or rivers: men not in flight wade out of deep water */
 	double charge_run_up, charge_pace; /* combat: a rider this near the enemy he closes with gallops */
 	double pursuit_pace;               /* command: a rider after a man in flight gallops (Q2) */
+	double sight, torch_sight;         /* how far a man sees another, and one carrying a torch, m */
 	bool torch;     /* lights in the dark may be taken for the enemy (alarms are on) */
 	double held;    /* held_speed_share: pressed when held to less than this share of his pace */
 	double barred_range, barred_men; /* E5, C2: the way barred (way_barred); range 0: off this step */
@@ -111,14 +112,20 @@ static inline bool post_direction(const rt_world *w, int s, int32_t goal, double
 
 static bool held_direction(const decide_ctx *c, int s, int32_t goal, double xi, double yi, double *e0x, double *e0y);
 
-/* Q2: the slot of the man in flight his corps' pursuit sent man s after this round
- * (command.c), while he is still in flight; -1 none. */
-static inline int quarry_of(const rt_world *w, int s)
+/* Q2: the slot of the man in flight his corps' pursuit sent man s (at xi, yi) after this
+ * round (command.c), while he is still in flight and man s sees him (in this light, or by
+ * his torch); -1 none. Out of his sight he rides toward where the corps last knew his man
+ * (his heading, command.c): the night hides a fugitive from his pursuer as from anyone. */
+static inline int quarry_of(const decide_ctx *c, int s, double xi, double yi)
 {
+	const rt_world *w = c->w;
 	const int32_t q = w->agents.quarry[s];
 	if (q < 0) return -1;
 	const int t = (int)w->slot_of_id[q];
-	return rt__in_flight(w, t) ? t : -1;
+	if (!rt__in_flight(w, t)) return -1;
+	const double ex = wrap_dx(w->agents.x[t] - xi, c->periodic, c->period, c->inv_period), ey = w->agents.y[t] - yi;
+	const double seen = (w->agents.equipment[t] & RT_EQUIP_TORCH) ? c->torch_sight : c->sight;
+	return ex * ex + ey * ey <= seen * seen ? t : -1;
 }
 
 /* Q9: a man on the ring round the fort his corps besieges (command.c) walks round it to
@@ -236,13 +243,13 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 			}
 		}
 	} else if (a->stance[s] == RT_STANCE_ADVANCE &&
-		   (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range) || quarry_of(w, s) >= 0)) {
+		   (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range) || quarry_of(c, s, xi, yi) >= 0)) {
 		/* Q2: sent after a man in flight, he rides after him, unless an enemy who is not in
-		 * flight is within his reach (a man who stands is met first); else he closes with
-		 * the nearest enemy; with none near, he goes to collect the kneeling */
+		 * flight is within his advance range (a man who stands is met first); else he closes
+		 * with the nearest enemy; with none near, he goes to collect the kneeling */
 		const bool fight = enemy >= 0 && a->enemy_dist[s] < advance_range;
 		const int near = fight ? (int)w->slot_of_id[enemy] : -1;
-		const int quarry = quarry_of(w, s);
+		const int quarry = quarry_of(c, s, xi, yi);
 		const bool chase = quarry >= 0 && !(fight && !rt__in_flight(w, near));
 		const int t = chase ? quarry : fight ? near : (int)w->slot_of_id[a->prize[s]];
 		const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
@@ -277,8 +284,9 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 	} else {
 		*e0x = a->heading_x[s];
 		*e0y = a->heading_y[s];
-		/* sent after a man in flight who is no longer to be followed (taken, down, in a
-		 * fort), he rides on toward where the fleeing were seen, at the gallop */
+		/* sent after a man in flight whom he does not see, or who is no longer to be
+		 * followed (taken, down, in a fort), he rides on toward where the corps last knew
+		 * him, or the fleeing, at the gallop */
 		if (a->mount[s] && a->quarry[s] >= 0 && a->stance[s] == RT_STANCE_ADVANCE) *pace *= c->pursuit_pace;
 	}
 	return -1;
@@ -939,6 +947,8 @@ void rt__locomotion_decide(rt_world *w)
 	c.charge_run_up = w->def.combat.charge_run_up_m;
 	c.charge_pace = w->def.combat.charge_pace_factor;
 	c.pursuit_pace = w->def.command.pursuit_pace_factor;
+	c.sight = fmin(w->def.combat.sense_range_m, w->env.detection_range_m);
+	c.torch_sight = fmax(c.sight, fmin(w->def.combat.sense_range_m, w->env.torch_detection_range_m));
 	c.torch = w->torch_on;
 	c.held = w->def.crush.held_speed_share;
 	c.barred_range = w->bar_on ? fmin(w->def.morale.barred_range_m, w->env.detection_range_m) : 0.0;

@@ -793,6 +793,82 @@ TEST(command_pursuers_gallop_after_a_flight)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
+/* Q2, E1: a pursuer follows his man by sight, and the night hides him. 20 horse of a corps
+ * with the doctrine "one for one" (a round a minute) stand in a line; 20 foot in flight
+ * run for a refuge 1 km north from 150 m north of it. By day each rider sees his man and
+ * rides him down; at an overcast new-moon midnight (a man seen at 25 m) the corps still
+ * hears them and gives each rider his man, but the rider rides toward where his man was
+ * at the round and sees him only within 25 m. Returns how many of the 20 are taken or
+ * down after `seconds`, and how many reached the refuge. */
+static bool ridden_down(bool night, double seconds, int *caught, int *safe)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_min = (rt_vec2){ -400, -400 };
+	d.bounds_max = (rt_vec2){ 400, 1300 };
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return false;
+	bool ok = true;
+	if (night) {
+		rt_environment_def env = rt_environment_def_default();
+		env.start_jd_ut = rt_julian_day_from_civil(1641, 10, 5, 0, 0, 0.0, 8.0);
+		env.latitude_deg = MAP_ORIGIN_LAT;
+		env.longitude_deg = MAP_ORIGIN_LON;
+		env.cloud_cover = 1.0;
+		ok = rt_world_set_environment(w, &env, &err) == RT_OK;
+	}
+	rt_corps_def cd = rt_corps_def_default();
+	cd.side = 1;
+	cd.pursue_ratio = 1.0;
+	rt_corps_id corps = -1;
+	ok = ok && rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
+	rt_agent_def horse = pursuing_horse(corps);
+	for (int i = 0; i < 20 && ok; ++i) {
+		horse.position = (rt_vec2){ -50.0 + 5.0 * i, 0.0 };
+		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+	}
+	rt_goal_def refuge = rt_goal_def_default();
+	refuge.target_min = (rt_vec2){ -400, 1150 };
+	refuge.target_max = (rt_vec2){ 400, 1300 };
+	refuge.straight = true;
+	refuge.arrival = RT_ARRIVAL_LEAVE;
+	rt_goal_id north = RT_NO_GOAL;
+	ok = ok && rt_world_add_goal(w, &refuge, &north, &err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_ROUTING;
+	man.morale = 0.0f;
+	man.goal = man.flee_goal = north;
+	for (int i = 0; i < 20 && ok; ++i) {
+		man.position = (rt_vec2){ -95.0 + 10.0 * i, 150.0 };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	for (int s = 0; s < (int)lround(seconds / d.dt_s) && ok; ++s) ok = rt_world_step(w, &err) == RT_OK;
+	*caught = *safe = 0;
+	for (int id = 20; id < 40 && ok; ++id) {
+		rt_agent_view a;
+		rt_world_get_agent(w, (rt_agent_id)id, &a);
+		*caught += a.state != RT_STATE_ROUTING && a.state != RT_STATE_ESCAPED;
+		*safe += a.state == RT_STATE_ESCAPED;
+	}
+	if (!ok) rt_test_note("ridden_down: %s", err.message);
+	rt_world_destroy(w);
+	return ok;
+}
+
+TEST(command_a_pursuer_follows_his_man_by_sight)
+{
+	int day = 0, day_safe = 0, night = 0, night_safe = 0;
+	CHECK(ridden_down(false, 240.0, &day, &day_safe));
+	CHECK(ridden_down(true, 240.0, &night, &night_safe));
+	rt_test_note("20 foot in flight for a refuge 1 km off, 20 horse after them from 150 m: by day %d taken or down and %d "
+		     "safe in four minutes; at a dark midnight %d and %d",
+		     day, day_safe, night, night_safe);
+	CHECK(day == 20);        /* each rider sees his man and rides him down */
+	CHECK(night * 2 <= day); /* in the dark at most half by then: he rides to where his man was */
+	CHECK(rt_test_bytes_held() == 0);
+}
+
 /* A general marching on an order rides with his column (docs/model.md section 10,
  * column_lead_m): a commander 300 m ahead of his 20 men, all marching to a place 2.8 km
  * east, stands until the head of the column is within 50 m of him and then goes on with

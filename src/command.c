@@ -53,7 +53,7 @@ rt_command_params rt_command_params_default(void)
 	c.column_lead_m = 50.0; /* docs/model.md section 10: a general rides with his column */
 	c.hearing_m = 300.0;    /* E: hooves and cries of a flight, heard as far as a man is known by day */
 	c.besiege_m = 200.0;    /* E: out of bowshot of the walls (section 8: 60-120 m), "追到城下" */
-	c.pursuit_pace_factor = 1.6; /* E: the charge's gallop (charge_pace_factor), 5.6 m/s for a horse */
+	c.pursuit_pace_factor = 1.0; /* E: the trot; 1.6 (the charge's gallop) overshoots Song-Jin (docs/model.md section 10) */
 	/* M7 (docs/model.md section 10c; estimates, grade E) */
 	c.summons_hold_tolerance = 0.15;
 	c.summons_morale = 0.5;

@@ -257,7 +257,7 @@ typedef struct rt_command_params {
 	double besiege_m;             /* Q9: pursuers who followed the fleeing to the walls of their fort
 				       * ring it this far beyond its walls (0: they do not besiege) */
 	double pursuit_pace_factor;   /* Q2: a rider sent after a man in flight rides at this x his
-				       * free speed, at the gallop (1: he trots, as before 2026-12-04) */
+				       * free speed (default 1, the trot; 1.6 the charge's gallop: docs/model.md section 10) */
 	/* the summons to surrender (M7) */
 	double summons_hold_tolerance; /* the ring holds when its men keep the contain distance within this share */
 	double summons_morale;        /* encircled men below this morale may surrender */

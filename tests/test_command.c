@@ -327,8 +327,8 @@ static double eastern_pursuers_drift(bool ordered, int *sent)
 		rt_world_get_agent(w, (rt_agent_id)id, &a);
 		x0 += a.position.x;
 	}
-	/* a minute; the most sent at once (a round after the first, the riders at the gallop
-	 * have taken or cut down some of the fleeing already) */
+	/* a minute; the most sent at once (a round after the first, the riders may have taken
+	 * or cut down some of the fleeing already) */
 	*sent = 0;
 	for (int s = 0; s < 600 && ok; ++s) {
 		ok = rt_world_step(w, &err) == RT_OK;

@@ -342,7 +342,8 @@ static bool known_in_flight(const rt_world *w, const knowledge *k, int s)
 
 /* Q2, "一百人逃跑就分兵一百人追击": each man sent goes after a man of his own among
  * the fleeing the corps knows of, so that no man in flight goes unfollowed while riders
- * enough are sent. sent[0..count) are the men sent this round, nearest the fleeing first;
+ * enough are sent. fleeing: how many men in flight the corps knows of (pursue counted
+ * them); sent[0..count) are the men sent this round, nearest the fleeing first;
  * a->quarry holds each one's man of the last round (-1 none). A man sent keeps his man
  * while the corps still knows him in flight and no more than ceil(count / F) of those
  * sent follow him (one each when fewer are sent than flee); the others, in their order,
@@ -362,7 +363,7 @@ static void aim(rt_agents *a, int s, int t)
 	}
 }
 
-static void assign_quarries(rt_world *w, const knowledge *k, const int *sent, int count)
+static void assign_quarries(rt_world *w, const knowledge *k, int fleeing, const int *sent, int count)
 {
 	rt_agents *a = &w->agents;
 	const int n = a->count;
@@ -374,8 +375,6 @@ static void assign_quarries(rt_world *w, const knowledge *k, const int *sent, in
 	}
 	cx /= count;
 	cy /= count;
-	int fleeing = 0;
-	for (int s = 0; s < n; ++s) fleeing += known_in_flight(w, k, s);
 	ranked *flight = fleeing > 0 ? rt__arena_push(&w->arena, (size_t)fleeing * sizeof(ranked)) : NULL;
 	int *index = rt__arena_push(&w->arena, (size_t)n * sizeof(int));
 	int *followers = fleeing > 0 ? rt__arena_push(&w->arena, (size_t)fleeing * sizeof(int)) : NULL;
@@ -388,7 +387,7 @@ static void assign_quarries(rt_world *w, const knowledge *k, const int *sent, in
 	int f = 0;
 	for (int s = 0; s < n; ++s) {
 		index[s] = -1;
-		if (known_in_flight(w, k, s)) {
+		if (f < fleeing && known_in_flight(w, k, s)) { /* the same men pursue counted */
 			const double dx = a->x[s] - cx, dy = a->y[s] - cy;
 			flight[f++] = (ranked){ dx * dx + dy * dy, a->id[s], s };
 		}
@@ -576,7 +575,7 @@ static void pursue(rt_world *w, int corps)
 		}
 	}
 	c->pursuers = sent;
-	assign_quarries(w, &know, gone, sent);
+	assign_quarries(w, &know, c->fleeing_seen, gone, sent);
 	if (ringed_men > 0) man_the_ring(w, c->besieging, ring, ringed_men);
 }
 

@@ -345,6 +345,17 @@ static double eastern_pursuers_drift(bool ordered, int *sent)
 	return ok ? (x1 - x0) / 50.0 : NAN;
 }
 
+/* An overcast new-moon midnight (a man is seen at 25 m) over world w. */
+static bool dark_midnight(rt_world *w, rt_error *err)
+{
+	rt_environment_def env = rt_environment_def_default();
+	env.start_jd_ut = rt_julian_day_from_civil(1641, 10, 5, 0, 0, 0.0, 8.0);
+	env.latitude_deg = MAP_ORIGIN_LAT;
+	env.longitude_deg = MAP_ORIGIN_LON;
+	env.cloud_cover = 1.0;
+	return rt_world_set_environment(w, &env, err) == RT_OK;
+}
+
 /* Q7, E1: the night hides the fleeing from a pursuer's eyes, not from his ears. (The
  * speeds below are flight speeds by day; in the dark a man goes at dark_pace_factor of
  * them: "running" is then about 0.7 m/s, "creeping" 0.035 m/s, either side of
@@ -366,14 +377,7 @@ static int pursuers_sent_hearing(bool night, double hearing, double distance, do
 	rt_world *w = rt_world_create(&d, &err);
 	if (!w) return -1;
 	bool ok = true;
-	if (night) {
-		rt_environment_def env = rt_environment_def_default();
-		env.start_jd_ut = rt_julian_day_from_civil(1641, 10, 5, 0, 0, 0.0, 8.0);
-		env.latitude_deg = MAP_ORIGIN_LAT;
-		env.longitude_deg = MAP_ORIGIN_LON;
-		env.cloud_cover = 1.0;
-		ok = rt_world_set_environment(w, &env, &err) == RT_OK;
-	}
+	if (night) ok = dark_midnight(w, &err);
 	rt_corps_def cd = rt_corps_def_default();
 	cd.side = 1;
 	cd.pursue_ratio = 1.0;
@@ -811,14 +815,7 @@ static bool ridden_down(bool night, double seconds, int *caught, int *safe)
 	rt_world *w = rt_world_create(&d, &err);
 	if (!w) return false;
 	bool ok = true;
-	if (night) {
-		rt_environment_def env = rt_environment_def_default();
-		env.start_jd_ut = rt_julian_day_from_civil(1641, 10, 5, 0, 0, 0.0, 8.0);
-		env.latitude_deg = MAP_ORIGIN_LAT;
-		env.longitude_deg = MAP_ORIGIN_LON;
-		env.cloud_cover = 1.0;
-		ok = rt_world_set_environment(w, &env, &err) == RT_OK;
-	}
+	if (night) ok = dark_midnight(w, &err);
 	rt_corps_def cd = rt_corps_def_default();
 	cd.side = 1;
 	cd.pursue_ratio = 1.0;

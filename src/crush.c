@@ -18,7 +18,7 @@
  *   U_i = sum_j w_j K_ij m_j h_j / sum_j w_j K_ij,   h_j = pace_j - |v_j| for pressed men, else 0
  *
  * (m/s: the speed the pressed men want and cannot have; m_j = rider_mass_factor for a
- * rider, else 1; pace_j his free speed, x flight_speed_factor when routing, x his horse's
+ * rider, else 1; pace_j his free speed, x flight_speed_factor x his own pace (section 9) when routing, x his horse's
  * stamina factor, x the dark pace g of E1 as in the decide phase: g = 1 by day). He is knocked down at the rate
  *
  *   lambda_fall = f s(rho_i) P_i / (P_i + P_c) min(U_i / (g v_walk) - 1, q_max)
@@ -129,7 +129,6 @@ static void measure(const crush_ctx *c, int s, double *density, double *pressure
 	const double R = p->density_radius_m * (double)a->radius[s] / w->def.kinds[rt__body_kind(a->kind[s], a->mount[s])].radius_m;
 	const double cut = KERNEL_CUT * R, cut2 = cut * cut, inv_R2 = 1.0 / (R * R);
 	const double inv_foot2 = 1.0 / (c->r_foot * c->r_foot);
-	const double flight = w->def.morale.flight_speed_factor;
 	int lo[MAX_RUN_ROWS * MAX_RUN_ROWS], hi[MAX_RUN_ROWS * MAX_RUN_ROWS];
 	const int runs = cells_near(g, x, y, cut + c->margin, lo, hi);
 	double sw = 0.0, svx = 0.0, svy = 0.0, sv2 = 0.0, spush = 0.0;
@@ -148,7 +147,7 @@ static void measure(const crush_ctx *c, int s, double *density, double *pressure
 			if ((a->crush[t] & RT_CRUSH_PRESSED)) {
 				/* the pace he wants and cannot have, pushed with the weight he has */
 				const bool rider = a->mount[t];
-				double pace = (double)a->free_speed[t] * (a->state[t] == RT_STATE_ROUTING ? flight : 1.0);
+				double pace = (double)a->free_speed[t] * rt__run_factor(w, t);
 				pace *= rider ? rt__stamina_factor(w, a->horse_fatigue[t]) : rt__legs_factor(w, a->fatigue[t]);
 				pace *= c->dark_pace;
 				const double held = pace - sqrt(vx * vx + vy * vy);
@@ -227,7 +226,7 @@ static crush_ctx context(const rt_world *w)
 	c.dt = w->def.dt_s;
 	/* how far a man can have gone since the grid was built (the positions read are the
 	 * moved ones) */
-	c.margin = w->max_speed * w->def.morale.flight_speed_factor * c.dt;
+	c.margin = w->max_speed * rt__max_run_factor(&w->def.morale) * c.dt;
 	c.darkness = rt__darkness(w);
 	c.dark_pace = rt__dark_pace(w, c.darkness); /* E1, as the decide phase */
 	c.periodic = w->def.periodic_x;

@@ -170,7 +170,7 @@ static void register_wall(rt_geometry *g, int i, int pass, int *cursor, int *las
 rt_status rt__geometry_build(rt_world *w, rt_error *err)
 {
 	/* reach: body + clearance + the longest move of one step, with room to spare */
-	return rt__geometry_build_reach(w, 2.0 * w->max_radius + 2.0 * w->max_speed * w->def.dt_s + 1.0, err);
+	return rt__geometry_build_reach(w, 2.0 * w->max_radius + fmax(2.0, rt__max_run_factor(&w->def.morale)) * w->max_speed * w->def.dt_s + 1.0, err);
 }
 
 static void lookup_free(rt_world *w, rt_geometry *g)

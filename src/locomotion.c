@@ -410,9 +410,9 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 		const int level = a->level[s];
 		if (level > 0 && (step & ((1ll << level) - 1)) != 0) continue; /* not due */
 		const double xi = g->sx[k], yi = g->sy[k];
-		/* his pace: free speed, running if he routs, times the ground and water under him,
+		/* his pace: free speed, running at his own pace if he routs, times the ground and water under him,
 		 * and the mud when the ground is wet */
-		double v0 = a->free_speed[s] * (a->state[s] == RT_STATE_ROUTING ? c->flight_factor : 1.0) *
+		double v0 = a->free_speed[s] * rt__run_factor(w, s) *
 			    (w->map ? rt__terrain_speed(w, rt__terrain_cell(w, xi, yi)) : 1.0);
 		if (c->mud) v0 *= rt__mud_factor(w, rt__terrain_cell(w, xi, yi));
 		v0 *= a->mount[s] ? rt__stamina_factor(w, a->horse_fatigue[s]) /* C4: a tired horse */

@@ -588,6 +588,7 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 	wd.morale.capture_distance_m *= sqrt(run->scale);
 	wd.morale.kneel_distance_m *= sqrt(run->scale);
 	wd.morale.barred_men /= run->scale; /* a threshold in men, counted in agents (section 10a) */
+	wd.morale.flight_pace_spread = run->scenario->pace_spread; /* the spread of the bands' paces is the men's (section 9) */
 	/* a general's lead on his column is a distance on the ground, plus one rider's spacing
 	 * in a column at this scale (the nearest agent stands for the nearest of scale men) */
 	if (wd.command.column_lead_m > 0.0) wd.command.column_lead_m += 3.0 * sqrt(run->scale);
@@ -596,7 +597,7 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 	double max_radius = 0.0, max_speed = 0.0;
 	for (int k = 0; k < RT_KIND_COUNT; ++k) {
 		max_radius = fmax(max_radius, wd.kinds[k].radius_m * sqrt(run->scale));
-		max_speed = fmax(max_speed, wd.kinds[k].free_speed_mps * wd.morale.flight_speed_factor);
+		max_speed = fmax(max_speed, wd.kinds[k].free_speed_mps * rt__max_run_factor(&wd.morale));
 	}
 	wd.cell_size_m = fmax(0.5, (2.0 * max_radius + max_speed * wd.locomotion.time_gap_s + 8.0 * wd.locomotion.neighbor_range_m) / 6.0);
 	wd.max_period_level = 3;

@@ -222,6 +222,7 @@ struct rt_scenario {
 	int refuge_count;
 	rt_sc_refuge *refuges;  /* refuges: per side, the places its fleeing men may run to */
 	rt_flight_params flight; /* flight: how the sides' flight fields are kept */
+	double pace_spread;      /* flight.pace_spread: each man in flight at his own pace (morale's flight_pace_spread) */
 	int history_count;
 	rt_sc_history *history;
 	int parameter_count;

@@ -148,6 +148,7 @@ rt_morale_params rt_morale_params_default(void)
 	m.barred_cell_m = 25.0;             /* E5/C2: his way is this wide (E) */
 	m.barred_men = 10.0;                /* E5/C2: a band, not a lone man (E) */
 	m.halted_ahead_radii = 3.0;         /* E5/C2: the man a pace ahead of him (E) */
+	m.flight_pace_spread = 0.0;         /* all alike; 0.19 for people walking free (Weidmann 1993): docs/model.md section 9 */
 	m.leader_reach_m = 1000.0;          /* M3/M4: a column of thousands is a kilometre long, its general at its head (E) */
 	m.leaderless_baseline_loss = 0.3;   /* M3/M4: about what hunger takes at its worst, and a little more (E) */
 	return m;
@@ -312,7 +313,8 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      m->dark_kneel_factor <= 1.0 && m->leader_reach_m >= 0.0 && m->leader_reach_m <= 1e6 &&
 	      m->leaderless_baseline_loss >= 0.0 && m->leaderless_baseline_loss <= 1.0 && m->barred_range_m >= 0.0 &&
 	      m->barred_range_m <= 20000.0 && m->barred_cell_m >= 1.0 && m->barred_cell_m <= 1000.0 && m->barred_men > 0.0 &&
-	      m->barred_men <= 1e6 && m->halted_ahead_radii >= 0.0 && m->halted_ahead_radii <= 100.0))
+	      m->barred_men <= 1e6 && m->halted_ahead_radii >= 0.0 && m->halted_ahead_radii <= 100.0 &&
+	      m->flight_pace_spread >= 0.0 && m->flight_pace_spread <= 0.3))
 		return rt__fail(err, RT_ERR_INVALID, "morale parameters out of range (docs/model.md section 9 gives each range)");
 	for (int k = 0; k < RT_KIND_COUNT; ++k) {
 		const rt_kind_params *kp = &d->kinds[k];

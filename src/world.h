@@ -607,6 +607,13 @@ enum { RT_STREAM_FIRE = 16, RT_STREAM_BURN = 17 };
 enum { RT_STREAM_WOUND = 40, RT_STREAM_SUMMONS = 41, RT_STREAM_QUARTER = 42, RT_STREAM_CANNON = 64 };
 /* (19 is taken: morale's kneeling draw is RT_STREAM_MORALE + 16) crush.c: falls, getting up, trampling */
 enum { RT_STREAM_CRUSH = 24 };
+/* a man's own pace in flight (id, step 0): rt__own_pace */
+enum { RT_STREAM_PACE = 25 };
+/* A man's own pace in flight (docs/model.md section 9, "Each at his own pace"): 1 + spread
+ * x z, z a standard normal drawn once for him, a pure function of (seed, id), held within
+ * +-RT_PACE_Z; exactly 1 when spread is 0. */
+#define RT_PACE_Z 3.0
+double rt__own_pace(uint64_t seed, uint32_t id, double spread);
 
 /* terrain.c */
 static inline int rt__terrain_cell(const rt_world *w, double x, double y)
@@ -946,6 +953,20 @@ static inline bool rt__with_commander(const rt_world *w, int s)
 	return w->agents.kind[s] == RT_KIND_COMMANDER || w->agents.stance[s] >= RT_STANCE_GUARD;
 }
 
+/* A routing man's run: flight_speed_factor x his own pace (section 9), the commander's
+ * party (he, his guards, bearers and rearguard: M8) all at the one mean pace, so that
+ * they keep together; 1 for a man not routing. */
+static inline double rt__run_factor(const rt_world *w, int s)
+{
+	if (w->agents.state[s] != RT_STATE_ROUTING) return 1.0;
+	if (rt__with_commander(w, s)) return w->def.morale.flight_speed_factor;
+	return w->def.morale.flight_speed_factor * rt__own_pace(w->def.seed, w->agents.id[s], w->def.morale.flight_pace_spread);
+}
+/* The fastest run of any man: flight_speed_factor x the largest own pace. */
+static inline double rt__max_run_factor(const rt_morale_params *m)
+{
+	return m->flight_speed_factor * (1.0 + RT_PACE_Z * m->flight_pace_spread);
+}
 /* A man marching off with his corps after its commander left, to the corps' refuge (his
  * or, abandoned, his men's): to the enemy he is fleeing (pursuit, Q2) and, his back
  * turned, no threat (sense). A man of such a corps sent somewhere else by a later order

@@ -221,6 +221,9 @@ typedef struct rt_morale_params {
 						  * horse_threat_weight) bars it */
 	double halted_ahead_radii;               /* ... and he stands behind a man of his side in flight who stands,
 						  * within 2 of his radii of the point this many radii ahead (0: off) */
+	double flight_pace_spread;               /* each man in flight runs at his own pace: 1 + this x z times the
+						  * run, z a standard normal drawn once for him, held within +-3
+						  * (0: all alike) */
 } rt_morale_params;
 
 rt_morale_params rt_morale_params_default(void);

@@ -476,9 +476,9 @@ TEST(flight_scenario_refuges_way_home_and_boats)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
-/* 400 men on foot in flight, side by side 3 m apart, run 4 km east to a refuge (a way
- * home far beyond) for `minutes`; their legs do not tire (foot_speed_loss 0), so each
- * runs at flight_speed_factor x his own pace x 1.34 m/s. dist[i] is how far man i ran in
+/* 400 men on foot in flight, side by side 3 m apart, the first of them a general, run
+ * east toward a refuge 4.9 km off for `minutes`; their legs do not tire (foot_speed_loss
+ * 0), so each runs at flight_speed_factor x his own pace x 1.34 m/s. dist[i] is how far man i ran in
  * the first half of the time, dist[400 + i] in the second. */
 enum { PACE_MEN = 400 };
 static bool run_in_flight(double spread, int threads, double minutes, double *dist)
@@ -510,6 +510,7 @@ static bool run_in_flight(double spread, int threads, double minutes, double *di
 	man.morale = 0.0f;
 	man.goal = man.flee_goal = goal;
 	for (int i = 0; i < PACE_MEN && ok; ++i) {
+		man.kind = i == 0 ? RT_KIND_COMMANDER : RT_KIND_FOOT; /* man 0 a general, on foot */
 		man.position = (rt_vec2){ 0.0, 3.0 * i };
 		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
 	}
@@ -538,8 +539,8 @@ static bool run_in_flight(double spread, int threads, double minutes, double *di
  * pace"): over 400 men the distances run in six minutes spread as the paces of people
  * walking free do (Weidmann 1993: sd 0.26 on 1.34 m/s, flight_pace_spread 0.19), about
  * the same mean as when all run alike; each keeps his pace (the first three minutes and
- * the next agree man by man); the same at 1 and 2 threads. With the spread 0 all run the
- * same distance. Statistical tolerance: the sd of 400 draws has a standard error of
+ * the next agree man by man); the same at 1 and 2 threads; a general (and so his party)
+ * runs at the mean pace, as all do alike. With the spread 0 all run the same distance. Statistical tolerance: the sd of 400 draws has a standard error of
  * 0.19 / sqrt(800) = 0.007; the checks allow 0.03. */
 TEST(flight_each_man_runs_at_his_own_pace)
 {
@@ -579,6 +580,9 @@ TEST(flight_each_man_runs_at_his_own_pace)
 	rt_test_note("6 min in flight, all alike: %.0f m (%.1f-%.1f); each at his own pace: mean %.0f m, sd %.3f of it "
 		     "(spread %.2f), first half against second r = %.3f; same at 2 threads: %s",
 		     mean_alike, a_min, a_max, mean, sd / mean, spread, r, same ? "yes" : "no");
+	const double general = own[0] + own[PACE_MEN];
+	rt_test_note("the general ran %.1f m (all alike %.1f m)", general, alike[0] + alike[PACE_MEN]);
+	CHECK(fabs(general - mean_alike) < 0.01 * mean_alike);
 	CHECK(a_max - a_min < 0.01 * mean_alike);
 	CHECK(fabs(mean / mean_alike - 1.0) < 0.03);
 	CHECK(fabs(sd / mean - spread) < 0.03);

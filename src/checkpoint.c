@@ -58,11 +58,14 @@
  *   corps[corps_count]: def.side, superior, name, courage, hunger, refuge,
  *       ranks_refuge, pursue_ratio, all_out_threshold, pursue_limited,
  *       pursue_limit                                                   STATIC (fingerprint)
- *   corps[].def.summon, quarter                                        STATIC (fingerprint)
+ *   corps[].def.summon, quarter, known                                 STATIC (fingerprint)
  *   corps: commander, left, left_at_s, mean_threat, men, active,
  *       fleeing_seen, pursuers, def.cut_off, home_set, home_x, home_y,
  *       carrier, summons_at_s, encircled, besieging, besiegers,
  *       besieged_at_s                                                  SAVED (CORP)
+ *   corps: road_wanted                                                 NOT STATE (set by the command
+ *                                                                      phase, cleared by the flight
+ *                                                                      phase of the same step)
  *   corps: guarded, waits                                              REBUILT by the command phase
  *                                                                      (guard.c, command.c) before it
  *                                                                      is read
@@ -122,6 +125,13 @@
  *                                                                      at the next step (field_stale
  *                                                                      is set on loading): the field
  *                                                                      is a pure function of them
+ *   flights[side]: memory_set, memory (where not zero)                 SAVED (ROAD)
+ *   roads[road_count]: side, goal, built_at_s, known (where not zero)  SAVED (ROAD): the inputs of
+ *                                                                      each road's build
+ *   roads: field                                                       REBUILT from the saved inputs
+ *                                                                      at the next step (stale is set
+ *                                                                      on loading)
+ *   road_capacity                                                      NOT STATE
  *   known_nx, known_ny, known_ox, known_oy, known_cell                 REBUILT (laid out from the
  *                                                                      fingerprinted parameters)
  *   landings[landing_count]: def                                       STATIC (fingerprint)
@@ -149,7 +159,7 @@
 #include <sys/stat.h>
 
 #define CKPT_MAGIC "ROUTCKPT"
-#define CKPT_VERSION 9u /* 2: weather and fire (WTHR, FIRE), their counters and parameters;
+#define CKPT_VERSION 10u/* 2: weather and fire (WTHR, FIRE), their counters and parameters;
                          * 3: flight fields (FLIT), boats (BOAT); guards, carrying, summons,
                          *    cannon, charge (agents' impetus and reload, the corps' carrier and
                          *    summons); crush, stamina and torches (agent fields); their counters
@@ -162,7 +172,9 @@
                          * 7: each man's post in the place of his order (the agents'
                          *    posted, post_x and post_y, E5);
                          * 8: the siege (the corps' besieging, besiegers and besieged_at_s, Q9);
-                         * 9: the man each pursuer was sent after (the agents' quarry, Q2) */
+                         * 9: the man each pursuer was sent after (the agents' quarry, Q2);
+                         * 10: what each side remembers of the enemy and the commanders' roads
+                         *     (ROAD, M3) */
 #define CKPT_HEADER_BYTES 24u         /* magic, version, section count, file bytes */
 #define CKPT_SECTION_HEADER_BYTES 12u /* tag, payload bytes */
 #define CKPT_CHECKSUM_BYTES 8u
@@ -254,10 +266,10 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 5048, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 5064, "struct rt_world changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_world_def) == 1760, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
-_Static_assert(sizeof(rt_corps) == 272, "rt_corps changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_corps) == 280, "rt_corps changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps_def) == 104, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal) == 120, "rt_goal changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_goal_def) == 56, "rt_goal_def changed: update the checkpoint's fingerprint (checkpoint.c)");
@@ -275,9 +287,10 @@ _Static_assert(sizeof(rt_fire) == 360, "rt_fire changed: update the checkpoint (
 _Static_assert(sizeof(rt_fire_burning) == 20, "rt_fire_burning changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_refuge_def) == 48, "rt_refuge_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_refuge) == 56, "rt_refuge changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_flight) == 160, "rt_flight changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_flight) == 176, "rt_flight changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_boats_def) == 64, "rt_boats_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_landing) == 88, "rt_landing changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_road) == 152, "rt_road changed: update the checkpoint (checkpoint.c)");
 #endif
 
 /* ---- hashing ---- */
@@ -499,6 +512,7 @@ static void fingerprint(const rt_world *w, fp_list *f)
 		h = mix_u64(h, c->def.pursue_limited);
 		if (c->def.pursue_limited) h = mix_f64(mix_f64(h, c->def.pursue_limit.x), c->def.pursue_limit.y);
 		h = mix_f64(mix_u64(h, c->def.summon), c->def.quarter);
+		h = mix_u64(h, c->def.known);
 	}
 	FP_H(f, h, "the corps' definitions");
 
@@ -873,6 +887,45 @@ static void save_flight(sink *k, const save_ctx *c)
 	}
 }
 
+/* Non-zero cells of a coarse grid: count, then (cell, value) in cell order. */
+static void put_sparse(sink *k, const float *v, size_t cells)
+{
+	int32_t count = 0;
+	for (size_t i = 0; i < cells; ++i) count += v[i] != 0.0f;
+	put_i32(k, count);
+	for (size_t i = 0; i < cells; ++i) {
+		if (v[i] == 0.0f) continue;
+		put_i32(k, (int32_t)i);
+		put_f32(k, v[i]);
+	}
+}
+
+static void save_roads(sink *k, const save_ctx *c)
+{
+	const rt_world *w = c->w;
+	put_u8(k, w->flights != NULL);
+	if (!w->flights) return;
+	int nx, ny;
+	double cell;
+	rt__known_dims(w, &nx, &ny, &cell);
+	const size_t cells = (size_t)nx * (size_t)ny;
+	put_i32(k, nx);
+	put_i32(k, ny);
+	for (int side = 0; side < RT_MAX_SIDES; ++side) {
+		const rt_flight *f = &w->flights[side];
+		put_u8(k, f->memory_set);
+		if (f->memory_set) put_sparse(k, f->memory, cells);
+	}
+	put_i32(k, w->road_count);
+	for (int i = 0; i < w->road_count; ++i) {
+		const rt_road *r = &w->roads[i];
+		put_u8(k, r->side);
+		put_i32(k, r->goal);
+		put_f64(k, r->built_at_s);
+		put_sparse(k, r->known, cells);
+	}
+}
+
 static void save_boats(sink *k, const save_ctx *c)
 {
 	const rt_world *w = c->w;
@@ -987,6 +1040,8 @@ typedef struct plan {
 	size_t extra_size;
 	int32_t fire_burning, fire_front;
 	bool flight_built[RT_MAX_SIDES];
+	bool memory_set[RT_MAX_SIDES];
+	int32_t roads;
 } plan;
 
 typedef rt_status load_fn(reader *r, rt_world *w, plan *p, bool apply, rt_error *err);
@@ -1635,6 +1690,78 @@ static rt_status load_flight(reader *r, rt_world *w, plan *p, bool apply, rt_err
 	return RT_OK;
 }
 
+/* A grid saved by put_sparse, checked; written into `out` (cleared first) when not NULL. */
+static rt_status get_sparse(reader *r, plan *p, const char *field, int side, size_t cells, float *out, rt_error *err)
+{
+	const int32_t count = get_i32(r);
+	if (r->short_read) return RT_OK;
+	if (count < 0 || (size_t)count > cells) return bad(err, p, field, "side %d: %d cells of %zu", side, count, cells);
+	const uint8_t *e = get_array(r, (size_t)count, 8);
+	if (r->short_read) return RT_OK;
+	for (int32_t i = 0; i < count; ++i) {
+		const int32_t c = i32_at(e + 8 * (size_t)i, 0);
+		const float v = f32_at(e + 8 * (size_t)i + 4, 0);
+		if (c < 0 || (size_t)c >= cells || (i > 0 && c <= i32_at(e + 8 * (size_t)(i - 1), 0)) || !real32_ok(v, 0.0, 1e12) || v == 0.0f)
+			return bad(err, p, field, "side %d: entry %d is cell %d with %g men", side, i, c, (double)v);
+	}
+	if (out) {
+		memset(out, 0, cells * sizeof(float));
+		for (int32_t i = 0; i < count; ++i) out[i32_at(e + 8 * (size_t)i, 0)] = f32_at(e + 8 * (size_t)i + 4, 0);
+	}
+	return RT_OK;
+}
+
+static rt_status load_roads(reader *r, rt_world *w, plan *p, bool apply, rt_error *err)
+{
+	const unsigned present = get_u8(r);
+	if (r->short_read) return RT_OK;
+	if (present > 1) return bad(err, p, "ROAD", "roads flag %u (expected 0 or 1)", present);
+	if (present != (w->flights != NULL)) /* the fingerprint has compared the refuges */
+		return bad(err, p, "ROAD", "the roads section is %s a world with refuges, this world %s", present ? "of" : "not of",
+			   w->flights ? "has them" : "has none");
+	if (!present) return RT_OK;
+	int nx, ny;
+	double cell;
+	rt__known_dims(w, &nx, &ny, &cell);
+	const size_t cells = (size_t)nx * (size_t)ny;
+	const int32_t saved_nx = get_i32(r), saved_ny = get_i32(r);
+	if (r->short_read) return RT_OK;
+	if (saved_nx != nx || saved_ny != ny)
+		return bad(err, p, "ROAD", "a known-enemy grid of %d x %d cells; this world has %d x %d", saved_nx, saved_ny, nx, ny);
+	rt_status s;
+	for (int side = 0; side < RT_MAX_SIDES; ++side) {
+		const unsigned set = get_u8(r);
+		if (r->short_read) return RT_OK;
+		if (set > 1) return bad(err, p, "road.memory_set", "side %d: %u (expected 0 or 1)", side, set);
+		p->memory_set[side] = set;
+		rt_flight *f = &w->flights[side];
+		if (apply) f->memory_set = set;
+		if (set && (s = get_sparse(r, p, "road.memory", side, cells, apply ? f->memory : NULL, err)) != RT_OK) return s;
+	}
+	const int32_t count = get_i32(r);
+	if (r->short_read) return RT_OK;
+	if (count < 0 || count > w->goal_count * RT_MAX_SIDES)
+		return bad(err, p, "road_count", "%d roads; a world of %d goals has at most %d", count, w->goal_count, w->goal_count * RT_MAX_SIDES);
+	p->roads = count;
+	for (int i = 0; i < count; ++i) {
+		const unsigned side = get_u8(r);
+		const int32_t goal = get_i32(r);
+		const double built_at_s = get_f64(r);
+		if (r->short_read) return RT_OK;
+		if (side >= RT_MAX_SIDES || goal < 0 || goal >= w->goal_count || w->goals[goal].def.straight || !finite_in(built_at_s, 0.0, 1e15))
+			return bad(err, p, "road", "road %d: side %u to goal %d, built at %g s", i, side, goal, built_at_s);
+		rt_road *road = apply ? &w->roads[i] : NULL;
+		if ((s = get_sparse(r, p, "road.known", (int)side, cells, road ? road->known : NULL, err)) != RT_OK) return s;
+		if (!apply) continue;
+		road->side = (uint8_t)side;
+		road->goal = goal;
+		road->built_at_s = built_at_s;
+		road->stale = true;
+	}
+	if (apply) w->road_count = count;
+	return RT_OK;
+}
+
 static rt_status load_boats(reader *r, rt_world *w, plan *p, bool apply, rt_error *err)
 {
 	const int32_t count = get_i32(r);
@@ -1691,6 +1818,7 @@ static const struct section {
 	{ "WTHR", "wet ground", save_weather, load_weather },
 	{ "FIRE", "fire and smoke", save_fire, load_fire },
 	{ "FLIT", "flight fields", save_flight, load_flight },
+	{ "ROAD", "roads", save_roads, load_roads },
 	{ "BOAT", "boats", save_boats, load_boats },
 	{ "XTRA", "caller's data", save_extra, load_extra },
 };
@@ -1771,6 +1899,9 @@ static rt_status make_room(rt_world *w, const plan *p, rt_error *err)
 	if ((s = rt__fire_reserve(w, p->fire_burning, p->fire_front, err)) != RT_OK) return s;
 	for (int side = 0; side < RT_MAX_SIDES; ++side)
 		if (p->flight_built[side] && (s = rt__flight_reserve(w, side, err)) != RT_OK) return s;
+	for (int side = 0; side < RT_MAX_SIDES; ++side)
+		if (p->memory_set[side] && (s = rt__memory_reserve(w, side, err)) != RT_OK) return s;
+	if (p->roads > 0 && (s = rt__roads_reserve(w, p->roads, err)) != RT_OK) return s;
 	return RT_OK;
 }
 

@@ -189,6 +189,9 @@ static void leave(rt_world *w, int corps)
 	rt_agents *a = &w->agents;
 	c->left = true;
 	c->left_at_s = w->time_s;
+	/* M3: he picks his road round the enemy his side knows of (flight.c, before the men
+	 * decide this step) */
+	c->road_wanted = w->flights && w->flight.enemy_interval_s > 0.0;
 	const double shock = w->def.command.leave_morale_shock;
 	for (int s = 0; s < a->count; ++s) {
 		if (a->corps[s] != corps) continue;

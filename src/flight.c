@@ -165,6 +165,7 @@ void rt__flight_free(rt_world *w)
 			rt_flight *f = &w->flights[s];
 			rt__free(a, f->open, (size_t)w->refuge_count);
 			rt__free(a, f->known, (size_t)w->known_nx * (size_t)w->known_ny * sizeof(float));
+			rt__free(a, f->memory, (size_t)w->known_nx * (size_t)w->known_ny * sizeof(float));
 			rt__goal_free(w, &f->field);
 		}
 		rt__free(a, w->flights, RT_MAX_SIDES * sizeof(rt_flight));
@@ -172,6 +173,13 @@ void rt__flight_free(rt_world *w)
 	rt__free(a, w->refuges, (size_t)w->refuge_capacity * sizeof(rt_refuge));
 	for (int i = 0; i < w->landing_count; ++i) rt__free(a, w->landings[i].back_s, (size_t)w->landings[i].def.boats * sizeof(double));
 	rt__free(a, w->landings, (size_t)w->landing_capacity * sizeof(rt_landing));
+	for (int i = 0; i < w->road_capacity; ++i) {
+		rt__free(a, w->roads[i].known, (size_t)w->known_nx * (size_t)w->known_ny * sizeof(float));
+		rt__goal_free(w, &w->roads[i].field);
+	}
+	rt__free(a, w->roads, (size_t)w->road_capacity * sizeof(rt_road));
+	w->roads = NULL;
+	w->road_count = w->road_capacity = 0;
 	w->flights = NULL;
 	w->refuges = NULL;
 	w->landings = NULL;
@@ -281,8 +289,11 @@ static int cells_within(double range_m, double cell)
 }
 
 /* The enemy of `side` its men can see now, per coarse cell: men who can fight (not
- * routing, kneeling or marching off), riders weighted as in the threat (section 9). */
-static rt_status gather_known(rt_world *w, int side, float *known, rt_error *err)
+ * routing, kneeling or marching off), riders weighted as in the threat (section 9). With
+ * `memory`, the side's memory is brought up to now: a cell within sight of its men takes
+ * what is seen there (nothing, if the enemy has gone), a cell out of sight keeps what was
+ * last seen there unless an enemy is seen in it now (a torch, seen from farther). */
+static rt_status gather_known(rt_world *w, int side, float *known, float *memory, rt_error *err)
 {
 	const rt_agents *a = &w->agents;
 	const int nx = w->known_nx, ny = w->known_ny;
@@ -309,9 +320,44 @@ static rt_status gather_known(rt_world *w, int side, float *known, rt_error *err
 		if (box_sum(sat, nx, ny, c % nx, c / nx, r) <= 0.0) continue;
 		known[c] += (float)(a->mount[s] ? rider : 1.0);
 	}
+	if (memory)
+		for (int y = 0; y < ny; ++y)
+			for (int x = 0; x < nx; ++x) {
+				const size_t c = (size_t)y * (size_t)nx + (size_t)x;
+				if (known[c] != 0.0f || box_sum(sat, nx, ny, x, y, r_sight) > 0.0) memory[c] = known[c];
+			}
 	rt__free(&w->allocator, ours, cells * sizeof(int));
 	rt__free(&w->allocator, sat, ((size_t)nx + 1) * ((size_t)ny + 1) * sizeof(double));
 	return RT_OK;
+}
+
+/* P = P_max D / (D + D_half) per coarse cell, D the strength in `known` within reach. */
+static void danger_of(const rt_world *w, const float *known, double *sat, float *danger)
+{
+	const rt_flight_params *p = &w->flight;
+	const int nx = w->known_nx, ny = w->known_ny;
+	summed_area(known, NULL, nx, ny, sat);
+	const int reach = cells_within(p->enemy_reach_m, w->known_cell);
+	for (int y = 0; y < ny; ++y)
+		for (int x = 0; x < nx; ++x) {
+			const double d = box_sum(sat, nx, ny, x, y, reach);
+			danger[(size_t)y * (size_t)nx + (size_t)x] = d > 0.0 ? (float)(p->enemy_cost_max * d / (d + p->enemy_half_men)) : 0.0f;
+		}
+}
+
+/* The forts `side` may not enter: the other sides' (their sides are fixed before the
+ * first step). NULL without features (or out of memory: *nomem). */
+static uint8_t *forts_barred(rt_world *w, int side, bool *nomem)
+{
+	*nomem = false;
+	if (w->feature_count <= 0) return NULL;
+	uint8_t *blocked = rt__calloc(&w->allocator, (size_t)w->feature_count, 1);
+	if (!blocked) {
+		*nomem = true;
+		return NULL;
+	}
+	for (int k = 0; k < w->feature_count; ++k) blocked[k] = w->fort_side[k] != -3 && w->fort_side[k] != -1 && w->fort_side[k] != side;
+	return blocked;
 }
 
 /* The field of `side` from its saved inputs: its open refuges as targets, the danger of
@@ -332,12 +378,12 @@ static rt_status make_field(rt_world *w, int side, rt_error *err)
 		}
 	/* forts the side may not enter: the other sides' (their sides are fixed before the
 	 * first step) and its refuges that were closed at the build */
-	uint8_t *blocked = w->feature_count > 0 ? rt__calloc(&w->allocator, (size_t)w->feature_count, 1) : NULL;
-	if (w->feature_count > 0 && !blocked) {
+	bool nomem;
+	uint8_t *blocked = forts_barred(w, side, &nomem);
+	if (nomem) {
 		rt__free(&w->allocator, lo, 2 * (size_t)w->refuge_count * sizeof(rt_vec2));
 		return rt__fail(err, RT_ERR_NOMEM, "out of memory building a flight field");
 	}
-	for (int k = 0; k < w->feature_count; ++k) blocked[k] = w->fort_side[k] != -3 && w->fort_side[k] != -1 && w->fort_side[k] != side;
 	for (int r = 0; r < w->refuge_count; ++r)
 		if (w->refuges[r].def.side == side && !f->open[r] && w->refuges[r].fort >= 0 && blocked) blocked[w->refuges[r].fort] = 1;
 	rt_field_spec spec;
@@ -361,13 +407,7 @@ static rt_status make_field(rt_world *w, int side, rt_error *err)
 			s = rt__fail(err, RT_ERR_NOMEM, "out of memory costing a flight field by the known enemy");
 			goto done;
 		}
-		summed_area(f->known, NULL, nx, ny, sat);
-		const int reach = cells_within(p->enemy_reach_m, w->known_cell);
-		for (int y = 0; y < ny; ++y)
-			for (int x = 0; x < nx; ++x) {
-				const double d = box_sum(sat, nx, ny, x, y, reach);
-				danger[(size_t)y * (size_t)nx + (size_t)x] = d > 0.0 ? (float)(p->enemy_cost_max * d / (d + p->enemy_half_men)) : 0.0f;
-			}
+		danger_of(w, f->known, sat, danger);
 		spec.danger = danger;
 		spec.danger_nx = nx;
 		spec.danger_ny = ny;
@@ -410,6 +450,158 @@ rt_status rt__flight_reserve(rt_world *w, int side, rt_error *err)
 	return RT_OK;
 }
 
+/* ---- the commanders' roads (M3, Q7) --------------------------------------------------- */
+static bool roads_on(const rt_world *w) { return w->flights && w->flight.enemy_interval_s > 0.0; }
+
+rt_status rt__memory_reserve(rt_world *w, int side, rt_error *err)
+{
+	rt_flight *f = &w->flights[side];
+	if (f->memory) return RT_OK;
+	known_layout(w);
+	f->memory = rt__calloc(&w->allocator, (size_t)w->known_nx * (size_t)w->known_ny, sizeof(float));
+	if (!f->memory) return rt__fail(err, RT_ERR_NOMEM, "out of memory keeping what side %d knows of the enemy", side);
+	return RT_OK;
+}
+
+rt_status rt__roads_reserve(rt_world *w, int count, rt_error *err)
+{
+	known_layout(w);
+	if (count > w->road_capacity) {
+		const int cap = count > 2 * w->road_capacity ? count : 2 * w->road_capacity;
+		rt_road *r = rt__realloc(&w->allocator, w->roads, (size_t)w->road_capacity * sizeof(rt_road), (size_t)cap * sizeof(rt_road));
+		if (!r) return rt__fail(err, RT_ERR_NOMEM, "cannot grow the table of roads to %d", cap);
+		memset(r + w->road_capacity, 0, (size_t)(cap - w->road_capacity) * sizeof(rt_road));
+		w->roads = r;
+		w->road_capacity = cap;
+	}
+	const size_t cells = (size_t)w->known_nx * (size_t)w->known_ny;
+	for (int i = 0; i < count; ++i)
+		if (!w->roads[i].known && !(w->roads[i].known = rt__calloc(&w->allocator, cells, sizeof(float))))
+			return rt__fail(err, RT_ERR_NOMEM, "out of memory keeping a road's knowledge of the enemy");
+	return RT_OK;
+}
+
+/* A side's first look: the places of the enemy corps known before the run (Q7). */
+static rt_status seed_memory(rt_world *w, int side, rt_error *err)
+{
+	rt_status s = rt__memory_reserve(w, side, err);
+	if (s != RT_OK) return s;
+	rt_flight *f = &w->flights[side];
+	const rt_agents *a = &w->agents;
+	const double rider = w->def.morale.horse_threat_weight;
+	memset(f->memory, 0, (size_t)w->known_nx * (size_t)w->known_ny * sizeof(float));
+	for (int q = 0; q < a->count; ++q) {
+		const int c = a->corps[q];
+		if (a->side[q] == side || c < 0 || !w->corps[c].def.known || !rt__ready_to_fight(w, q)) continue;
+		f->memory[known_cell_of(w, a->x[q], a->y[q])] += (float)(a->mount[q] ? rider : 1.0);
+	}
+	f->memory_set = true;
+	return RT_OK;
+}
+
+/* The road's field from its saved knowledge: to its goal's target over the ground, each
+ * cell costed by the danger of the enemy remembered at the build. */
+static rt_status road_make(rt_world *w, rt_road *r, rt_error *err)
+{
+	const rt_goal *g = &w->goals[r->goal];
+	const int nx = w->known_nx, ny = w->known_ny;
+	const size_t cells = (size_t)nx * (size_t)ny;
+	float *danger = rt__alloc(&w->allocator, cells * sizeof(float));
+	double *sat = rt__alloc(&w->allocator, ((size_t)nx + 1) * ((size_t)ny + 1) * sizeof(double));
+	bool nomem;
+	uint8_t *blocked = forts_barred(w, r->side, &nomem);
+	rt_status s = RT_OK;
+	if (!danger || !sat || nomem) {
+		s = rt__fail(err, RT_ERR_NOMEM, "out of memory building a commander's road");
+		goto done;
+	}
+	danger_of(w, r->known, sat, danger);
+	rt_field_spec spec;
+	memset(&spec, 0, sizeof spec);
+	spec.cell = g->def.field_cell_m > 0.0 ? g->def.field_cell_m : 0.25;
+	spec.fort_blocked = blocked;
+	spec.quad_heap = true;
+	spec.targets = 1;
+	spec.target_min = &g->def.target_min;
+	spec.target_max = &g->def.target_max;
+	spec.danger = danger;
+	spec.danger_nx = nx;
+	spec.danger_ny = ny;
+	spec.danger_ox = w->known_ox;
+	spec.danger_oy = w->known_oy;
+	spec.danger_inv_cell = 1.0 / w->known_cell;
+	r->field.def = g->def; /* the same target: only the way there differs */
+	bool found = false;
+	s = rt__field_build(w, &r->field, &spec, &found, err);
+	if (s == RT_OK) r->stale = false;
+done:
+	rt__free(&w->allocator, danger, cells * sizeof(float));
+	rt__free(&w->allocator, sat, ((size_t)nx + 1) * ((size_t)ny + 1) * sizeof(double));
+	rt__free(&w->allocator, blocked, (size_t)w->feature_count);
+	return s;
+}
+
+/* A commander of `side` sets out for `goal`: the side looks now, and its road there is
+ * built again from all it knows. */
+static rt_status road_build(rt_world *w, int side, int32_t goal, rt_error *err)
+{
+	if (w->goals[goal].def.straight) return RT_OK; /* no field: no road */
+	rt_status s;
+	if (!w->flights[side].memory_set && (s = seed_memory(w, side, err)) != RT_OK) return s;
+	rt_flight *f = &w->flights[side];
+	const size_t cells = (size_t)w->known_nx * (size_t)w->known_ny;
+	float *now = rt__alloc(&w->allocator, cells * sizeof(float));
+	if (!now) return rt__fail(err, RT_ERR_NOMEM, "out of memory counting the known enemy");
+	s = gather_known(w, side, now, f->memory, err);
+	rt__free(&w->allocator, now, cells * sizeof(float));
+	if (s != RT_OK) return s;
+	int i = 0;
+	while (i < w->road_count && !(w->roads[i].side == side && w->roads[i].goal == goal)) i++;
+	if (i == w->road_count) {
+		if ((s = rt__roads_reserve(w, w->road_count + 1, err)) != RT_OK) return s;
+		w->roads[i].side = (uint8_t)side;
+		w->roads[i].goal = goal;
+		w->road_count++;
+	}
+	rt_road *r = &w->roads[i];
+	memcpy(r->known, f->memory, cells * sizeof(float));
+	r->built_at_s = w->time_s;
+	return road_make(w, r, err);
+}
+
+/* Before the decide phase: the sides' first looks, the roads of the commanders who left
+ * this step, and roads to be built again after a load. Serial, corps in order. */
+static rt_status roads_phase(rt_world *w, rt_error *err)
+{
+	rt_status s;
+	for (int c = 0; c < w->corps_count; ++c) {
+		const int side = w->corps[c].def.side;
+		if (w->corps[c].def.refuge >= 0 && !w->flights[side].memory_set && (s = seed_memory(w, side, err)) != RT_OK) return s;
+	}
+	for (int i = 0; i < w->road_count; ++i)
+		if (w->roads[i].stale && (s = road_make(w, &w->roads[i], err)) != RT_OK) return s;
+	for (int c = 0; c < w->corps_count; ++c) {
+		rt_corps *k = &w->corps[c];
+		if (!k->road_wanted) continue;
+		k->road_wanted = false;
+		if (k->def.refuge >= 0 && (s = road_build(w, k->def.side, k->def.refuge, err)) != RT_OK) return s;
+		const int32_t ranks = rt__ranks_refuge(&k->def);
+		if (ranks >= 0 && ranks != k->def.refuge && (s = road_build(w, k->def.side, ranks, err)) != RT_OK) return s;
+	}
+	return RT_OK;
+}
+
+const rt_goal *rt__way_field(const rt_world *w, int s, int32_t goal)
+{
+	const rt_goal *g = &w->goals[goal];
+	if (w->road_count == 0 || !(w->agents.state[s] == RT_STATE_ROUTING || rt__marching_off(w, s))) return g;
+	for (int i = 0; i < w->road_count; ++i) {
+		const rt_road *r = &w->roads[i];
+		if (r->goal == goal && r->side == w->agents.side[s]) return r->stale || !r->field.built ? g : &r->field;
+	}
+	return g;
+}
+
 static bool in_flight(const rt_world *w, int s)
 {
 	return w->agents.state[s] == RT_STATE_ROUTING || rt__marching_off(w, s);
@@ -433,6 +625,10 @@ static bool follows_field(const rt_world *w, int s, const int *goal_fort)
 rt_status rt__flight_phase(rt_world *w, rt_error *err)
 {
 	if (!w->flights) return RT_OK;
+	if (roads_on(w)) {
+		rt_status s = roads_phase(w, err);
+		if (s != RT_OK) return s;
+	}
 	const double t = w->time_s;
 	const rt_flight_params *p = &w->flight;
 	bool want[RT_MAX_SIDES] = { false }, any_want = false;
@@ -479,7 +675,7 @@ rt_status rt__flight_phase(rt_world *w, rt_error *err)
 			const size_t cells = (size_t)w->known_nx * (size_t)w->known_ny;
 			float *now = rt__alloc(&w->allocator, cells * sizeof(float));
 			if (!now) return rt__fail(err, RT_ERR_NOMEM, "out of memory counting the known enemy");
-			s = gather_known(w, side, now, err);
+			s = gather_known(w, side, now, f->memory, err);
 			if (s == RT_OK && memcmp(now, f->known, cells * sizeof(float)) != 0) {
 				memcpy(f->known, now, cells * sizeof(float));
 				changed = true;

@@ -99,7 +99,7 @@ static bool commander_way(const rt_world *w, int p, double x, double y, double *
 {
 	const rt_agents *a = &w->agents;
 	const int32_t goal = a->goal[p] >= 0 ? a->goal[p] : a->flee_goal[p];
-	if (goal >= 0) return rt__goal_direction(&w->goals[goal], x, y, ex, ey);
+	if (goal >= 0) return rt__goal_direction(rt__way_field(w, p, goal), x, y, ex, ey);
 	if (a->enemy[p] >= 0) {
 		const int e = (int)w->slot_of_id[a->enemy[p]];
 		return toward(a->x[e], a->y[e], x, y, ex, ey);

@@ -199,11 +199,12 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 				*e0y = ey / en;
 			}
 		} else if (flee >= 0 && !rt__goal_closed(w, flee, s)) {
-			if (!rt__goal_direction(&w->goals[flee], xi, yi, e0x, e0y)) *e0x = *e0y = 0.0;
+			/* by his side's road there if a commander has chosen one (M3) */
+			if (!rt__goal_direction(rt__way_field(w, s, flee), xi, yi, e0x, e0y)) *e0x = *e0y = 0.0;
 		} else if (rt__flight_direction(w, a->side[s], xi, yi, e0x, e0y)) {
 			/* the nearest open refuge */
 		} else if (flee >= 0) {
-			if (!rt__goal_direction(&w->goals[flee], xi, yi, e0x, e0y)) *e0x = *e0y = 0.0;
+			if (!rt__goal_direction(rt__way_field(w, s, flee), xi, yi, e0x, e0y)) *e0x = *e0y = 0.0;
 		} else if (enemy >= 0) {
 			const int t = (int)w->slot_of_id[enemy];
 			const double ex = wrap_dx(xi - a->x[t], periodic, period, inv_period), ey = yi - a->y[t];
@@ -278,6 +279,14 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 		/* attacking a place, he goes on to the enemy holding it (Q6, M5) */
 		if (a->stance[s] == RT_STANCE_ADVANCE && w->held_on && held_direction(c, s, goal, xi, yi, e0x, e0y)) return -1;
 		if (post_direction(w, s, goal, xi, yi, e0x, e0y, pace)) return -1;
+		/* marching off, by his side's road there if a commander has chosen one (M3) */
+		if (w->road_count > 0) {
+			const rt_goal *way = rt__way_field(w, s, goal);
+			if (way != &w->goals[goal]) {
+				if (!rt__goal_direction(way, xi, yi, e0x, e0y)) *e0x = *e0y = 0.0;
+				return -1;
+			}
+		}
 		return goal;
 	} else if (a->posted[s] == RT_POST_SIEGE && a->stance[s] == RT_STANCE_HOLD) {
 		siege_direction(w, s, xi, yi, e0x, e0y, pace);
@@ -450,7 +459,7 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 		bool handled;
 		int32_t to = rt__retinue_direction(w, s, xi, yi, &ex, &ey, &pace, &handled);
 		if (!handled) to = desired_direction(c, s, xi, yi, &ex, &ey, &pace, true);
-		if (to >= 0 && !rt__goal_direction(&w->goals[to], xi, yi, &ex, &ey)) ex = ey = 0.0;
+		if (to >= 0 && !rt__goal_direction(rt__way_field(w, s, to), xi, yi, &ex, &ey)) ex = ey = 0.0;
 		bm->head_x[i] = ex;
 		bm->head_y[i] = ey;
 		bm->pace[i] = pace;

@@ -671,6 +671,7 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 		cd.courage = k->courage;
 		cd.hunger = k->hunger;
 		cd.cut_off = k->cut_off;
+		cd.known = k->known;
 		cd.refuge = place_goal(run, k->refuge);
 		cd.ranks_refuge = place_goal(run, k->ranks_refuge);
 		cd.summon = k->summon;

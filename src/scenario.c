@@ -757,7 +757,7 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 	if (r->sc->units) r->sc->units_alloc = units;
 	if (!r->sc->corps || (units && !r->sc->units)) return nomem(r);
 	static const char *const keys[] = { "side", "name", "name_zh", "courage", "hunger", "cut_off", "refuge", "ranks_refuge",
-					    "guards", "mounted", "pursue", "summon", "quarter", "superior", "units", "note", "source", NULL };
+					    "guards", "mounted", "pursue", "summon", "quarter", "superior", "known", "units", "note", "source", NULL };
 	for (int i = 0; i < n->count; i++) {
 		if ((s = check_id(r, n, i, "corps")) != RT_OK) return s;
 		char p[PATH_SIZE];
@@ -790,6 +790,7 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 		if ((s = get_int(r, v, "guards", p, false, 0, 100000, &c->guards)) != RT_OK) return s;
 		if ((s = get_bool(r, v, "mounted", p, &c->mounted)) != RT_OK) return s;
 		if ((s = get_bool(r, v, "summon", p, &c->summon)) != RT_OK) return s;
+		if ((s = get_bool(r, v, "known", p, &c->known)) != RT_OK) return s;
 		c->quarter = r->sc->sides[c->side].quarter;
 		if ((s = get_number(r, v, "quarter", p, false, 0.0, 1.0, &c->quarter)) != RT_OK) return s;
 		const rt_ynode *pu = rt__yaml_get(v, "pursue");

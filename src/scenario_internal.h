@@ -100,6 +100,7 @@ typedef struct rt_sc_corps {
 	int guards;             /* men of his personal guard (M8) */
 	bool mounted;           /* he and his guard ride (M8: a general's 家丁 were horsemen) */
 	bool summon;            /* M7: once its ring holds, its commander summons the encircled */
+	bool known;             /* Q7: its places at the start are known to the enemy (seen by day) */
 	double quarter;         /* C5: share of the kneeling its men take prisoner; the rest are cut down */
 	double pursue_ratio;
 	int pursue_all_out;     /* men fleeing */

@@ -130,7 +130,7 @@ static bool his_way(const rt_world *w, int s, double *ex, double *ey)
 	const rt_agents *a = &w->agents;
 	const double x = a->x[s], y = a->y[s];
 	int32_t goal = a->state[s] == RT_STATE_ROUTING ? a->flee_goal[s] : a->goal[s];
-	if (goal >= 0) return rt__goal_direction(&w->goals[goal], x, y, ex, ey);
+	if (goal >= 0) return rt__goal_direction(rt__way_field(w, s, goal), x, y, ex, ey);
 	double vx = 0.0, vy = 0.0;
 	if (a->state[s] == RT_STATE_ROUTING && a->enemy[s] >= 0) { /* away from the enemy he flees */
 		const int t = (int)w->slot_of_id[a->enemy[s]];

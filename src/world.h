@@ -108,6 +108,8 @@ typedef struct rt_corps {
 	int32_t besieging;     /* Q9: map feature index of the fort it besieges, -1 none (command.c) */
 	int besiegers;         /* its men on the ring round it (posted == RT_POST_SIEGE) */
 	double besieged_at_s;  /* when it began to besiege that fort, -1 never */
+	bool road_wanted;      /* M3: its commander left this step; his road is built before the men
+				* decide (flight.c; false between steps) */
 } rt_corps;
 
 /* ---- sense grid ----
@@ -230,7 +232,27 @@ typedef struct rt_flight {
 	uint8_t *open;          /* refuge_count: open at the build (only this side's count) */
 	float *known;           /* known enemy strength per coarse cell at the build; NULL without enemy costs */
 	rt_goal field;
+	/* Q7: what the side remembers of the enemy, per coarse cell (its commanders' knowledge):
+	 * seeded at its first look with the places of the enemy corps known before the run
+	 * (rt_corps_def.known), then at every look the cells its men see take what is seen
+	 * there and the others keep what was last seen. NULL until used. */
+	bool memory_set;
+	float *memory;
 } rt_flight;
+
+/* M3, Q7: a commander's road. When a commander leaves without orders for a refuge, the
+ * road of his side to it is built again: the field to that place over the ground, each
+ * cell costed by the danger of the enemy the side remembers (as a flight field's), and
+ * his party and every man of his side in flight to that place follow it. The field is a
+ * pure function of the remembered enemy at the build, which a checkpoint keeps. */
+typedef struct rt_road {
+	uint8_t side;
+	int32_t goal;
+	double built_at_s;
+	float *known;           /* the side's memory of the enemy at the build, per coarse cell */
+	bool stale;             /* the field must be built again from `known` (after a load) */
+	rt_goal field;
+} rt_road;
 
 typedef struct rt_landing {
 	rt_boats_def def;
@@ -370,6 +392,8 @@ struct rt_world {
 	double known_ox, known_oy, known_cell;
 	rt_landing *landings;
 	int landing_count, landing_capacity;
+	rt_road *roads;         /* M3: the commanders' roads (flight.c), one per (side, goal) */
+	int road_count, road_capacity;
 
 	int64_t step;
 	double time_s;
@@ -714,6 +738,12 @@ void rt__refuges_arrive(rt_world *w);
 void rt__boats_board(rt_world *w);
 /* Checkpoints: room for a side's inputs (open flags, known enemy); all or nothing. */
 rt_status rt__flight_reserve(rt_world *w, int side, rt_error *err);
+/* M3: the field the man in slot s follows to `goal` in flight (routing to it, or marching
+ * off to it): his side's road there if there is one, else the goal's own field. */
+const rt_goal *rt__way_field(const rt_world *w, int s, int32_t goal);
+/* Checkpoints: room for `count` roads and for the side's memory; all or nothing. */
+rt_status rt__roads_reserve(rt_world *w, int count, rt_error *err);
+rt_status rt__memory_reserve(rt_world *w, int side, rt_error *err);
 /* The coarse grid of the known enemy this world lays out (from its flight parameters). */
 void rt__known_dims(const rt_world *w, int *nx, int *ny, double *cell_m);
 void rt__flight_free(rt_world *w);

@@ -274,6 +274,73 @@ rt_world *long_road_world(rt_goal_id *far, rt_error *err)
 	return w;
 }
 
+rt_world *road_world(bool known, uint64_t seed, int threads, rt_error *err)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.seed = seed;
+	d.threads = threads;
+	d.dt_s = 0.5;
+	d.bounds_min = (rt_vec2){ -100.0, -400.0 };
+	d.bounds_max = (rt_vec2){ 1200.0, 400.0 };
+	d.agent_capacity = 256;
+	d.command.decision_interval_s = 5.0;
+	d.command.base_hazard_per_h = 1000.0;
+	d.morale.barred_range_m = 0.0; /* by day a man in flight sees the horse across his way 1 km off and stops (E5) */
+	rt_world *w = rt_world_create(&d, err);
+	if (!w) return NULL;
+	rt_flight_params fp = rt_flight_params_default();
+	fp.field_cell_m = 4.0;
+	fp.enemy_cell_m = 20.0;
+	fp.enemy_reach_m = 100.0;
+	fp.enemy_interval_s = 60.0;
+	bool ok = rt_world_set_flight(w, &fp, err) == RT_OK;
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ 1050.0, -50.0 };
+	gd.target_max = (rt_vec2){ 1150.0, 50.0 };
+	gd.field_cell_m = 4.0;
+	rt_goal_id home = RT_NO_GOAL;
+	ok = ok && rt_world_add_goal(w, &gd, &home, err) == RT_OK;
+	rt_refuge_def rd = rt_refuge_def_default();
+	rd.target_min = gd.target_min;
+	rd.target_max = gd.target_max;
+	ok = ok && rt_world_add_refuge(w, &rd, NULL, err) == RT_OK;
+	rt_corps_def ours = rt_corps_def_default();
+	ours.courage = 0.0;
+	ours.refuge = home;
+	rt_corps_def theirs = rt_corps_def_default();
+	theirs.side = 1;
+	theirs.known = known;
+	rt_corps_id c0 = -1, c1 = -1;
+	ok = ok && rt_world_add_corps(w, &ours, &c0, err) == RT_OK && rt_world_add_corps(w, &theirs, &c1, err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.corps = c0;
+	man.flee_goal = home;
+	rt_agent_def general = man;
+	general.kind = RT_KIND_COMMANDER;
+	general.position = (rt_vec2){ 5.0, 0.0 };
+	rt_agent_id g = 0;
+	ok = ok && rt_world_add_agent(w, &general, &g, err) == RT_OK && rt_world_set_corps_commander(w, c0, g, err) == RT_OK;
+	for (int i = 0; i < ROAD_MEN && ok; ++i) {
+		man.position = (rt_vec2){ -1.5 * (i / 8), -5.25 + 1.5 * (i % 8) };
+		ok = rt_world_add_agent(w, &man, NULL, err) == RT_OK;
+	}
+	rt_agent_def horse = rt_agent_def_default();
+	horse.kind = RT_KIND_HORSE;
+	horse.side = 1;
+	horse.corps = c1;
+	horse.stance = RT_STANCE_HOLD;
+	for (int i = 0; i < ROAD_HORSE && ok; ++i) {
+		horse.position = (rt_vec2){ 500.0 + 8.0 * (i / 10), -37.0 + 6.0 * (i % 10) };
+		ok = rt_world_add_agent(w, &horse, NULL, err) == RT_OK;
+	}
+	if (!ok) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
 bool scenario_run(const char *path, const char *const *sets, int set_count, rt_scenario **sc, rt_run **run)
 {
 	rt_scenario_def def = rt_scenario_def_default();

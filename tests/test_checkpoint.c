@@ -739,6 +739,23 @@ TEST(checkpoint_resume_flight_and_boats)
 	CHECK(a_end == 20);
 }
 
+/* M3, Q7: a general's road round the enemy known by day (road_world), saved halfway home
+ * (the road was built when he left, 5-15 s in; the side's memory of the enemy and the
+ * road's knowledge are saved, the road's field is built again from them on loading). */
+static rt_world *roads(const void *ctx, int threads, rt_error *err)
+{
+	(void)ctx;
+	return road_world(true, 2, threads, err);
+}
+
+TEST(checkpoint_resume_a_generals_road)
+{
+	rt_world_stats st;
+	check_resume("a general's road", roads, NULL, 1800, 5, &st);
+	rt_test_note("a general's road: %d of %d home after 15 minutes", st.by_state[RT_STATE_ESCAPED], ROAD_MEN + 1);
+	CHECK(st.by_state[RT_STATE_ESCAPED] > 0);
+}
+
 /* Q9: a siege saved while the ring forms (it begins 75 s in; saved at 100 s, the riders
  * walking round to their stations) resumes bit for bit at another thread count: the
  * corps' besieged fort and its men's stations are kept. */
@@ -784,6 +801,45 @@ static rt_world *refuges_one_fewer_boat(const void *ctx, int threads, rt_error *
 	return w;
 }
 
+/* Each byte of data[at .. at + bytes) changed in turn (the checksum made good) and the file
+ * loaded into target: a refusal must be PARSE or INVALID, an accepted file must step. */
+static bool flip_each_byte(rt_world *target, const char *bad, unsigned char *data, size_t size, size_t at, size_t bytes,
+			   const char *what, int *refusals)
+{
+	int fd = open_copy(bad, data, size);
+	if (fd < 0) return false;
+	bool ok = true;
+	int accepted = 0;
+	*refusals = 0;
+	rt_error err;
+	for (size_t i = at; i < at + bytes && ok; ++i) {
+		const unsigned char keep = data[i];
+		data[i] ^= 0x5a;
+		seal(data, size);
+		ok = put_at(fd, i, &data[i], 1) && put_at(fd, size - 8, data + size - 8, 8);
+		data[i] = keep;
+		const rt_status s = rt_world_load_checkpoint(target, bad, &err);
+		ok = ok && put_at(fd, i, &data[i], 1);
+		if (s == RT_OK) {
+			accepted++;
+			if (!run(target, 3)) {
+				rt_test_note("after a load with %s byte %zu changed, a step failed", what, i - at);
+				ok = false;
+			}
+		} else {
+			++*refusals;
+			if (s != RT_ERR_PARSE && s != RT_ERR_INVALID) {
+				rt_test_note("%s byte %zu: %s: %s", what, i - at, rt_status_name(s), err.message);
+				ok = false;
+			}
+			if (*refusals == 1 || *refusals == 20) rt_test_note("%s byte %zu changed: %s", what, i - at, err.message);
+		}
+	}
+	close(fd);
+	rt_test_note("%s: %d changed bytes accepted (and stepped)", what, accepted);
+	return ok;
+}
+
 TEST(checkpoint_flight_and_boats_refusals)
 {
 	char good[256], bad[256];
@@ -818,28 +874,9 @@ TEST(checkpoint_flight_and_boats_refusals)
 	CHECK(at > 0 && bytes > 50);
 	rt_world *target = refuges(map, 0, &err);
 	CHECK(target);
-	int fd = open_copy(bad, data, size);
-	CHECK(fd >= 0);
-	int accepted = 0, refusals = 0;
-	for (size_t i = at; i < at + bytes; ++i) {
-		const unsigned char keep = data[i];
-		data[i] ^= 0x5a;
-		seal(data, size);
-		CHECK(put_at(fd, i, &data[i], 1) && put_at(fd, size - 8, data + size - 8, 8));
-		data[i] = keep;
-		s = rt_world_load_checkpoint(target, bad, &err);
-		CHECK(put_at(fd, i, &data[i], 1));
-		if (s == RT_OK) {
-			accepted++;
-			CHECK_MSG(run(target, 3), "after a load with flight byte %zu changed, a step failed", i - at);
-		} else {
-			refusals++;
-			CHECK_MSG(s == RT_ERR_PARSE || s == RT_ERR_INVALID, "flight byte %zu: %s: %s", i - at, rt_status_name(s), err.message);
-			if (refusals == 1 || refusals == 20) rt_test_note("flight byte %zu changed: %s", i - at, err.message);
-		}
-	}
-	close(fd);
-	rt_test_note("%zu bytes of flight fields and boats: %d changed bytes refused, %d accepted (and stepped)", bytes, refusals, accepted);
+	int refusals = 0;
+	CHECK(flip_each_byte(target, bad, data, size, at, bytes, "flight", &refusals));
+	rt_test_note("%zu bytes of flight fields, roads and boats: %d changed bytes refused", bytes, refusals);
 	CHECK(refusals > 0);
 	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the good file still loads */
 	free(data);
@@ -847,6 +884,47 @@ TEST(checkpoint_flight_and_boats_refusals)
 	remove(good);
 	rt_world_destroy(target);
 	rt_map_destroy(map);
+}
+
+/* M3: a checkpoint of a general's road (road_world, the road built and followed) with each
+ * byte of its roads section changed behind a good checksum: refused, or stepped without
+ * reading out of bounds (run this under `make sanitize`). */
+TEST(checkpoint_road_refusals)
+{
+	char good[256], bad[256];
+	temp_name(good, sizeof good, "road-good");
+	temp_name(bad, sizeof bad, "road-bad");
+	rt_error err;
+	rt_world *w = road_world(true, 2, 1, &err);
+	CHECK(w);
+	CHECK(run(w, 200));
+	CHECK_OK(rt_world_save_checkpoint(w, good, &err), err);
+	rt_world_destroy(w);
+	size_t size = 0;
+	unsigned char *data = slurp(good, &size);
+	CHECK(data && size > 100);
+	size_t at = 0, bytes = 0;
+	for (size_t pos = 24; pos + 12 <= size - 8;) {
+		uint64_t length = 0;
+		for (int i = 0; i < 8; ++i) length |= (uint64_t)data[pos + 4 + (size_t)i] << (8 * i);
+		if (memcmp(data + pos, "ROAD", 4) == 0) {
+			at = pos + 12;
+			bytes = (size_t)length;
+		}
+		pos += 12 + (size_t)length;
+	}
+	CHECK(at > 0 && bytes > 40);
+	rt_world *target = road_world(true, 2, 1, &err);
+	CHECK(target);
+	int refusals = 0;
+	CHECK(flip_each_byte(target, bad, data, size, at, bytes, "road", &refusals));
+	rt_test_note("%zu bytes of the roads section: %d changed bytes refused", bytes, refusals);
+	CHECK(refusals > 0);
+	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err);
+	free(data);
+	remove(bad);
+	remove(good);
+	rt_world_destroy(target);
 }
 
 /* A world with another wind, or another fire set, refuses the checkpoint by name; a
@@ -1251,16 +1329,38 @@ static size_t strip_array(unsigned char *data, size_t size, const char *name, ui
 	return 0;
 }
 
+/* Removes the section `tag` from a sealed checkpoint, with one section fewer in its
+ * header, labelled `version`; the new size (0 if there is no such section). */
+static size_t strip_section(unsigned char *data, size_t size, const char *tag, uint32_t version)
+{
+	size_t at = 24;
+	while (at + 12 <= size - 8) {
+		const size_t whole = 12 + (size_t)le_get(data + at + 4, 8);
+		if (memcmp(data + at, tag, 4) != 0) {
+			at += whole;
+			continue;
+		}
+		memmove(data + at, data + at + whole, size - (at + whole));
+		size -= whole;
+		le_put(data + 12, le_get(data + 12, 4) - 1, 4);
+		le_put(data + 16, size, 8);
+		le_put(data + 8, version, 4);
+		seal(data, size);
+		return size;
+	}
+	return 0;
+}
+
 /* Checkpoints of versions 3 (before who rides was kept per man), 4 (before who keeps his
  * ground in the ring), 5 (before each man's order was kept for after a pursuit), 6
- * (before his post), 7 (before the corps' siege) and 8 (before the man each pursuer is
- * after) are refused by their version, with the version each has and the one this build
- * reads; their files passed off as this version are refused by their arrays. The world is
- * left as it was. */
+ * (before his post), 7 (before the corps' siege), 8 (before the man each pursuer is
+ * after) and 9 (before the commanders' roads) are refused by their version, with the
+ * version each has and the one this build reads; their files passed off as this version
+ * are refused by their sections. The world is left as it was. */
 TEST(checkpoint_refuses_older_versions)
 {
 	char good[256], old[256];
-	temp_name(good, sizeof good, "v9");
+	temp_name(good, sizeof good, "v10");
 	temp_name(old, sizeof old, "old");
 	rt_error err;
 	size_t size = 0;
@@ -1272,14 +1372,15 @@ TEST(checkpoint_refuses_older_versions)
 	rt_status code;
 	static const char *const missing[] = { "the mount, keep, order, post and quarry arrays", "the keep, order, post and quarry arrays",
 						"the order, post and quarry arrays", "the post and quarry arrays",
-						"the quarry array (and the corps' siege)", "the quarry array" };
-	for (uint32_t version = 3; version <= 8; ++version) {
+						"the quarry array (and the corps' siege)", "the quarry array", "the roads" };
+	for (uint32_t version = 3; version <= 9; ++version) {
 		free(data);
 		data = saved_skirmish(good, 60, &size);
 		CHECK(data);
 		/* version 7 differs from 8 only in the corps' siege (two numbers a corps), and the
 		 * skirmish has no corps: its file is a version-8 file labelled 7 */
-		size_t bytes = strip_array(data, size, "quarry", version);
+		size_t bytes = strip_section(data, size, "ROAD", version);
+		if (version <= 8 && bytes) bytes = strip_array(data, bytes, "quarry", version);
 		if (version <= 6 && bytes) bytes = strip_array(data, bytes, "post_y", version);
 		if (version <= 6 && bytes) bytes = strip_array(data, bytes, "post_x", version);
 		if (version <= 6 && bytes) bytes = strip_array(data, bytes, "posted", version);
@@ -1293,18 +1394,18 @@ TEST(checkpoint_refuses_older_versions)
 		rt_test_note("a version-%u checkpoint (%zu bytes, without %s): %s (field %s)", version, bytes, missing[version - 3],
 			     err.message, err.field);
 		char expected[100];
-		snprintf(expected, sizeof expected, "checkpoint format version %u; this build reads version 9", version);
+		snprintf(expected, sizeof expected, "checkpoint format version %u; this build reads version 10", version);
 		CHECK(code == RT_ERR_PARSE && strcmp(err.field, "version") == 0);
 		CHECK(strstr(err.message, expected));
-		le_put(data + 8, 9, 4); /* the same file claiming this version */
+		le_put(data + 8, 10, 4); /* the same file claiming this version */
 		seal(data, bytes);
 		CHECK(spill(old, data, bytes));
 		CHECK(refused(target, old, &code, &err));
-		rt_test_note("the same file labelled version 9: %s", err.message);
-		CHECK(code == RT_ERR_INVALID && strstr(err.message, "another version of rout") && strstr(err.message, "arrays per man"));
+		rt_test_note("the same file labelled version 10: %s", err.message);
+		CHECK(code == RT_ERR_INVALID && strstr(err.message, "another version of rout") && strstr(err.message, "13 sections, this build writes 14"));
 		CHECK(rt_world_hash(target) == before);
 	}
-	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the version-9 file loads */
+	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the version-10 file loads */
 	free(data);
 	remove(good);
 	remove(old);

@@ -8,6 +8,7 @@
 #include "builders.h"
 #include "rout/map.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -269,6 +270,83 @@ TEST(flight_runs_round_a_known_enemy_through_the_gap)
 	CHECK(costed_gap == costed_crossed);
 	CHECK(plain_home <= 0.5 * n);
 	CHECK(plain_caught >= 0.3 * n);
+}
+
+/* ---- a commander's road (M3, Q7) ------------------------------------------------------ */
+typedef struct road_result {
+	int home;          /* his men who got home (escaped) */
+	int lost;          /* his men cut down, taken or kneeling */
+	double closest_m;  /* the nearest any of his men came to the block's centre (520, -10) */
+	bool general_home;
+	double left_at_s;
+	uint64_t hash;
+	bool conserved;
+} road_result;
+
+/* road_world (tests/builders.h) for 15 minutes. */
+static bool run_road(bool known, uint64_t seed, int threads, road_result *out)
+{
+	memset(out, 0, sizeof *out);
+	out->closest_m = INFINITY;
+	rt_error err;
+	rt_world *w = road_world(known, seed, threads, &err);
+	if (!w) {
+		rt_test_note("road world: %s", err.message);
+		return false;
+	}
+	bool ok = true;
+	for (int step = 0; ok && step < 1800; ++step) {
+		ok = rt_world_step(w, &err) == RT_OK;
+		for (int id = 1; ok && id <= ROAD_MEN; ++id) {
+			rt_agent_view v;
+			rt_world_get_agent(w, (rt_agent_id)id, &v);
+			if (v.state == RT_STATE_ESCAPED) continue;
+			out->closest_m = fmin(out->closest_m, hypot(v.position.x - 520.0, v.position.y + 10.0));
+		}
+	}
+	if (!ok) rt_test_note("road: %s", err.message);
+	int by_state[RT_STATE_COUNT];
+	out->conserved = conserved(w, 0, ROAD_MEN + 1, by_state);
+	rt_agent_view g;
+	rt_world_get_agent(w, 0, &g);
+	out->general_home = g.state == RT_STATE_ESCAPED;
+	out->home = by_state[RT_STATE_ESCAPED] - out->general_home;
+	out->lost = by_state[RT_STATE_DEAD_COMBAT] + by_state[RT_STATE_CAPTURED] + by_state[RT_STATE_SURRENDERED];
+	rt_corps_view cv;
+	out->left_at_s = rt_world_get_corps(w, 0, &cv) && cv.left ? cv.left_at_s : -1.0;
+	out->hash = rt_world_hash(w);
+	rt_world_destroy(w);
+	return ok;
+}
+
+/* M3, Q7 (docs/model.md section 10, "His road"): a general who leaves by night picks his
+ * road round the enemy his side knew of by day. Here 60 horse stand across his straight
+ * way home, 500 m off, beyond his men's sight when he leaves. Known from before (their
+ * corps `known`), his road goes round them and he and his men get home; not known, he
+ * leads them straight at the horse and they stop where the horse bar their way (E5),
+ * short of home. Three seeds; the known case also at 2 threads. */
+TEST(flight_a_general_takes_his_road_round_the_enemy_known_by_day)
+{
+	for (uint64_t seed = 1; seed <= 3; ++seed) {
+		road_result k, u, k2;
+		CHECK(run_road(true, seed, 1, &k));
+		CHECK(run_road(false, seed, 1, &u));
+		rt_test_note("seed %llu: left at %.0f s; known: %d of %d home%s, %d lost, nearest %.0f m to the horse; "
+			     "unknown: %d home%s, %d lost, nearest %.0f m",
+			     (unsigned long long)seed, k.left_at_s, k.home, ROAD_MEN, k.general_home ? " with the general" : "", k.lost,
+			     k.closest_m, u.home, u.general_home ? " with the general" : "", u.lost, u.closest_m);
+		CHECK(k.conserved && u.conserved);
+		CHECK(k.left_at_s >= 0.0 && k.left_at_s <= 120.0);
+		CHECK(k.general_home && k.home >= ROAD_MEN - 2);
+		CHECK(k.closest_m > 100.0); /* round the danger, R = 100 m from the block's cells */
+		CHECK(u.closest_m < 60.0);  /* straight at them */
+		CHECK(u.home <= ROAD_MEN / 4);
+		if (seed == 1) {
+			CHECK(run_road(true, seed, 2, &k2));
+			CHECK(k2.hash == k.hash);
+		}
+	}
+	CHECK(rt_test_bytes_held() == 0);
 }
 
 /* ---- boats ---------------------------------------------------------------------------- */

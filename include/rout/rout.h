@@ -477,6 +477,10 @@ typedef struct rt_corps_def {
 	/* C5: the share of the kneeling men his men take prisoner when they come to them;
 	 * the others they cut down (1: all are taken) */
 	double quarter;
+	/* Q7: its men's places at the start are known to the other sides (seen before the
+	 * run began: the lines they held by day). A commander of another side who leaves
+	 * picks his road round them (M3) until his side's men see the place again. */
+	bool known;
 	uint32_t cookie;
 } rt_corps_def;
 

@@ -97,6 +97,7 @@ static const struct {
 	{ "guns-not-crew", 23, 60, "corps.red_one.units.one_foot.guns: guns are served by a crew: the unit's kind is foot, expected crew" },
 	{ "huge-men", 23, 35, "men: expected a whole number in 1..1000000, found 99999999999" },
 	{ "impassable-start", 23, 1, "corps.red_one.units.one_foot: no dry, passable ground within 100 m" },
+	{ "known-not-bool", 27, 12, "corps.blue_horse.known: expected true or false, found \"by day\"" },
 	{ "list-not-map", 10, 3, "sides: expected a mapping" },
 	{ "missing-map", 3, 6, "map: tests/bad/scenarios/nowhere.geojson: cannot read the map" },
 	{ "nan-courage", 20, 14, "expected a number in 0..1, found \".nan\"" },

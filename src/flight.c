@@ -564,6 +564,9 @@ static rt_status road_build(rt_world *w, int side, int32_t goal, rt_error *err)
 		w->road_count++;
 	}
 	rt_road *r = &w->roads[i];
+	/* the side knows nothing new since the road was built (another general of the same
+	 * council leaving in the same round): the same road */
+	if (r->field.built && !r->stale && memcmp(r->known, f->memory, cells * sizeof(float)) == 0) return RT_OK;
 	memcpy(r->known, f->memory, cells * sizeof(float));
 	r->built_at_s = w->time_s;
 	return road_make(w, r, err);

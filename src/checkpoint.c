@@ -854,6 +854,19 @@ static void save_fire(sink *k, const save_ctx *c)
 		put_array(k, f->smoke + (size_t)y * (size_t)f->snx + (size_t)f->box[0], (size_t)(f->box[2] - f->box[0] + 1), sizeof(float));
 }
 
+/* Non-zero cells of a coarse grid: count, then (cell, value) in cell order. */
+static void put_sparse(sink *k, const float *v, size_t cells)
+{
+	int32_t count = 0;
+	for (size_t i = 0; i < cells; ++i) count += v[i] != 0.0f;
+	put_i32(k, count);
+	for (size_t i = 0; i < cells; ++i) {
+		if (v[i] == 0.0f) continue;
+		put_i32(k, (int32_t)i);
+		put_f32(k, v[i]);
+	}
+}
+
 static void save_flight(sink *k, const save_ctx *c)
 {
 	const rt_world *w = c->w;
@@ -875,28 +888,7 @@ static void save_flight(sink *k, const save_ctx *c)
 		put_bytes(k, f->open, (size_t)w->refuge_count);
 		put_u8(k, f->known != NULL);
 		if (!f->known) continue;
-		/* the known enemy, where there is any: (cell, strength) in cell order */
-		int32_t count = 0;
-		for (size_t i = 0; i < cells; ++i) count += f->known[i] != 0.0f;
-		put_i32(k, count);
-		for (size_t i = 0; i < cells; ++i) {
-			if (f->known[i] == 0.0f) continue;
-			put_i32(k, (int32_t)i);
-			put_f32(k, f->known[i]);
-		}
-	}
-}
-
-/* Non-zero cells of a coarse grid: count, then (cell, value) in cell order. */
-static void put_sparse(sink *k, const float *v, size_t cells)
-{
-	int32_t count = 0;
-	for (size_t i = 0; i < cells; ++i) count += v[i] != 0.0f;
-	put_i32(k, count);
-	for (size_t i = 0; i < cells; ++i) {
-		if (v[i] == 0.0f) continue;
-		put_i32(k, (int32_t)i);
-		put_f32(k, v[i]);
+		put_sparse(k, f->known, cells); /* the known enemy, where there is any */
 	}
 }
 
@@ -1617,6 +1609,27 @@ static rt_status load_fire(reader *r, rt_world *w, plan *p, bool apply, rt_error
 	return RT_OK;
 }
 
+/* A grid saved by put_sparse, checked; written into `out` (cleared first) when not NULL. */
+static rt_status get_sparse(reader *r, plan *p, const char *field, int side, size_t cells, float *out, rt_error *err)
+{
+	const int32_t count = get_i32(r);
+	if (r->short_read) return RT_OK;
+	if (count < 0 || (size_t)count > cells) return bad(err, p, field, "side %d: %d cells of %zu", side, count, cells);
+	const uint8_t *e = get_array(r, (size_t)count, 8);
+	if (r->short_read) return RT_OK;
+	for (int32_t i = 0; i < count; ++i) {
+		const int32_t c = i32_at(e + 8 * (size_t)i, 0);
+		const float v = f32_at(e + 8 * (size_t)i + 4, 0);
+		if (c < 0 || (size_t)c >= cells || (i > 0 && c <= i32_at(e + 8 * (size_t)(i - 1), 0)) || !real32_ok(v, 0.0, 1e12) || v == 0.0f)
+			return bad(err, p, field, "side %d: entry %d is cell %d with %g men", side, i, c, (double)v);
+	}
+	if (out) {
+		memset(out, 0, cells * sizeof(float));
+		for (int32_t i = 0; i < count; ++i) out[i32_at(e + 8 * (size_t)i, 0)] = f32_at(e + 8 * (size_t)i + 4, 0);
+	}
+	return RT_OK;
+}
+
 static rt_status load_flight(reader *r, rt_world *w, plan *p, bool apply, rt_error *err)
 {
 	const unsigned present = get_u8(r);
@@ -1644,8 +1657,7 @@ static rt_status load_flight(reader *r, rt_world *w, plan *p, bool apply, rt_err
 			return bad(err, p, "flight.built", "side %d: built %u (%d builds), refuges %s", side, built, builds, f->used ? "yes" : "none");
 		p->flight_built[side] = built;
 		double built_at_s = 0.0;
-		const uint8_t *open = NULL, *known = NULL;
-		int32_t count = 0;
+		const uint8_t *open = NULL;
 		if (built) {
 			built_at_s = get_f64(r);
 			open = get_array(r, (size_t)refuges, 1);
@@ -1658,19 +1670,8 @@ static rt_status load_flight(reader *r, rt_world *w, plan *p, bool apply, rt_err
 			if (has_known != (w->flight.enemy_interval_s > 0.0))
 				return bad(err, p, "flight.known", "side %d: the known enemy %s, the world's fields %s costed by him", side,
 					   has_known ? "is saved" : "is not saved", w->flight.enemy_interval_s > 0.0 ? "are" : "are not");
-			if (has_known) {
-				count = get_i32(r);
-				if (r->short_read) return RT_OK;
-				if (count < 0 || (size_t)count > cells) return bad(err, p, "flight.known", "side %d: %d cells of %zu", side, count, cells);
-				known = get_array(r, (size_t)count, 8);
-				if (r->short_read) return RT_OK;
-				for (int32_t i = 0; i < count; ++i) {
-					const int32_t c = i32_at(known + 8 * (size_t)i, 0);
-					const float v = f32_at(known + 8 * (size_t)i + 4, 0);
-					if (c < 0 || (size_t)c >= cells || (i > 0 && c <= i32_at(known + 8 * (size_t)(i - 1), 0)) || !real32_ok(v, 0.0, 1e12) || v == 0.0f)
-						return bad(err, p, "flight.known", "side %d: entry %d is cell %d with %g men", side, i, c, (double)v);
-				}
-			}
+			rt_status s;
+			if (has_known && (s = get_sparse(r, p, "flight.known", side, cells, apply ? f->known : NULL, err)) != RT_OK) return s;
 		}
 		if (!apply) continue;
 		f->built = built;
@@ -1682,31 +1683,6 @@ static rt_status load_flight(reader *r, rt_world *w, plan *p, bool apply, rt_err
 			continue;
 		}
 		memcpy(f->open, open, (size_t)refuges);
-		if (f->known) {
-			memset(f->known, 0, cells * sizeof(float));
-			for (int32_t i = 0; i < count; ++i) f->known[i32_at(known + 8 * (size_t)i, 0)] = f32_at(known + 8 * (size_t)i + 4, 0);
-		}
-	}
-	return RT_OK;
-}
-
-/* A grid saved by put_sparse, checked; written into `out` (cleared first) when not NULL. */
-static rt_status get_sparse(reader *r, plan *p, const char *field, int side, size_t cells, float *out, rt_error *err)
-{
-	const int32_t count = get_i32(r);
-	if (r->short_read) return RT_OK;
-	if (count < 0 || (size_t)count > cells) return bad(err, p, field, "side %d: %d cells of %zu", side, count, cells);
-	const uint8_t *e = get_array(r, (size_t)count, 8);
-	if (r->short_read) return RT_OK;
-	for (int32_t i = 0; i < count; ++i) {
-		const int32_t c = i32_at(e + 8 * (size_t)i, 0);
-		const float v = f32_at(e + 8 * (size_t)i + 4, 0);
-		if (c < 0 || (size_t)c >= cells || (i > 0 && c <= i32_at(e + 8 * (size_t)(i - 1), 0)) || !real32_ok(v, 0.0, 1e12) || v == 0.0f)
-			return bad(err, p, field, "side %d: entry %d is cell %d with %g men", side, i, c, (double)v);
-	}
-	if (out) {
-		memset(out, 0, cells * sizeof(float));
-		for (int32_t i = 0; i < count; ++i) out[i32_at(e + 8 * (size_t)i, 0)] = f32_at(e + 8 * (size_t)i + 4, 0);
 	}
 	return RT_OK;
 }

@@ -331,8 +331,9 @@ static rt_status gather_known(rt_world *w, int side, float *known, float *memory
 	return RT_OK;
 }
 
-/* P = P_max D / (D + D_half) per coarse cell, D the strength in `known` within reach. */
-static void danger_of(const rt_world *w, const float *known, double *sat, float *danger)
+/* P = P_max D / (D + D_half) per coarse cell, D the strength in `known` within reach,
+ * into `danger`, which the field spec then costs its cells by. */
+static void danger_of(const rt_world *w, const float *known, double *sat, float *danger, rt_field_spec *spec)
 {
 	const rt_flight_params *p = &w->flight;
 	const int nx = w->known_nx, ny = w->known_ny;
@@ -343,6 +344,12 @@ static void danger_of(const rt_world *w, const float *known, double *sat, float 
 			const double d = box_sum(sat, nx, ny, x, y, reach);
 			danger[(size_t)y * (size_t)nx + (size_t)x] = d > 0.0 ? (float)(p->enemy_cost_max * d / (d + p->enemy_half_men)) : 0.0f;
 		}
+	spec->danger = danger;
+	spec->danger_nx = nx;
+	spec->danger_ny = ny;
+	spec->danger_ox = w->known_ox;
+	spec->danger_oy = w->known_oy;
+	spec->danger_inv_cell = 1.0 / w->known_cell;
 }
 
 /* The forts `side` may not enter: the other sides' (their sides are fixed before the
@@ -407,13 +414,7 @@ static rt_status make_field(rt_world *w, int side, rt_error *err)
 			s = rt__fail(err, RT_ERR_NOMEM, "out of memory costing a flight field by the known enemy");
 			goto done;
 		}
-		danger_of(w, f->known, sat, danger);
-		spec.danger = danger;
-		spec.danger_nx = nx;
-		spec.danger_ny = ny;
-		spec.danger_ox = w->known_ox;
-		spec.danger_oy = w->known_oy;
-		spec.danger_inv_cell = 1.0 / w->known_cell;
+		danger_of(w, f->known, sat, danger, &spec);
 	}
 	f->field.def = rt_goal_def_default();
 	f->field.def.field_cell_m = spec.cell;
@@ -515,21 +516,15 @@ static rt_status road_make(rt_world *w, rt_road *r, rt_error *err)
 		s = rt__fail(err, RT_ERR_NOMEM, "out of memory building a commander's road");
 		goto done;
 	}
-	danger_of(w, r->known, sat, danger);
 	rt_field_spec spec;
 	memset(&spec, 0, sizeof spec);
+	danger_of(w, r->known, sat, danger, &spec);
 	spec.cell = g->def.field_cell_m > 0.0 ? g->def.field_cell_m : 0.25;
 	spec.fort_blocked = blocked;
 	spec.quad_heap = true;
 	spec.targets = 1;
 	spec.target_min = &g->def.target_min;
 	spec.target_max = &g->def.target_max;
-	spec.danger = danger;
-	spec.danger_nx = nx;
-	spec.danger_ny = ny;
-	spec.danger_ox = w->known_ox;
-	spec.danger_oy = w->known_oy;
-	spec.danger_inv_cell = 1.0 / w->known_cell;
 	r->field.def = g->def; /* the same target: only the way there differs */
 	bool found = false;
 	s = rt__field_build(w, &r->field, &spec, &found, err);

@@ -200,12 +200,12 @@ static bool refuge_open(const rt_world *w, int r)
 }
 
 /* Whether the fort the man in slot s makes for would shut him out: not his side's, or
- * full to a man who takes a place in it (rt__takes_place). */
+ * full and he no general (rt__opens_when_full). */
 static bool shuts_out(const rt_world *w, int fort, int s)
 {
 	const int own = w->fort_side[fort];
 	if (own != -1 && own != w->agents.side[s]) return true;
-	return rt__takes_place(&w->agents, s) && !fort_takes(w, fort, own == -1 ? w->agents.side[s] : own);
+	return !rt__opens_when_full(&w->agents, s) && !fort_takes(w, fort, own == -1 ? w->agents.side[s] : own);
 }
 
 bool rt__goal_closed(const rt_world *w, int32_t goal, int slot)

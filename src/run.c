@@ -413,6 +413,15 @@ static rt_status environment_error(const rt_scenario *sc, rt_status s, rt_error 
 	return rt__fail_at(err, s, sc->file, sc->fires[i].line, 1, path, "%s: %s%s", path, rest == message ? "" : "the fire ", rest);
 }
 
+/* A man put in a fort at the start takes his place in it, a general and his guards too
+ * (Q9; the gate opens for a general when it is full, rt__opens_when_full). */
+static void take_place(rt_world *w, const rt_agent_def *d)
+{
+	if (d->state != RT_STATE_SHELTERED || !w->fort_side) return;
+	const int f = rt__fort_at(w, d->position.x, d->position.y);
+	if (f >= 0) w->fort_sheltered[f]++;
+}
+
 static rt_status add_men(rt_run *run, int unit_index, const rt_sc_unit *u, rt_error *err)
 {
 	const rt_scenario *sc = run->scenario;
@@ -466,10 +475,7 @@ static rt_status add_men(rt_run *run, int unit_index, const rt_sc_unit *u, rt_er
 		rt_agent_id id;
 		rt_status s = rt_world_add_agent(w, &d, &id, err);
 		if (s != RT_OK) return s;
-		if (u->order.kind == RT_ORDER_SHELTER) {
-			const int f = rt__fort_at(w, q.x, q.y);
-			if (f >= 0) w->fort_sheltered[f]++;
-		}
+		take_place(w, &d);
 	}
 	return RT_OK;
 }
@@ -503,6 +509,7 @@ static rt_status add_commander(rt_run *run, int corps, rt_error *err)
 	rt_agent_id id;
 	rt_status s = rt_world_add_agent(w, &d, &id, err);
 	if (s != RT_OK) return s;
+	take_place(w, &d);
 	if ((s = rt_world_set_corps_commander(w, corps, id, err)) != RT_OK) return s;
 	run->commander[corps] = (int32_t)id;
 	/* his guard (M8): men of kind guard round him */
@@ -520,6 +527,7 @@ static rt_status add_commander(rt_run *run, int corps, rt_error *err)
 		gd.radius_m = w->def.kinds[gd.kind].radius_m * sqrt(run->scale);
 		gd.morale = (float)w->def.morale.baseline[RT_EXPERIENCE_VETERAN];
 		if ((s = rt_world_add_agent(w, &gd, NULL, err)) != RT_OK) return s;
+		take_place(w, &gd);
 	}
 	return RT_OK;
 }

@@ -173,7 +173,7 @@ void rt__fort_leave(rt_world *w, int s)
 {
 	if (!w->fort_side || w->agents.state[s] != RT_STATE_SHELTERED) return;
 	const int f = rt__fort_at(w, w->agents.x[s], w->agents.y[s]);
-	if (f >= 0 && rt__takes_place(&w->agents, s) && w->fort_sheltered[f] > 0) w->fort_sheltered[f]--;
+	if (f >= 0 && w->fort_sheltered[f] > 0) w->fort_sheltered[f]--;
 }
 
 /* Whether the fort lets a man of `side` in: only through a gate (its walls are
@@ -184,7 +184,7 @@ bool rt__fort_admits(const rt_world *w, int s, double x, double y)
 	const int f = rt__fort_at(w, x, y);
 	if (f < 0) return true;
 	const int own = w->fort_side[f];
-	return (own == -1 || own == w->agents.side[s]) && (!rt__takes_place(&w->agents, s) || w->fort_sheltered[f] < w->fort_capacity[f]);
+	return (own == -1 || own == w->agents.side[s]) && (rt__opens_when_full(&w->agents, s) || w->fort_sheltered[f] < w->fort_capacity[f]);
 }
 
 /* Serial, in slot order: a man who stepped into a fort is sheltered while there is
@@ -209,9 +209,8 @@ void rt__forts_admit(rt_world *w)
 			wanted = rt__fort_at(w, 0.5 * (g->target_min.x + g->target_max.x), 0.5 * (g->target_min.y + g->target_max.y)) == f;
 		}
 		const bool own = w->fort_side[f] == -1 || w->fort_side[f] == a->side[s];
-		const bool place = rt__takes_place(a, s);
-		if (wanted && (!place || w->fort_sheltered[f] < w->fort_capacity[f]) && own) {
-			w->fort_sheltered[f] += place;
+		if (wanted && (rt__opens_when_full(a, s) || w->fort_sheltered[f] < w->fort_capacity[f]) && own) {
+			w->fort_sheltered[f]++;
 			a->state[s] = RT_STATE_SHELTERED;
 		} else if (!wanted && own && a->state[s] == RT_STATE_MARCHING) {
 			/* on his way through: the road runs in at one gate and out at another; he takes

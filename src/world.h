@@ -654,7 +654,7 @@ void rt__drown(rt_world *w);
 rt_status rt__forts_prepare(rt_world *w, rt_error *err);
 void rt__forts_admit(rt_world *w);
 /* Whether the fort at (x, y), if any, lets the man in slot s in: his side's, with room
- * for him (rt__takes_place). */
+ * for him, or full and he a general (rt__opens_when_full). */
 bool rt__fort_admits(const rt_world *w, int s, double x, double y);
 /* The map feature index of the fort covering (x, y), or -1 (also -1 without forts). */
 int rt__fort_at(const rt_world *w, double x, double y);
@@ -963,11 +963,13 @@ double rt__now_seconds(void);
 rt_status rt__agents_reserve(rt_world *w, int capacity);
 /* rt_state_is_active, inline: the hot loops ask it of every man every step */
 static inline bool rt__active(uint8_t state) { return state <= RT_STATE_SURRENDERED; }
-/* Whether the man in slot s takes a place in a fort (its capacity counts agents of the
- * rank and file, each standing for `scale` men). A commander does not: he is one man at
- * any scale, and the gate opens for his side's general (Q9: Wang Pu and Wu Sangui got
- * into Xingshan with it full of their fugitives; docs/model.md section 11). */
-static inline bool rt__takes_place(const rt_agents *a, int s) { return a->kind[s] != RT_KIND_COMMANDER; }
+/* Whether his side's fort opens for the man in slot s when it is full: a commander's
+ * gate opens for its side's general (Q9: Wang Pu and Wu Sangui got into Xingshan with it
+ * full of their fugitives; docs/model.md section 11). Every man sheltered takes a place
+ * in the count that shuts the gate (the capacity counts agents, each the run's `scale`
+ * men), the general too: the fort holds no more than its capacity but for the generals
+ * who come to it full. */
+static inline bool rt__opens_when_full(const rt_agents *a, int s) { return a->kind[s] == RT_KIND_COMMANDER; }
 
 /* Where a corps' men (not its commander's party) march when he leaves and run when they
  * break: his refuge unless he abandons them for another (rt_corps_def.ranks_refuge). */

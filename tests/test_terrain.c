@@ -409,10 +409,10 @@ static bool last_man_gets_in(uint8_t kind, int *count)
 	return ok && v.state == RT_STATE_SHELTERED;
 }
 
-/* Q9: a commander takes no place in a fort, and a full one opens for him (Wang Pu and Wu
- * Sangui got into Xingshan full of their fugitives). 30 foot make for a fort for 20 with
- * one more man last in the column: a commander gets in and the fort still counts 20; a
- * foot soldier is shut out. */
+/* Q9: a full fort opens for a commander (Wang Pu and Wu Sangui got into Xingshan full of
+ * their fugitives), and he takes a place in it as every man does. 30 foot make for a fort
+ * for 20 with one more man last in the column: a commander gets in and the fort counts 21
+ * (its 20 and the general who came to it full); a foot soldier is shut out. */
 TEST(terrain_a_full_fort_opens_for_a_commander)
 {
 	int with_commander = 0, with_foot = 0;
@@ -420,7 +420,7 @@ TEST(terrain_a_full_fort_opens_for_a_commander)
 	const bool foot_in = last_man_gets_in(RT_KIND_FOOT, &with_foot);
 	rt_test_note("last in the column: a commander %s (the fort counts %d), a foot soldier %s (it counts %d)",
 		     commander_in ? "gets in" : "is shut out", with_commander, foot_in ? "gets in" : "is shut out", with_foot);
-	CHECK(commander_in && with_commander == 20);
+	CHECK(commander_in && with_commander == 21);
 	CHECK(!foot_in && with_foot == 20);
 }
 

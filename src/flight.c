@@ -589,10 +589,26 @@ static rt_status roads_phase(rt_world *w, rt_error *err)
 	return RT_OK;
 }
 
+rt_status rt_world_plan_road(rt_world *w, uint8_t side, rt_goal_id goal, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!w) return rt__fail(err, RT_ERR_INVALID, "no world");
+	if (side >= RT_MAX_SIDES) return rt__fail(err, RT_ERR_INVALID, "side %d; sides are 0..%d", side, RT_MAX_SIDES - 1);
+	if (goal < 0 || goal >= w->goal_count) return rt__fail(err, RT_ERR_INVALID, "goal %d does not exist", (int)goal);
+	if (!roads_on(w) || !w->flights[side].used) return RT_OK;
+	return road_build(w, side, goal, err);
+}
+
+/* A man of the side in flight to the goal (routing, or marching off after his commander
+ * left), or marching there on an order (not to attack), follows his side's road to it if
+ * one was planned. */
 const rt_goal *rt__way_field(const rt_world *w, int s, int32_t goal)
 {
 	const rt_goal *g = &w->goals[goal];
-	if (w->road_count == 0 || !(w->agents.state[s] == RT_STATE_ROUTING || rt__marching_off(w, s))) return g;
+	const rt_agents *a = &w->agents;
+	if (w->road_count == 0) return g;
+	const bool ordered = a->state[s] == RT_STATE_MARCHING && a->goal[s] == goal && a->stance[s] != RT_STANCE_ADVANCE;
+	if (!(a->state[s] == RT_STATE_ROUTING || ordered || rt__marching_off(w, s))) return g;
 	for (int i = 0; i < w->road_count; ++i) {
 		const rt_road *r = &w->roads[i];
 		if (r->goal == goal && r->side == w->agents.side[s]) return r->stale || !r->field.built ? g : &r->field;

@@ -945,7 +945,19 @@ static void lead(rt_run *run, int corps, const rt_sc_order *o)
 	}
 }
 
-static rt_status fire_trigger(rt_run *run, int i)
+/* M3, Q7: a march ordered to one of its side's refuges, or a refuge given anew, is on the
+ * road its commander plans then round the enemy his side remembers (flight.c; a march to
+ * any other place, to attack or to take post, is by the place's own field). */
+static rt_status plan_road(rt_run *run, int side, int place, rt_error *err)
+{
+	const rt_scenario *sc = run->scenario;
+	for (int i = 0; i < sc->refuge_count; ++i)
+		if (sc->refuges[i].side == side && sc->refuges[i].place == place)
+			return rt_world_plan_road(run->world, (uint8_t)side, run->place_goal[place], err);
+	return RT_OK;
+}
+
+static rt_status fire_trigger(rt_run *run, int i, rt_error *err)
 {
 	const rt_scenario *sc = run->scenario;
 	const rt_sc_trigger *t = &sc->triggers[i];
@@ -964,6 +976,11 @@ static rt_status fire_trigger(rt_run *run, int i)
 		}
 		if (s != RT_OK) return s;
 		if (act->refuge >= 0) set_refuge(run, act);
+		const int side = sc->corps[act->unit >= 0 ? sc->units[act->unit].corps : act->corps].side;
+		if (act->order.kind == RT_ORDER_MARCH && act->order.place >= 0 && (act->unit >= 0 || act->has_order || !act->commander) &&
+		    (s = plan_road(run, side, act->order.place, err)) != RT_OK)
+			return s;
+		if (act->refuge >= 0 && (s = plan_road(run, side, act->refuge, err)) != RT_OK) return s;
 	}
 	rt_vec2 where = t->place >= 0 ? sc->places[t->place].centre : (rt_vec2){ NAN, NAN };
 	return rt__run_event(run, "trigger", t->id, where, "", "trigger %s fired", t->id);
@@ -1045,7 +1062,10 @@ static rt_status check(rt_run *run, rt_error *err)
 	if (s == RT_OK) s = check_summons(run);
 	if (s == RT_OK) s = check_sieges(run);
 	for (int i = 0; s == RT_OK && i < sc->trigger_count; ++i)
-		if (run->trigger_fired_s[i] < 0.0 && condition_holds(run, i)) s = fire_trigger(run, i);
+		if (run->trigger_fired_s[i] < 0.0 && condition_holds(run, i)) {
+			s = fire_trigger(run, i, err);
+			if (s != RT_OK && err && err->code == s) return s; /* a road that could not be planned */
+		}
 	if (s == RT_OK) s = rt__run_watch(run);
 	if (s != RT_OK) return rt__fail(err, s, "out of memory keeping the run's events");
 	return RT_OK;

@@ -739,7 +739,8 @@ void rt__boats_board(rt_world *w);
 /* Checkpoints: room for a side's inputs (open flags, known enemy); all or nothing. */
 rt_status rt__flight_reserve(rt_world *w, int side, rt_error *err);
 /* M3: the field the man in slot s follows to `goal` in flight (routing to it, or marching
- * off to it): his side's road there if there is one, else the goal's own field. */
+ * off to it) or on an order's march there: his side's road there if one was planned,
+ * else the goal's own field. */
 const rt_goal *rt__way_field(const rt_world *w, int s, int32_t goal);
 /* Checkpoints: room for `count` roads and for the side's memory; all or nothing. */
 rt_status rt__roads_reserve(rt_world *w, int count, rt_error *err);

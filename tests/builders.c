@@ -274,7 +274,7 @@ rt_world *long_road_world(rt_goal_id *far, rt_error *err)
 	return w;
 }
 
-rt_world *road_world(bool known, uint64_t seed, int threads, rt_error *err)
+static rt_world *road_world_of(bool known, uint64_t seed, int threads, bool steady, rt_error *err)
 {
 	rt_world_def d = rt_world_def_default();
 	d.allocator = rt_test_allocator();
@@ -285,7 +285,7 @@ rt_world *road_world(bool known, uint64_t seed, int threads, rt_error *err)
 	d.bounds_max = (rt_vec2){ 1200.0, 400.0 };
 	d.agent_capacity = 256;
 	d.command.decision_interval_s = 5.0;
-	d.command.base_hazard_per_h = 1000.0;
+	if (!steady) d.command.base_hazard_per_h = 1000.0;
 	d.morale.barred_range_m = 0.0; /* by day a man in flight sees the horse across his way 1 km off and stops (E5) */
 	rt_world *w = rt_world_create(&d, err);
 	if (!w) return NULL;
@@ -306,7 +306,7 @@ rt_world *road_world(bool known, uint64_t seed, int threads, rt_error *err)
 	rd.target_max = gd.target_max;
 	ok = ok && rt_world_add_refuge(w, &rd, NULL, err) == RT_OK;
 	rt_corps_def ours = rt_corps_def_default();
-	ours.courage = 0.0;
+	ours.courage = steady ? 1.0 : 0.0;
 	ours.refuge = home;
 	rt_corps_def theirs = rt_corps_def_default();
 	theirs.side = 1;
@@ -339,6 +339,16 @@ rt_world *road_world(bool known, uint64_t seed, int threads, rt_error *err)
 		return NULL;
 	}
 	return w;
+}
+
+rt_world *road_world(bool known, uint64_t seed, int threads, rt_error *err)
+{
+	return road_world_of(known, seed, threads, false, err);
+}
+
+rt_world *road_world_steady(bool known, uint64_t seed, rt_error *err)
+{
+	return road_world_of(known, seed, 1, true, err);
 }
 
 bool scenario_run(const char *path, const char *const *sets, int set_count, rt_scenario **sc, rt_run **run)

@@ -84,8 +84,8 @@ rt_world *siege_world(const rt_map *map, double besiege_m, int threads, rt_goal_
 rt_world *long_road_world(rt_goal_id *far, rt_error *err);
 
 /* M3, Q7: a commander's road (docs/model.md section 10, "His road"). Open ground 1.3 km
- * by 800 m by day (dt 0.5 s); side 0's way home is x 1050-1150, |y| <= 50 (a refuge, and the goal
- * ROAD_HOME). Its craven general (courage 0, base hazard 1000 an hour: he leaves within
+ * by 800 m by day (dt 0.5 s); side 0's way home is x 1050-1150, |y| <= 50 (a refuge, and goal
+ * 0). Its craven general (courage 0, base hazard 1000 an hour: he leaves within
  * the first minute) stands at (5, 0) with 40 foot behind him; 60 enemy horse (side 1,
  * holding) stand in a block x 500-540, y -37..17, across the straight way home, 500 m
  * off (a little south of it, so that the way round is north): beyond a man's sight (300 m) when he leaves. `known`: the enemy corps is known to
@@ -94,6 +94,9 @@ rt_world *long_road_world(rt_goal_id *far, rt_error *err);
 #define ROAD_MEN 40
 #define ROAD_HORSE 60
 rt_world *road_world(bool known, uint64_t seed, int threads, rt_error *err);
+/* The same with a steady general (courage 1, the default base hazard: he does not leave),
+ * for a march ordered home. */
+rt_world *road_world_steady(bool known, uint64_t seed, rt_error *err);
 
 /* The mini scenario (tests/data/scenarios/mini) with `sets` (--set) applied, made into a
  * run on the counting allocator; false (with a test failure noted) if it cannot be, and

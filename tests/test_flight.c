@@ -274,7 +274,7 @@ TEST(flight_runs_round_a_known_enemy_through_the_gap)
 
 /* ---- a commander's road (M3, Q7) ------------------------------------------------------ */
 typedef struct road_result {
-	int home;          /* his men who got home (escaped) */
+	int home;          /* his men who got home (escaped, or standing in it: sent there) */
 	int lost;          /* his men cut down, taken or kneeling */
 	double closest_m;  /* the nearest any of his men came to the block's centre (520, -10) */
 	bool general_home;
@@ -283,19 +283,20 @@ typedef struct road_result {
 	bool conserved;
 } road_result;
 
-/* road_world (tests/builders.h) for 15 minutes. */
-static bool run_road(bool known, uint64_t seed, int threads, road_result *out)
+/* Home: gone from the field by it (in flight), or come to it (sent there: standing in it
+ * or at its edge, within 5 m). */
+static bool home_of(const rt_agent_view *v)
 {
-	memset(out, 0, sizeof *out);
-	out->closest_m = INFINITY;
+	return v->state == RT_STATE_ESCAPED || ((v->state == RT_STATE_MARCHING || v->state == RT_STATE_FORMED) && v->position.x >= 1045.0 &&
+						 v->position.x <= 1155.0 && fabs(v->position.y) <= 55.0);
+}
+
+/* A road world (tests/builders.h) driven for `minutes`, measured and destroyed. */
+static bool drive_road(rt_world *w, double minutes, road_result *out)
+{
 	rt_error err;
-	rt_world *w = road_world(known, seed, threads, &err);
-	if (!w) {
-		rt_test_note("road world: %s", err.message);
-		return false;
-	}
 	bool ok = true;
-	for (int step = 0; ok && step < 1800; ++step) {
+	for (int step = 0; ok && step < (int)(minutes * 120.0); ++step) {
 		ok = rt_world_step(w, &err) == RT_OK;
 		for (int id = 1; ok && id <= ROAD_MEN; ++id) {
 			rt_agent_view v;
@@ -309,14 +310,58 @@ static bool run_road(bool known, uint64_t seed, int threads, road_result *out)
 	out->conserved = conserved(w, 0, ROAD_MEN + 1, by_state);
 	rt_agent_view g;
 	rt_world_get_agent(w, 0, &g);
-	out->general_home = g.state == RT_STATE_ESCAPED;
-	out->home = by_state[RT_STATE_ESCAPED] - out->general_home;
+	out->general_home = home_of(&g);
+	out->home = -out->general_home;
+	for (rt_agent_id id = 0; id <= ROAD_MEN; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, id, &v);
+		out->home += home_of(&v);
+	}
 	out->lost = by_state[RT_STATE_DEAD_COMBAT] + by_state[RT_STATE_CAPTURED] + by_state[RT_STATE_SURRENDERED];
 	rt_corps_view cv;
 	out->left_at_s = rt_world_get_corps(w, 0, &cv) && cv.left ? cv.left_at_s : -1.0;
 	out->hash = rt_world_hash(w);
 	rt_world_destroy(w);
 	return ok;
+}
+
+/* road_world for 15 minutes. */
+static bool run_road(bool known, uint64_t seed, int threads, road_result *out)
+{
+	memset(out, 0, sizeof *out);
+	out->closest_m = INFINITY;
+	rt_error err;
+	rt_world *w = road_world(known, seed, threads, &err);
+	if (!w) {
+		rt_test_note("road world: %s", err.message);
+		return false;
+	}
+	return drive_road(w, 15.0, out);
+}
+
+/* road_world_steady, its general and his 40 foot ordered home after the first step (as a
+ * scenario's trigger orders a march), their road planned then or not, for 25 minutes
+ * (they walk: 1.3 km round the block at 1.34 m/s). */
+static bool run_ordered(bool plan, uint64_t seed, road_result *out)
+{
+	memset(out, 0, sizeof *out);
+	out->closest_m = INFINITY;
+	rt_error err;
+	rt_world *w = road_world_steady(true, seed, &err);
+	if (!w) {
+		rt_test_note("road world: %s", err.message);
+		return false;
+	}
+	bool ok = rt_world_step(w, &err) == RT_OK;
+	for (rt_agent_id id = 0; ok && id <= ROAD_MEN; ++id)
+		ok = rt_world_set_agent_goal(w, id, 0, &err) == RT_OK && rt_world_set_agent_state(w, id, RT_STATE_MARCHING, &err) == RT_OK;
+	if (ok && plan) ok = rt_world_plan_road(w, 0, 0, &err) == RT_OK;
+	if (!ok) {
+		rt_test_note("ordered home: %s", err.message);
+		rt_world_destroy(w);
+		return false;
+	}
+	return drive_road(w, 25.0, out);
 }
 
 /* M3, Q7 (docs/model.md section 10, "His road"): a general who leaves by night picks his
@@ -346,6 +391,47 @@ TEST(flight_a_general_takes_his_road_round_the_enemy_known_by_day)
 			CHECK(k2.hash == k.hash);
 		}
 	}
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* M3, Q7 (docs/model.md section 10, "His road"): a march ordered home is on the road its
+ * general plans then round the enemy his side knows of, as when he leaves without orders
+ * (the breakout from Xingshan for Ningyuan). The steady general of road_world and his 40
+ * foot, ordered home with the horse known: the road planned (rt_world_plan_road), all
+ * home, never within 100 m of the block's middle; not planned, the march goes by the
+ * goal's own field straight at the horse. Three seeds. */
+TEST(flight_a_march_ordered_home_takes_the_road_planned_round_the_enemy)
+{
+	for (uint64_t seed = 1; seed <= 3; ++seed) {
+		road_result p, n;
+		CHECK(run_ordered(true, seed, &p));
+		CHECK(run_ordered(false, seed, &n));
+		rt_test_note("seed %llu: planned: %d of %d home%s, %d lost, nearest %.0f m to the horse; "
+			     "not planned: %d home%s, %d lost, nearest %.0f m",
+			     (unsigned long long)seed, p.home, ROAD_MEN, p.general_home ? " with the general" : "", p.lost,
+			     p.closest_m, n.home, n.general_home ? " with the general" : "", n.lost, n.closest_m);
+		CHECK(p.conserved && n.conserved);
+		CHECK(p.left_at_s < 0.0 && n.left_at_s < 0.0); /* on orders, not leaving */
+		CHECK(p.general_home && p.home >= ROAD_MEN - 2);
+		CHECK(p.closest_m > 100.0);
+		CHECK(n.closest_m < 60.0);
+	}
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* rt_world_plan_road refuses what does not exist and does nothing where there are no roads. */
+TEST(flight_plan_road_refuses_a_missing_goal_or_side)
+{
+	rt_error err;
+	rt_world *w = road_world_steady(true, 1, &err);
+	CHECK(w);
+	if (!w) return;
+	CHECK(rt_world_plan_road(w, 0, 7, &err) == RT_ERR_INVALID && strstr(err.message, "goal 7"));
+	CHECK(rt_world_plan_road(w, 200, 0, &err) == RT_ERR_INVALID && strstr(err.message, "side"));
+	CHECK(rt_world_plan_road(NULL, 0, 0, &err) == RT_ERR_INVALID);
+	/* side 1 has no refuges: no road, nothing done */
+	CHECK_OK(rt_world_plan_road(w, 1, 0, &err), err);
+	rt_world_destroy(w);
 	CHECK(rt_test_bytes_held() == 0);
 }
 

@@ -259,6 +259,14 @@ rt_status rt_world_set_flight(rt_world *world, const rt_flight_params *params, r
 bool rt_world_flight_direction(const rt_world *world, uint8_t side, rt_vec2 p, rt_vec2 *direction, double *travel_m);
 /* Times the side's flight field has been built so far (0: never). */
 int rt_world_flight_builds(const rt_world *world, uint8_t side);
+/* A commander plans his side's road to `goal` now (M3, Q7; docs/model.md section 10, "His
+ * road"): the goal's field costed by the enemy the side remembers, as a general who
+ * leaves without orders picks his. Men of the side in flight to the goal, and men
+ * marching there on an order, follow it until it is planned again. A world without
+ * refuges for the side, or without enemy costs (enemy_interval_s 0), has no roads: then
+ * nothing is done. Between steps; the scenario run calls it for every order to march to
+ * a side's refuge and every new refuge given to a commander. */
+rt_status rt_world_plan_road(rt_world *world, uint8_t side, rt_goal_id goal, rt_error *err);
 
 /* ---- boats (E7) ----------------------------------------------------------------------
  * A landing with `boats` boats of `capacity` men each. Every step, after the move, men of

@@ -964,13 +964,18 @@ double rt__now_seconds(void);
 rt_status rt__agents_reserve(rt_world *w, int capacity);
 /* rt_state_is_active, inline: the hot loops ask it of every man every step */
 static inline bool rt__active(uint8_t state) { return state <= RT_STATE_SURRENDERED; }
-/* Whether his side's fort opens for the man in slot s when it is full: a commander's
- * gate opens for its side's general (Q9: Wang Pu and Wu Sangui got into Xingshan with it
- * full of their fugitives; docs/model.md section 11). Every man sheltered takes a place
- * in the count that shuts the gate (the capacity counts agents, each the run's `scale`
- * men), the general too: the fort holds no more than its capacity but for the generals
- * who come to it full. */
-static inline bool rt__opens_when_full(const rt_agents *a, int s) { return a->kind[s] == RT_KIND_COMMANDER; }
+/* Whether his side's fort opens for the man in slot s when it is full: a general's gate
+ * opens for him and his guards (Q9, M8: Wang Pu and Wu Sangui got into Xingshan with it
+ * full of their fugitives; docs/model.md section 11; before session 29 the gate opened
+ * for the general alone, and his guards, shut out, stood in the gate and kept him out
+ * with them). Every man sheltered takes a place in the count that shuts the gate (the
+ * capacity counts agents, each the run's `scale` men), the general and his guards too:
+ * the fort holds no more than its capacity but for the generals' parties who come to it
+ * full. */
+static inline bool rt__opens_when_full(const rt_agents *a, int s)
+{
+	return a->kind[s] == RT_KIND_COMMANDER || a->stance[s] == RT_STANCE_GUARD;
+}
 
 /* Where a corps' men (not its commander's party) march when he leaves and run when they
  * break: his refuge unless he abandons them for another (rt_corps_def.ranks_refuge). */

@@ -386,7 +386,7 @@ static rt_world *gate_fort_world(int capacity, rt_map **map, rt_goal_id *inside,
 
 /* The fort of gate_fort_world for 20 men, 30 men of its side making for it and, last
  * in the column, one more man: sheltered or shut out, and the fort's count after. */
-static bool last_man_gets_in(uint8_t kind, int *count)
+static bool last_man_gets_in(uint8_t kind, uint8_t stance, int *count)
 {
 	rt_map *map = NULL;
 	rt_goal_id inside = RT_NO_GOAL;
@@ -397,6 +397,7 @@ static bool last_man_gets_in(uint8_t kind, int *count)
 	man.goal = inside;
 	for (int i = 0; ok && i < 31; ++i) {
 		man.kind = i < 30 ? RT_KIND_FOOT : kind;
+		man.stance = i < 30 ? RT_STANCE_HOLD : stance;
 		man.position = (rt_vec2){ 50.0 + 1.2 * (i % 10), -20.0 - 1.5 * (i / 10) };
 		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
 	}
@@ -409,18 +410,24 @@ static bool last_man_gets_in(uint8_t kind, int *count)
 	return ok && v.state == RT_STATE_SHELTERED;
 }
 
-/* Q9: a full fort opens for a commander (Wang Pu and Wu Sangui got into Xingshan full of
- * their fugitives), and he takes a place in it as every man does. 30 foot make for a fort
- * for 20 with one more man last in the column: a commander gets in and the fort counts 21
- * (its 20 and the general who came to it full); a foot soldier is shut out. */
+/* Q9, M8: a full fort opens for a commander and his guards (Wang Pu and Wu Sangui got
+ * into Xingshan full of their fugitives), and each takes a place in it as every man does.
+ * 30 foot make for a fort for 20 with one more man last in the column: a commander gets
+ * in and the fort counts 21 (its 20 and the general who came to it full), and so does a
+ * guard (stance guard); a foot soldier is shut out. (Before session 29 the guard was shut
+ * out too, and at Xingshan Wang Pu's guards, standing in the gate, kept him out for four
+ * days.) */
 TEST(terrain_a_full_fort_opens_for_a_commander)
 {
-	int with_commander = 0, with_foot = 0;
-	const bool commander_in = last_man_gets_in(RT_KIND_COMMANDER, &with_commander);
-	const bool foot_in = last_man_gets_in(RT_KIND_FOOT, &with_foot);
-	rt_test_note("last in the column: a commander %s (the fort counts %d), a foot soldier %s (it counts %d)",
-		     commander_in ? "gets in" : "is shut out", with_commander, foot_in ? "gets in" : "is shut out", with_foot);
+	int with_commander = 0, with_guard = 0, with_foot = 0;
+	const bool commander_in = last_man_gets_in(RT_KIND_COMMANDER, RT_STANCE_HOLD, &with_commander);
+	const bool guard_in = last_man_gets_in(RT_KIND_GUARD, RT_STANCE_GUARD, &with_guard);
+	const bool foot_in = last_man_gets_in(RT_KIND_FOOT, RT_STANCE_HOLD, &with_foot);
+	rt_test_note("last in the column: a commander %s (the fort counts %d), a guard %s (%d), a foot soldier %s (it counts %d)",
+		     commander_in ? "gets in" : "is shut out", with_commander, guard_in ? "gets in" : "is shut out", with_guard,
+		     foot_in ? "gets in" : "is shut out", with_foot);
 	CHECK(commander_in && with_commander == 21);
+	CHECK(guard_in && with_guard == 21);
 	CHECK(!foot_in && with_foot == 20);
 }
 

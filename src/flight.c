@@ -200,7 +200,7 @@ static bool refuge_open(const rt_world *w, int r)
 }
 
 /* Whether the fort the man in slot s makes for would shut him out: not his side's, or
- * full and he no general (rt__opens_when_full). */
+ * full and he no general nor his guard (rt__opens_when_full). */
 static bool shuts_out(const rt_world *w, int fort, int s)
 {
 	const int own = w->fort_side[fort];

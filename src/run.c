@@ -414,7 +414,7 @@ static rt_status environment_error(const rt_scenario *sc, rt_status s, rt_error 
 }
 
 /* A man put in a fort at the start takes his place in it, a general and his guards too
- * (Q9; the gate opens for a general when it is full, rt__opens_when_full). */
+ * (Q9; the gate opens for a general and his guards when it is full, rt__opens_when_full). */
 static void take_place(rt_world *w, const rt_agent_def *d)
 {
 	if (d->state != RT_STATE_SHELTERED || !w->fort_side) return;

@@ -654,7 +654,7 @@ void rt__drown(rt_world *w);
 rt_status rt__forts_prepare(rt_world *w, rt_error *err);
 void rt__forts_admit(rt_world *w);
 /* Whether the fort at (x, y), if any, lets the man in slot s in: his side's, with room
- * for him, or full and he a general (rt__opens_when_full). */
+ * for him, or full and he a general or his guard (rt__opens_when_full). */
 bool rt__fort_admits(const rt_world *w, int s, double x, double y);
 /* The map feature index of the fort covering (x, y), or -1 (also -1 without forts). */
 int rt__fort_at(const rt_world *w, double x, double y);

@@ -977,7 +977,7 @@ static rt_status fire_trigger(rt_run *run, int i, rt_error *err)
 		if (s != RT_OK) return s;
 		if (act->refuge >= 0) set_refuge(run, act);
 		const int side = sc->corps[act->unit >= 0 ? sc->units[act->unit].corps : act->corps].side;
-		if (act->order.kind == RT_ORDER_MARCH && act->order.place >= 0 && (act->unit >= 0 || act->has_order || !act->commander) &&
+		if (act->order.kind == RT_ORDER_MARCH && act->order.place >= 0 && (act->has_order || !act->commander) &&
 		    (s = plan_road(run, side, act->order.place, err)) != RT_OK)
 			return s;
 		if (act->refuge >= 0 && (s = plan_road(run, side, act->refuge, err)) != RT_OK) return s;

@@ -807,6 +807,46 @@ bool rt__fire_flight(const rt_world *w, double x, double y, double *dx, double *
 	return true;
 }
 
+/* E4, fear of fire: the share of the map cells round (x, y) within `radius_m` (a square
+ * of the cells within max(1, ceil(radius / cell - 1/2)) of his own, as the local picture
+ * is drawn, section 9) whose flames stop men, and, when any do, the unit direction away
+ * from them (the sum of the unit vectors from each such cell to him, weighted by the
+ * inverse of its distance; from his own cell, into the wind). 0 and no direction when
+ * none burns there. */
+double rt__fire_seen(const rt_world *w, double x, double y, double radius_m, double *ax, double *ay)
+{
+	const rt_fire *f = w->fire;
+	if (ax) *ax = 0.0;
+	if (ay) *ay = 0.0;
+	if (!f || f->hot_count <= 0) return 0.0;
+	const int ix = rt__floor_int((x - f->ox) * f->inv_cell), iy = rt__floor_int((y - f->oy) * f->inv_cell);
+	int r = (int)ceil(radius_m * f->inv_cell - 0.5);
+	if (r < 1) r = 1;
+	int hot = 0;
+	double sx = 0.0, sy = 0.0;
+	for (int j = iy - r; j <= iy + r; ++j)
+		for (int i = ix - r; i <= ix + r; ++i) {
+			if (i < 0 || j < 0 || i >= f->nx || j >= f->ny || f->state[j * f->nx + i] != RT_FIRE_CELL_HOT) continue;
+			hot++;
+			const double dx = x - (f->ox + (i + 0.5) * f->cell_m), dy = y - (f->oy + (j + 0.5) * f->cell_m);
+			const double d2 = dx * dx + dy * dy;
+			if (d2 > 1e-12) {
+				sx += dx / d2;
+				sy += dy / d2;
+			} else {
+				sx -= w->env.wind_mps.x;
+				sy -= w->env.wind_mps.y;
+			}
+		}
+	if (hot == 0) return 0.0;
+	const double n = hypot(sx, sy);
+	if (n > 1e-12 && ax && ay) {
+		*ax = sx / n;
+		*ay = sy / n;
+	}
+	return (double)hot / (double)((2 * r + 1) * (2 * r + 1));
+}
+
 static double smoke_at(const rt_world *w, double x, double y)
 {
 	const rt_fire *f = w->fire;

@@ -79,6 +79,8 @@ typedef struct decide_ctx {
 	int max_level, rc_limit;
 	bool simd;
 	bool mud, fire; /* wet ground somewhere; a head fire burning somewhere */
+	bool fire_fear;     /* E4: ... and men fear it (morale's fire_fear_rate_per_s > 0) */
+	double view_radius; /* ... as far round them as they take in (morale's view_radius_m) */
 	bool water;     /* a map with a sea or rivers: men not in flight wade out of deep water */
 	double charge_run_up, charge_pace; /* combat: a rider this near the enemy he closes with gallops */
 	double pursuit_pace;               /* command: a rider after a man in flight gallops (Q2) */
@@ -485,9 +487,16 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 		 * nearest safe ground */
 		if (c->fire || c->water) {
 			const uint8_t state = a->state[g->order[k]];
-			if (c->fire && rt__fire_flight(w, g->sx[k], g->sy[k], &bm->head_x[i], &bm->head_y[i]) &&
-			    state != RT_STATE_ROUTING)
-				bm->pace[i] *= c->flight_factor;
+			double ax, ay;
+			if (c->fire && rt__fire_flight(w, g->sx[k], g->sy[k], &bm->head_x[i], &bm->head_y[i])) {
+				if (state != RT_STATE_ROUTING) bm->pace[i] *= c->flight_factor;
+			}
+			/* E4: a man broken who sees flames round him runs from them first */
+			else if (c->fire_fear && state == RT_STATE_ROUTING &&
+				 rt__fire_seen(w, g->sx[k], g->sy[k], c->view_radius, &ax, &ay) > 0.0 && (ax != 0.0 || ay != 0.0)) {
+				bm->head_x[i] = ax;
+				bm->head_y[i] = ay;
+			}
 			/* E3: a man not in flight feels the water rise round him and wades out toward
 			 * the shallows; a routing man in the dark runs where his flight takes him */
 			else if (c->water && state != RT_STATE_ROUTING && state != RT_STATE_SURRENDERED)
@@ -952,6 +961,8 @@ void rt__locomotion_decide(rt_world *w)
 	c.simd = rt__neighbours_simd();
 	c.mud = w->mud_on;
 	c.fire = rt__fire_hot_anywhere(w);
+	c.fire_fear = c.fire && w->def.morale.fire_fear_rate_per_s > 0.0;
+	c.view_radius = w->def.morale.view_radius_m;
 	c.water = w->map != NULL;
 	c.charge_run_up = w->def.combat.charge_run_up_m;
 	c.charge_pace = w->def.combat.charge_pace_factor;

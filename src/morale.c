@@ -3,13 +3,15 @@
  * routing man far enough from the enemy whose morale has come back rallies.
  *
  *   dm/dt = (m_base - m) / tau - s_e (k_threat (1 + k_rear behind) threat + k_contagion routing_share
- *                                     + k_death deaths_seen)
+ *                                     + k_death deaths_seen + k_fire fire_seen)
  *
  * m_base is his experience's baseline spread a little per man, lowered by his corps'
  * hunger (M9: m_base - hunger_baseline_loss hunger); s_e his experience's sensitivity
  * (green men lose morale faster: M1), times (1 + darkness_loss_factor darkness) at night
  * (E1: darkness 0 in daylight, 1 at or below the dark illuminance, log-linear between);
  * threat, routing_share and deaths_seen come from the sense phase's local picture;
+ * fire_seen is the share of the map cells round him within view_radius_m whose flames
+ * stop men (E4, fire.c: fear of fire);
  * behind is 1 when his nearest enemy is behind him (rt__behind, combat "Facing"). A
  * guard bound to his commander (M8, guard.c) loses guard_loss_factor x as much and does
  * not rout. A man marching off after his commander left whose commander is not within
@@ -42,6 +44,7 @@ void rt__morale(rt_world *w)
 	 * surrender, and seldom kneels (E1) */
 	const double kneel_rate = m->kneel_rate_per_s * (1.0 - darkness * (1.0 - m->dark_kneel_factor));
 	const double guard_loss = w->def.command.guard_loss_factor;
+	const bool fire_fear = m->fire_fear_rate_per_s > 0.0 && rt__fire_hot_anywhere(w);
 	/* who is routing as the phase begins: "no way out" reads it of his enemies, whose own
 	 * states this loop may change meanwhile (on other threads) */
 	uint8_t *routing = rt__arena_push(&w->arena, (size_t)n + 1);
@@ -96,8 +99,10 @@ void rt__morale(rt_world *w)
 			const int t = (int)w->slot_of_id[a->enemy[s]];
 			if (rt__behind(w, s, a->x[t] - a->x[s], a->y[t] - a->y[s])) rear += m->rear_threat_factor;
 		}
+		/* E4: flames round him that stop men frighten him, the more of what he sees they fill */
+		const double fire = fire_fear ? rt__fire_seen(w, a->x[s], a->y[s], m->view_radius_m, NULL, NULL) : 0.0;
 		double loss = sens * (m->threat_rate_per_s * rear * a->threat[s] + m->contagion_rate_per_s * a->routing_share[s] +
-				      m->death_shock * a->deaths_seen[s]);
+				      m->death_shock * a->deaths_seen[s] + m->fire_fear_rate_per_s * fire);
 		/* M8: a guard bound to his commander loses heart slower and does not break */
 		bool bound = false;
 		if (corps >= 0 && a->stance[s] == RT_STANCE_GUARD && w->corps[corps].guarded) {

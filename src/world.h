@@ -719,6 +719,9 @@ static inline bool rt__fire_hot(const rt_world *w, int cell)
 /* A man in the flames of a head fire, or on grass beside them, runs for the nearest
  * safe ground (burnt, or with nothing to burn): true and the unit direction. */
 bool rt__fire_flight(const rt_world *w, double x, double y, double *dx, double *dy);
+/* E4, fear of fire: the share of the cells he sees round him (within radius_m) in flames
+ * that stop men, and the unit direction away from them (0, 0 when none). */
+double rt__fire_seen(const rt_world *w, double x, double y, double radius_m, double *ax, double *ay);
 /* How far a man at (x, y) can see through the smoke there (INFINITY without smoke). */
 double rt__smoke_detection_m(const rt_world *w, double x, double y);
 static inline bool rt__smoke_anywhere(const rt_world *w) { return w->fire && w->fire->smoke_max > 0.0f; }

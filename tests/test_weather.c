@@ -73,6 +73,32 @@ static rt_world *map_world(const rt_map *map, double half_w, double half_h, doub
 	return map_world_legs(map, half_w, half_h, dt_s, threads, seed, NULL);
 }
 
+static rt_world *map_world_morale(const rt_map *map, double half_w, double half_h, double dt_s, int threads, uint64_t seed,
+				  const rt_morale_params *morale)
+{
+	rt_world_def d = rt_world_def_default();
+	d.morale = *morale;
+	d.allocator = rt_test_allocator();
+	d.threads = threads;
+	d.seed = seed;
+	d.dt_s = dt_s;
+	d.bounds_min = (rt_vec2){ -half_w, -half_h };
+	d.bounds_max = (rt_vec2){ half_w, half_h };
+	d.agent_capacity = 1024;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) {
+		rt_test_note("world: %s", err.message);
+		return NULL;
+	}
+	if (rt_world_set_map(w, map, &err) != RT_OK) {
+		rt_test_note("set map: %s", err.message);
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
 /* An open grass plain of width x height m (cells of cell_m). */
 static rt_map *plain(double width_m, double height_m, double cell_m)
 {
@@ -417,7 +443,11 @@ static bool burn_strip(bool fire, uint64_t seed, strip_result *r)
 	map_rect(&b, "{\"kind\":\"bare\"}", 40, -149, 199, 149);
 	rt_map *map = map_finish(&b);
 	if (!map) return false;
-	rt_world *w = map_world(map, 200, 150, 0.1, 1, seed);
+	/* the flames' own rule, without the fear of fire (E4, test below): frightened, the
+	 * walkers would break and run back from the strip rather than wait at its flames */
+	rt_morale_params calm = rt_morale_params_default();
+	calm.fire_fear_rate_per_s = 0.0;
+	rt_world *w = map_world_morale(map, 200, 150, 0.1, 1, seed, &calm);
 	bool ok = w != NULL;
 	const rt_ignition line = { { 2.5, -148.0 }, { 2.5, 148.0 }, 0.0 };
 	if (ok) ok = set_fire(w, 6.0, 0.0, &line, fire ? 1 : 0);
@@ -528,6 +558,106 @@ TEST(fire_flames_stop_walkers_and_burn_men_who_stay)
 	CHECK(expected > 0.8 * pinned); /* the flames stay long enough to kill most who stay */
 	CHECK(fabs(pinned_dead - expected) <= 4.0 * sqrt(variance) + 1.0);
 	CHECK(runners_dead < pinned_dead / 3); /* running saves most */
+}
+
+/* E4, fear of fire: a block of 100 trained foot standing on a grass plain, formed, 60 m
+ * east (downwind) of a line fire lit across a 4 m/s west wind, and a second block 250 m
+ * north of the fire's end, out of its sight. With `fear` the morale's fire_fear_rate_per_s
+ * (0: fire frightens no one). */
+typedef struct fear_result {
+	int routed;              /* of the block in the fire's way, broken within 150 s */
+	double broke_gap_m;      /* mean distance from each man, as he broke, to the nearest flames */
+	int beside_flames;       /* man-steps of them unbroken within 7.5 m of the flames */
+	double mean_x;           /* where the block stands at 150 s (it started at x = -27.5) */
+	int far_routed;          /* of the block out of sight of the fire, broken */
+	int burned;
+} fear_result;
+
+static double nearest_flames_m(const rt_world *w, rt_vec2 p, double reach_m)
+{
+	double best = INFINITY;
+	for (double dy = -reach_m; dy <= reach_m; dy += 5.0)
+		for (double dx = -reach_m; dx <= reach_m; dx += 5.0) {
+			const rt_vec2 q = { p.x + dx, p.y + dy };
+			if (blocks_at(w, q)) best = fmin(best, hypot(dx, dy));
+		}
+	return best;
+}
+
+static bool fear_block(double fear, uint64_t seed, fear_result *r)
+{
+	memset(r, 0, sizeof *r);
+	rt_map *map = plain(500, 700, 5);
+	if (!map) return false;
+	rt_morale_params morale = rt_morale_params_default();
+	morale.fire_fear_rate_per_s = fear;
+	rt_world *w = map_world_morale(map, 250, 350, 0.1, 1, seed, &morale);
+	bool ok = w != NULL;
+	rt_error err;
+	const rt_ignition line = { { -100.0, -100.0 }, { -100.0, 100.0 }, 0.0 };
+	if (ok) ok = set_fire(w, 4.0, 0.0, &line, 1);
+	enum { MEN = 100 };
+	rt_agent_id near[MEN], far[MEN];
+	for (int i = 0; ok && i < MEN; ++i) ok = stand(w, -40.0 + 3.0 * (i / 10), -13.5 + 3.0 * (i % 10), 0, &near[i]);
+	for (int i = 0; ok && i < MEN; ++i) ok = stand(w, -40.0 + 3.0 * (i / 10), 236.5 + 3.0 * (i % 10), 0, &far[i]);
+	bool broke[MEN] = { false };
+	for (int step = 0; ok && step < 1500; ++step) {
+		ok = rt_world_step(w, &err) == RT_OK;
+		for (int i = 0; ok && i < MEN; ++i) {
+			rt_agent_view v;
+			rt_world_get_agent(w, near[i], &v);
+			if (!rt_state_is_active(v.state)) continue;
+			const double gap = nearest_flames_m(w, v.position, 10.0);
+			if (gap <= 7.5) {
+				if (!broke[i] || v.state != RT_STATE_ROUTING) r->beside_flames++;
+			}
+			if (!broke[i] && v.state == RT_STATE_ROUTING) {
+				broke[i] = true;
+				r->routed++;
+				r->broke_gap_m += nearest_flames_m(w, v.position, 60.0);
+			}
+		}
+	}
+	if (r->routed > 0) r->broke_gap_m /= r->routed;
+	for (int i = 0; ok && i < MEN; ++i) {
+		rt_agent_view v;
+		rt_world_get_agent(w, near[i], &v);
+		r->mean_x += v.position.x / MEN;
+		r->burned += v.state == RT_STATE_DEAD_BURNED;
+		rt_world_get_agent(w, far[i], &v);
+		r->far_routed += v.state != RT_STATE_FORMED;
+	}
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	return ok;
+}
+
+TEST(fire_men_who_see_flames_break_and_run_from_them)
+{
+	const double fear = rt_morale_params_default().fire_fear_rate_per_s;
+	for (int k = 0; k < 3; ++k) {
+		fear_result with, without;
+		CHECK(fear_block(fear, 31 + (uint64_t)k, &with));
+		CHECK(fear_block(0.0, 31 + (uint64_t)k, &without));
+		rt_test_note("seed %d, fear %.2f/s: %d of 100 broke, the flames %.1f m off on average as they broke, %d "
+			     "man-steps beside the flames unbroken, block at x = %.1f m after 150 s, %d burned; out of sight %d "
+			     "broke", 31 + k, fear, with.routed, with.broke_gap_m, with.beside_flames, with.mean_x, with.burned,
+			     with.far_routed);
+		rt_test_note("seed %d, no fear: %d broke, %d man-steps beside the flames, block at x = %.1f m, %d burned",
+			     31 + k, without.routed, without.beside_flames, without.mean_x, without.burned);
+		/* seeing the flames come on, the men break before the flames reach them and run
+		 * from them; those out of sight stand */
+		CHECK(with.routed >= 95);
+		CHECK(with.broke_gap_m > 5.0); /* a cell and more from the flames */
+		CHECK(with.beside_flames * 10 < without.beside_flames);
+		CHECK(with.mean_x > without.mean_x + 30.0);
+		CHECK(with.far_routed == 0);
+		CHECK(with.burned == 0);
+		/* without the fear they stand in their ranks until the flames are on them */
+		CHECK(without.routed == 0);
+		CHECK(without.beside_flames > 100);
+		CHECK(without.far_routed == 0);
+	}
 }
 
 /* Mean eastward speed of walkers on the road (y near 0) and off it over 60 s. */

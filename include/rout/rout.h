@@ -224,6 +224,9 @@ typedef struct rt_morale_params {
 	double flight_pace_spread;               /* each man in flight runs at his own pace: 1 + this x z times the
 						  * run, z a standard normal drawn once for him, held within +-3
 						  * (0: all alike) */
+	double fire_fear_rate_per_s;             /* E4: loss a second when all he sees round him (view_radius_m) is in
+						  * flames that stop men; a routing man who sees such flames runs
+						  * from them (0: fire frightens no one) */
 } rt_morale_params;
 
 rt_morale_params rt_morale_params_default(void);

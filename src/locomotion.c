@@ -66,10 +66,6 @@ static double spacing_along(double ex, double ey, double ri, const rt_nb_batch *
 }
 
 /* What every batch of the decide phase reads. */
-/* E4: a man kept from the flames slides along them while his way runs at least this far
- * (the sine of about 17 degrees) across the line to them; straighter at them, he stands */
-#define KEEP_CLEAR_SLIDE 0.3
-
 typedef struct decide_ctx {
 	rt_world *w;
 	const rt_grid *g;
@@ -495,22 +491,20 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 			if (c->fire && rt__fire_flight(w, g->sx[k], g->sy[k], &bm->head_x[i], &bm->head_y[i])) {
 				if (state != RT_STATE_ROUTING) bm->pace[i] *= c->flight_factor;
 			}
-			/* E4: a man who sees flames round him keeps clear of them: broken, he runs from
-			 * them first; else he goes no nearer, sliding along them, and stands if his way
-			 * is straight at them */
-			else if (c->fire_fear && rt__fire_seen(w, g->sx[k], g->sy[k], c->view_radius, &ax, &ay) > 0.0 &&
-				 (ax != 0.0 || ay != 0.0)) {
+			/* E4: a man who sees flames round him gives ground from them: broken, he runs
+			 * from them first; else he drops what of his way runs at them and steps away
+			 * (a kneeling man stays where he knelt, C5) */
+			else if (c->fire_fear && state != RT_STATE_SURRENDERED &&
+				 rt__fire_seen(w, g->sx[k], g->sy[k], c->view_radius, &ax, &ay) > 0.0 && (ax != 0.0 || ay != 0.0)) {
 				if (state == RT_STATE_ROUTING) {
 					bm->head_x[i] = ax;
 					bm->head_y[i] = ay;
 				} else {
-					const double toward = bm->head_x[i] * ax + bm->head_y[i] * ay;
-					if (toward < 0.0) {
-						const double hx = bm->head_x[i] - toward * ax, hy = bm->head_y[i] - toward * ay;
-						const double hn = sqrt(hx * hx + hy * hy);
-						bm->head_x[i] = hn > KEEP_CLEAR_SLIDE ? hx / hn : 0.0;
-						bm->head_y[i] = hn > KEEP_CLEAR_SLIDE ? hy / hn : 0.0;
-					}
+					const double toward = fmin(0.0, bm->head_x[i] * ax + bm->head_y[i] * ay);
+					const double hx = bm->head_x[i] - toward * ax + ax, hy = bm->head_y[i] - toward * ay + ay;
+					const double hn = sqrt(hx * hx + hy * hy);
+					bm->head_x[i] = hn > 1e-9 ? hx / hn : 0.0;
+					bm->head_y[i] = hn > 1e-9 ? hy / hn : 0.0;
 				}
 			}
 			/* E3: a man not in flight feels the water rise round him and wades out toward

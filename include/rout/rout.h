@@ -225,8 +225,9 @@ typedef struct rt_morale_params {
 						  * run, z a standard normal drawn once for him, held within +-3
 						  * (0: all alike) */
 	double fire_fear_rate_per_s;             /* E4: loss a second when all he sees round him (view_radius_m) is in
-						  * flames that stop men; a routing man who sees such flames runs
-						  * from them (0: fire frightens no one) */
+						  * flames that stop men; with it on, men who see such flames give
+						  * ground from them and the broken run from them (0: fire frightens
+						  * and turns no one) */
 } rt_morale_params;
 
 rt_morale_params rt_morale_params_default(void);

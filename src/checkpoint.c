@@ -115,6 +115,11 @@
  *   fire: touch, smoke_next, source, source_box                        NOT STATE (scratch of one
  *                                                                      update: empty between steps)
  *   fire: the lists' capacities                                        NOT STATE
+ *   fire: sight_k, sight_nx, sight_ny, sight_m, sight_cell_m           STATIC (from the map and the
+ *                                                                      fingerprinted morale params)
+ *   fire: sight_x, sight_y, sight_box, sight_for_s                     REBUILT from the fire's state
+ *                                                                      (rt__fire_reset marks it stale,
+ *                                                                      rt__fire_sight_refresh)
  *   refuges[refuge_count] (def, fort), flight (parameters)             STATIC (fingerprint)
  *   refuge_capacity, landing_capacity                                  NOT STATE
  *   flights[side]: used                                                STATIC (from the refuges)
@@ -208,7 +213,8 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(rally_enemy_distance_m) X(flight_speed_factor) X(drop_armour_prob) X(drop_weapon_prob) \
 	X(kneel_distance_m) X(kneel_rate_per_s) X(capture_distance_m) X(hunger_baseline_loss) X(darkness_loss_factor) \
 	X(rear_threat_factor) X(dark_kneel_factor) X(leader_reach_m) X(leaderless_baseline_loss) X(barred_range_m) \
-	X(barred_cell_m) X(barred_men) X(halted_ahead_radii) X(flight_pace_spread) X(fire_fear_rate_per_s)
+	X(barred_cell_m) X(barred_men) X(halted_ahead_radii) X(flight_pace_spread) X(fire_fear_rate_per_s) \
+	X(fire_sight_m)
 #define COMMAND_PARAMS(X) \
 	X(decision_interval_s) X(base_hazard_per_h) X(courage_weight) X(pressure_weight) X(hunger_weight) \
 	X(cut_off_weight) X(peer_weight) X(watch_m) X(leave_morale_shock) \
@@ -266,8 +272,8 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 5072, "struct rt_world changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_world_def) == 1768, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 5080, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_world_def) == 1776, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 280, "rt_corps changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps_def) == 104, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
@@ -283,7 +289,7 @@ _Static_assert(sizeof(rt_weather_def) == 136, "rt_weather_def changed: update th
 _Static_assert(sizeof(rt_weather_series) == 40, "rt_weather_series changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_fire_def) == 144, "rt_fire_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_ignition) == 40, "rt_ignition changed: update the checkpoint's fingerprint (checkpoint.c)");
-_Static_assert(sizeof(rt_fire) == 360, "rt_fire changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_fire) == 424, "rt_fire changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_fire_burning) == 20, "rt_fire_burning changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_refuge_def) == 48, "rt_refuge_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_refuge) == 56, "rt_refuge changed: update the checkpoint (checkpoint.c)");

@@ -336,6 +336,9 @@ void rt__fire_destroy(rt_world *w, rt_fire *f, rt_ignition *ignitions, int ignit
 	rt__free(a, f->smoke, smoke);
 	rt__free(a, f->smoke_next, smoke);
 	rt__free(a, f->source, smoke);
+	const size_t sight = (size_t)f->sight_nx * (size_t)f->sight_ny * sizeof(float);
+	rt__free(a, f->sight_x, sight);
+	rt__free(a, f->sight_y, sight);
 	rt__free(a, f, sizeof *f);
 }
 
@@ -386,7 +389,26 @@ rt_status rt__fire_build(rt_world *w, const rt_fire_def *d, rt_fire **out, rt_ig
 	f->smoke = rt__calloc(a, smoke, sizeof(float));
 	f->smoke_next = rt__calloc(a, smoke, sizeof(float));
 	f->source = rt__calloc(a, smoke, sizeof(float));
-	if (!f->state || !f->time_s || !f->smoke || !f->smoke_next || !f->source) {
+	/* E4: flames seen from afar, when men fear fire and look beyond their local picture;
+	 * sight cells of about a quarter of the reach */
+	const rt_morale_params *m = &w->def.morale;
+	f->sight_box[0] = f->sight_box[1] = 0;
+	f->sight_box[2] = f->sight_box[3] = -1;
+	f->sight_for_s = -1.0;
+	bool sight_ok = true;
+	if (m->fire_fear_rate_per_s > 0.0 && m->fire_sight_m > m->view_radius_m) {
+		f->sight_m = m->fire_sight_m;
+		f->sight_k = (int)floor(m->fire_sight_m / (4.0 * w->map_cell));
+		if (f->sight_k < 1) f->sight_k = 1;
+		f->sight_cell_m = f->sight_k * w->map_cell;
+		f->sight_nx = (f->nx + f->sight_k - 1) / f->sight_k;
+		f->sight_ny = (f->ny + f->sight_k - 1) / f->sight_k;
+		const size_t sight = (size_t)f->sight_nx * (size_t)f->sight_ny;
+		f->sight_x = rt__calloc(a, sight, sizeof(float));
+		f->sight_y = rt__calloc(a, sight, sizeof(float));
+		sight_ok = f->sight_x && f->sight_y;
+	}
+	if (!f->state || !f->time_s || !f->smoke || !f->smoke_next || !f->source || !sight_ok) {
 		const size_t cells = f->cells;
 		rt__fire_destroy(w, f, ignitions, d->ignition_count);
 		return rt__fail(err, RT_ERR_NOMEM, "cannot allocate the fire grid of %zu cells", cells);
@@ -739,6 +761,7 @@ void rt__fire_reset(rt_world *w)
 	f->box[0] = f->box[1] = f->source_box[0] = f->source_box[1] = 0;
 	f->box[2] = f->box[3] = f->source_box[2] = f->source_box[3] = -1;
 	f->smoke_max = 0.0f;
+	f->sight_for_s = -1.0;
 }
 
 rt_status rt__fire_reserve(rt_world *w, int burning, int front, rt_error *err)
@@ -845,6 +868,59 @@ double rt__fire_seen(const rt_world *w, double x, double y, double radius_m, dou
 		*ay = sy / n;
 	}
 	return (double)hot / (double)((2 * r + 1) * (2 * r + 1));
+}
+
+/* E4, flames seen from afar: the sum, at each sight cell's centre, of the unit vectors
+ * from the hot cells within sight_m to it over their distance, rebuilt (serially, in the
+ * burning list's order, so the same at any thread count) when the fire has moved on. */
+void rt__fire_sight_refresh(rt_world *w)
+{
+	rt_fire *f = w->fire;
+	if (!f || !f->sight_x || f->sight_for_s == f->next_update_s) return;
+	int *box = f->sight_box;
+	for (int y = box[1]; y <= box[3]; ++y)
+		for (int x = box[0]; x <= box[2]; ++x) {
+			f->sight_x[(size_t)y * (size_t)f->sight_nx + (size_t)x] = 0.0f;
+			f->sight_y[(size_t)y * (size_t)f->sight_nx + (size_t)x] = 0.0f;
+		}
+	box[0] = box[1] = 0;
+	box[2] = box[3] = -1;
+	const double reach = f->sight_m, reach2 = reach * reach, s = f->sight_cell_m;
+	const int r = (int)ceil(reach / s) + 1;
+	for (int k = 0; k < f->burning_count; ++k) {
+		const int cell = f->burning[k].cell;
+		if (f->state[cell] != RT_FIRE_CELL_HOT) continue;
+		const int i = cell % f->nx, j = cell / f->nx;
+		const double hx = (i + 0.5) * f->cell_m, hy = (j + 0.5) * f->cell_m; /* from the grid's origin */
+		const int si = i / f->sight_k, sj = j / f->sight_k;
+		const int x0 = si - r < 0 ? 0 : si - r, x1 = si + r >= f->sight_nx ? f->sight_nx - 1 : si + r;
+		const int y0 = sj - r < 0 ? 0 : sj - r, y1 = sj + r >= f->sight_ny ? f->sight_ny - 1 : sj + r;
+		for (int y = y0; y <= y1; ++y)
+			for (int x = x0; x <= x1; ++x) {
+				const double dx = (x + 0.5) * s - hx, dy = (y + 0.5) * s - hy, d2 = dx * dx + dy * dy;
+				if (d2 > reach2 || d2 < 1e-12) continue;
+				const size_t c = (size_t)y * (size_t)f->sight_nx + (size_t)x;
+				f->sight_x[c] += (float)(dx / d2);
+				f->sight_y[c] += (float)(dy / d2);
+			}
+		box_add(box, x0, y0);
+		box_add(box, x1, y1);
+	}
+	f->sight_for_s = f->next_update_s;
+}
+
+bool rt__fire_seen_afar(const rt_world *w, double x, double y, double *ax, double *ay)
+{
+	const rt_fire *f = w->fire;
+	if (!f || !f->sight_x || f->hot_count <= 0) return false;
+	const int i = rt__floor_int((x - f->ox) * f->inv_cell), j = rt__floor_int((y - f->oy) * f->inv_cell);
+	if (i < 0 || j < 0 || i >= f->nx || j >= f->ny) return false;
+	const size_t c = (size_t)(j / f->sight_k) * (size_t)f->sight_nx + (size_t)(i / f->sight_k);
+	const double sx = f->sight_x[c], sy = f->sight_y[c], n = hypot(sx, sy);
+	if (!(n > 1e-12)) return false;
+	*ax = sx / n;
+	*ay = sy / n;
+	return true;
 }
 
 static double smoke_at(const rt_world *w, double x, double y)

@@ -491,11 +491,12 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 			if (c->fire && rt__fire_flight(w, g->sx[k], g->sy[k], &bm->head_x[i], &bm->head_y[i])) {
 				if (state != RT_STATE_ROUTING) bm->pace[i] *= c->flight_factor;
 			}
-			/* E4: a man who sees flames round him gives ground from them: broken, he runs
-			 * from them first; else he drops what of his way runs at them and steps away
-			 * (a kneeling man stays where he knelt, C5) */
+			/* E4: a man who sees flames round him, or farther off (fire_sight_m), gives
+			 * ground from them: broken, he runs from them first; else he drops what of his
+			 * way runs at them and steps away (a kneeling man stays where he knelt, C5) */
 			else if (c->fire_fear && state != RT_STATE_SURRENDERED &&
-				 rt__fire_seen(w, g->sx[k], g->sy[k], c->view_radius, &ax, &ay) > 0.0 && (ax != 0.0 || ay != 0.0)) {
+				 ((rt__fire_seen(w, g->sx[k], g->sy[k], c->view_radius, &ax, &ay) > 0.0 && (ax != 0.0 || ay != 0.0)) ||
+				  rt__fire_seen_afar(w, g->sx[k], g->sy[k], &ax, &ay))) {
 				if (state == RT_STATE_ROUTING) {
 					bm->head_x[i] = ax;
 					bm->head_y[i] = ay;
@@ -973,6 +974,7 @@ void rt__locomotion_decide(rt_world *w)
 	c.fire = rt__fire_hot_anywhere(w);
 	c.fire_fear = c.fire && w->def.morale.fire_fear_rate_per_s > 0.0;
 	c.view_radius = w->def.morale.view_radius_m;
+	if (c.fire_fear) rt__fire_sight_refresh(w); /* E4: the flames seen from afar, as the fire now is */
 	c.water = w->map != NULL;
 	c.charge_run_up = w->def.combat.charge_run_up_m;
 	c.charge_pace = w->def.combat.charge_pace_factor;

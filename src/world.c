@@ -152,6 +152,7 @@ rt_morale_params rt_morale_params_default(void)
 	m.leader_reach_m = 1000.0;          /* M3/M4: a column of thousands is a kilometre long, its general at its head (E) */
 	m.leaderless_baseline_loss = 0.3;   /* M3/M4: about what hunger takes at its worst, and a little more (E) */
 	m.fire_fear_rate_per_s = 0.1;       /* E4: trained men with a third of what they see aflame break in 22 s (E) */
+	m.fire_sight_m = 100.0;             /* E4: flames men give ground from, a minute or more before they come (E) */
 	return m;
 }
 
@@ -316,7 +317,7 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      m->barred_range_m <= 20000.0 && m->barred_cell_m >= 1.0 && m->barred_cell_m <= 1000.0 && m->barred_men > 0.0 &&
 	      m->barred_men <= 1e6 && m->halted_ahead_radii >= 0.0 && m->halted_ahead_radii <= 100.0 &&
 	      m->flight_pace_spread >= 0.0 && m->flight_pace_spread <= 0.3 && m->fire_fear_rate_per_s >= 0.0 &&
-	      m->fire_fear_rate_per_s <= 10.0))
+	      m->fire_fear_rate_per_s <= 10.0 && m->fire_sight_m >= 0.0 && m->fire_sight_m <= 5000.0))
 		return rt__fail(err, RT_ERR_INVALID, "morale parameters out of range (docs/model.md section 9 gives each range)");
 	for (int k = 0; k < RT_KIND_COUNT; ++k) {
 		const rt_kind_params *kp = &d->kinds[k];

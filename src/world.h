@@ -295,6 +295,15 @@ typedef struct rt_fire {
 	int box[4];                /* x0, y0, x1, y1 of the smoke cells that may hold smoke; x1 < x0: none */
 	int source_box[4];
 	float smoke_max;
+	/* E4, flames seen from afar (morale's fire_sight_m; NULL grids when not used): on cells
+	 * of sight_k x sight_k map cells, the sum over the hot cells within sight_m of each
+	 * cell's centre of the unit vector from them to it over its distance; rebuilt from the
+	 * fire's state when that has changed (sight_for_s: the next_update_s it was built
+	 * at, -1: stale) */
+	int sight_k, sight_nx, sight_ny;
+	double sight_m, sight_cell_m, sight_for_s;
+	float *sight_x, *sight_y;
+	int sight_box[4];          /* x0, y0, x1, y1 of the sight cells that may be non-zero; x1 < x0: none */
 } rt_fire;
 
 /* The rain and wind series a world keeps (copies of its environment's). */
@@ -722,6 +731,11 @@ bool rt__fire_flight(const rt_world *w, double x, double y, double *dx, double *
 /* E4, fear of fire: the share of the cells he sees round him (within radius_m) in flames
  * that stop men, and the unit direction away from them (0, 0 when none). */
 double rt__fire_seen(const rt_world *w, double x, double y, double radius_m, double *ax, double *ay);
+/* E4: brings the flames seen from afar (fire_sight_m) up to the fire's state; serial. */
+void rt__fire_sight_refresh(rt_world *w);
+/* E4: true and the unit direction away from the flames within fire_sight_m of (x, y) (as
+ * seen from the centre of its sight cell), false when none is. */
+bool rt__fire_seen_afar(const rt_world *w, double x, double y, double *ax, double *ay);
 /* How far a man at (x, y) can see through the smoke there (INFINITY without smoke). */
 double rt__smoke_detection_m(const rt_world *w, double x, double y);
 static inline bool rt__smoke_anywhere(const rt_world *w) { return w->fire && w->fire->smoke_max > 0.0f; }

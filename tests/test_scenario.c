@@ -255,8 +255,9 @@ TEST(scenario_run_is_deterministic_at_any_thread_count)
 static json_t *load_json(const char *path);
 
 /* A red regiment of 300 foot on open grass north of its camp, the blue horse in their
- * camp; a dry west wind of 8 m/s; with fires, a line of fire 800 m long is set 300 m
- * upwind of the regiment at 07:01; rain sets in at 07:08. */
+ * camp; a dry west wind of 8 m/s; with fires, a line of fire 800 m long is set across
+ * the middle of the regiment at 07:01 (set farther upwind, men who see it coming walk
+ * clear: E4, fire_sight_m); rain sets in at 07:08. */
 static const char fire_scenario[] =
 	"rout: 1\n"
 	"name: fire\n"
@@ -302,7 +303,7 @@ static const char fire_scenario[] =
 
 static const char fire_block[] =
 	"  fires:\n"
-	"    - {at: 1641-09-26T07:01, place: meadow, offset_m: [-300, 0], length_m: 800, bearing_deg: 0}\n";
+	"    - {at: 1641-09-26T07:01, place: meadow, offset_m: [0, 0], length_m: 800, bearing_deg: 0}\n";
 
 /* Runs the fire scenario (with or without its fire): burned men (history figure 0),
  * dead men (figure 1), the end-state sum of agents, the agents, and the environment at
@@ -336,7 +337,7 @@ static void run_fire(bool fire, double *burned, double *dead, int64_t *end_sum, 
 }
 
 /* environment.weather and environment.fires reach the world: the wind drives a fire set
- * upwind of a regiment into it, men burn and are counted (history, summary.json,
+ * among a regiment into it, men burn and are counted (history, summary.json,
  * conservation, phenomenon E4), and the rain wets the ground once it falls; without the
  * fire nobody burns. */
 TEST(scenario_weather_and_fires_reach_the_world)

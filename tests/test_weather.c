@@ -574,26 +574,34 @@ typedef struct fear_result {
 	double walkers_gap_m;    /* walkers coming on behind the fire: the nearest they came to its
 				  * flames while unbroken */
 	int walkers_burned;
+	double block_gap_m;      /* the nearest a man of the block in the fire's way came to its flames
+				  * unbroken (every tenth step, looking 120 m round him) */
 } fear_result;
 
+/* The nearest flames on a 5-m lattice round p within reach_m (a square), looked for in
+ * squares of growing size until none nearer can be found. */
 static double nearest_flames_m(const rt_world *w, rt_vec2 p, double reach_m)
 {
 	double best = INFINITY;
-	for (double dy = -reach_m; dy <= reach_m; dy += 5.0)
-		for (double dx = -reach_m; dx <= reach_m; dx += 5.0) {
-			const rt_vec2 q = { p.x + dx, p.y + dy };
-			if (blocks_at(w, q)) best = fmin(best, hypot(dx, dy));
-		}
+	const int n = (int)floor(reach_m / 5.0 + 1e-9);
+	for (int h = 0; h <= n && 5.0 * h <= best; ++h)
+		for (int j = -h; j <= h; ++j)
+			for (int i = -h; i <= h; i += (j == -h || j == h || h == 0) ? 1 : 2 * h) {
+				const double dx = 5.0 * i, dy = 5.0 * j;
+				const rt_vec2 q = { p.x + dx, p.y + dy };
+				if (blocks_at(w, q)) best = fmin(best, hypot(dx, dy));
+			}
 	return best;
 }
 
-static bool fear_block(double fear, uint64_t seed, fear_result *r)
+static bool fear_block(double fear, double sight_m, uint64_t seed, fear_result *r)
 {
 	memset(r, 0, sizeof *r);
 	rt_map *map = plain(500, 700, 5);
 	if (!map) return false;
 	rt_morale_params morale = rt_morale_params_default();
 	morale.fire_fear_rate_per_s = fear;
+	morale.fire_sight_m = sight_m;
 	rt_world *w = map_world_morale(map, 250, 350, 0.1, 1, seed, &morale);
 	bool ok = w != NULL;
 	rt_error err;
@@ -606,7 +614,8 @@ static bool fear_block(double fear, uint64_t seed, fear_result *r)
 	enum { WALKERS = 40 };
 	rt_agent_id walkers[WALKERS];
 	for (int i = 0; ok && i < WALKERS; ++i) ok = walker(w, -175.0 - 3.0 * (i / 20), -57.0 + 6.0 * (i % 20), 1.34, &walkers[i]);
-	r->walkers_gap_m = INFINITY;
+	r->walkers_gap_m = r->block_gap_m = INFINITY;
+	const double walkers_reach = sight_m > 30.0 ? 120.0 : 30.0;
 	bool broke[MEN] = { false };
 	for (int step = 0; ok && step < 1500; ++step) {
 		ok = rt_world_step(w, &err) == RT_OK;
@@ -618,6 +627,8 @@ static bool fear_block(double fear, uint64_t seed, fear_result *r)
 			if (gap <= 7.5) {
 				if (!broke[i] || v.state != RT_STATE_ROUTING) r->beside_flames++;
 			}
+			if (step % 10 == 0 && v.state == RT_STATE_FORMED)
+				r->block_gap_m = fmin(r->block_gap_m, nearest_flames_m(w, v.position, 120.0));
 			if (!broke[i] && v.state == RT_STATE_ROUTING) {
 				broke[i] = true;
 				r->routed++;
@@ -627,7 +638,8 @@ static bool fear_block(double fear, uint64_t seed, fear_result *r)
 		for (int i = 0; ok && i < WALKERS; ++i) {
 			rt_agent_view v;
 			rt_world_get_agent(w, walkers[i], &v);
-			if (v.state == RT_STATE_FORMED) r->walkers_gap_m = fmin(r->walkers_gap_m, nearest_flames_m(w, v.position, 30.0));
+			if (v.state == RT_STATE_FORMED && (walkers_reach <= 30.0 || step % 10 == 0))
+				r->walkers_gap_m = fmin(r->walkers_gap_m, nearest_flames_m(w, v.position, walkers_reach));
 		}
 	}
 	if (r->routed > 0) r->broke_gap_m /= r->routed;
@@ -655,8 +667,8 @@ TEST(fire_men_who_see_flames_break_and_run_from_them)
 	int broke = 0;
 	for (int k = 0; k < 3; ++k) {
 		fear_result with, without;
-		CHECK(fear_block(fear, 31 + (uint64_t)k, &with));
-		CHECK(fear_block(0.0, 31 + (uint64_t)k, &without));
+		CHECK(fear_block(fear, 0.0, 31 + (uint64_t)k, &with));
+		CHECK(fear_block(0.0, 0.0, 31 + (uint64_t)k, &without));
 		rt_test_note("seed %d, fear %.2f/s: %d of 100 broke, the flames %.1f m off on average as they broke, %d "
 			     "man-steps beside the flames unbroken, block at x = %.1f m after 150 s, %d burned; out of sight %d "
 			     "broke", 31 + k, fear, with.routed, with.broke_gap_m, with.beside_flames, with.mean_x, with.burned,
@@ -686,6 +698,42 @@ TEST(fire_men_who_see_flames_break_and_run_from_them)
 	}
 	rt_test_note("%d of 300 broke in three seeds", broke);
 	CHECK(broke >= 75); /* a quarter and more of the men the fire presses break */
+}
+
+/* E4: men who fear fire see its flames from afar (fire_sight_m), not only within their
+ * local picture, and give ground before them while they are still far off: the block
+ * in the fire's way draws back before the flames come near enough to frighten it, the
+ * walkers behind the fire keep their distance, and the block out of its sight stands. */
+TEST(fire_men_give_ground_from_flames_they_see_afar)
+{
+	const rt_morale_params m = rt_morale_params_default();
+	int broke = 0;
+	for (int k = 0; k < 3; ++k) {
+		fear_result afar, near;
+		CHECK(fear_block(m.fire_fear_rate_per_s, m.fire_sight_m, 41 + (uint64_t)k, &afar));
+		CHECK(fear_block(m.fire_fear_rate_per_s, 0.0, 41 + (uint64_t)k, &near));
+		rt_test_note("seed %d, flames seen %.0f m off: %d of 100 broke, the block came within %.1f m of them and "
+			     "stands at x = %.1f m after 150 s, %d burned; walkers came within %.1f m; out of sight %d broke",
+			     41 + k, m.fire_sight_m, afar.routed, afar.block_gap_m, afar.mean_x, afar.burned, afar.walkers_gap_m,
+			     afar.far_routed);
+		rt_test_note("seed %d, flames seen only within %.0f m: %d broke, came within %.1f m, x = %.1f m, %d burned; "
+			     "walkers within %.1f m", 41 + k, m.view_radius_m, near.routed, near.block_gap_m, near.mean_x,
+			     near.burned, near.walkers_gap_m);
+		broke += afar.routed;
+		CHECK(afar.burned == 0 && afar.walkers_burned == 0 && afar.far_routed == 0);
+		CHECK(afar.beside_flames == 0);
+		/* the block draws back before the flames are within its local picture */
+		CHECK(afar.block_gap_m > m.view_radius_m);
+		CHECK(near.block_gap_m < m.view_radius_m);
+		CHECK(afar.mean_x > near.mean_x + 30.0);
+		/* the walkers keep well beyond their local picture from the flames */
+		CHECK(afar.walkers_gap_m > 2.0 * m.view_radius_m);
+		CHECK(near.walkers_gap_m <= m.view_radius_m + 0.5);
+	}
+	/* and so few are frightened into flight, where those who saw the flames only when near
+	 * broke by the score (here and in the test above) */
+	rt_test_note("%d of 300 broke in three seeds", broke);
+	CHECK(broke <= 15);
 }
 
 /* Mean eastward speed of walkers on the road (y near 0) and off it over 60 s. */
@@ -838,8 +886,9 @@ TEST(weather_rain_makes_matchlocks_misfire)
  * meet across a grass fire with smoke, on ground wet enough to slow them, after 200
  * steps. */
 /* 2026-12-05: men give ground from the flames they see (E4), and the wounded cannot move
- * (16 of them burn; before, walking at 0.3 m/s, 37 men burned) */
-#define WEATHER_HASH 0xc6653ad1ee0b818bull
+ * (16 of them burn; before, walking at 0.3 m/s, 37 men burned); and from those they see
+ * up to fire_sight_m off (still 16 burn) */
+#define WEATHER_HASH 0x5ef6f9737241222bull
 
 static bool fire_world_hash(int threads, uint64_t *hash, int64_t *burned, int64_t *burnt_cells)
 {

@@ -228,6 +228,10 @@ typedef struct rt_morale_params {
 						  * flames that stop men; with it on, men who see such flames give
 						  * ground from them and the broken run from them (0: fire frightens
 						  * and turns no one) */
+	double fire_sight_m;                     /* E4: how far off, m, a man who fears fire (fire_fear_rate_per_s > 0)
+						  * sees flames that stop men and gives ground from them, beyond
+						  * view_radius_m too; the fear itself comes only of the flames
+						  * within view_radius_m (0: he sees only those) */
 } rt_morale_params;
 
 rt_morale_params rt_morale_params_default(void);

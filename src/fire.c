@@ -979,11 +979,14 @@ bool rt_world_fire_cell(const rt_world *w, rt_vec2 p, rt_fire_cell *out)
 	}
 	if (st == RT_FIRE_CELL_BURNING || st == RT_FIRE_CELL_HOT || st == RT_FIRE_CELL_BURNT) out->ignition_time_s = f->time_s[cell];
 	out->blocks = st == RT_FIRE_CELL_HOT;
-	for (int k = 0; k < f->burning_count; ++k)
-		if (f->burning[k].cell == cell) {
-			out->burn_out_time_s = f->burning[k].out_s;
-			out->intensity_kw_per_m = f->burning[k].intensity_kw_m;
-		}
+	/* only a cell in flames is on the burning list, once */
+	if (st == RT_FIRE_CELL_BURNING || st == RT_FIRE_CELL_HOT)
+		for (int k = 0; k < f->burning_count; ++k)
+			if (f->burning[k].cell == cell) {
+				out->burn_out_time_s = f->burning[k].out_s;
+				out->intensity_kw_per_m = f->burning[k].intensity_kw_m;
+				break;
+			}
 	return true;
 }
 

@@ -562,8 +562,9 @@ TEST(fire_flames_stop_walkers_and_burn_men_who_stay)
 
 /* E4, fear of fire: a block of 100 trained foot standing on a grass plain, formed, 60 m
  * east (downwind) of a line fire lit across a 4 m/s west wind, 40 walkers coming east
- * behind the fire, and a second block 250 m north of the fire's end, out of its sight. With `fear` the morale's fire_fear_rate_per_s
- * (0: fire frightens no one). */
+ * behind the fire, and a second block 250 m north of the fire's end, out of its sight.
+ * With `fear` the morale's fire_fear_rate_per_s (0: fire frightens no one) and `sight_m`
+ * its fire_sight_m (0: only the flames within the local picture turn a man). */
 typedef struct fear_result {
 	int routed;              /* of the block in the fire's way, broken within 150 s */
 	double broke_gap_m;      /* mean distance from each man, as he broke, to the nearest flames */

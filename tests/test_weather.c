@@ -40,13 +40,14 @@ static rt_world *open_world(double half_w, double half_h, double dt_s, int threa
 	return w;
 }
 
-/* A world over a map, with its own seed and step. */
-/* stamina: the world's, or NULL for the default */
-static rt_world *map_world_legs(const rt_map *map, double half_w, double half_h, double dt_s, int threads, uint64_t seed,
-				const rt_stamina_params *stamina)
+/* A world over a map, with its own seed and step; stamina and morale: the world's, or
+ * NULL for the defaults. */
+static rt_world *map_world_with(const rt_map *map, double half_w, double half_h, double dt_s, int threads, uint64_t seed,
+				const rt_stamina_params *stamina, const rt_morale_params *morale)
 {
 	rt_world_def d = rt_world_def_default();
 	if (stamina) d.stamina = *stamina;
+	if (morale) d.morale = *morale;
 	d.allocator = rt_test_allocator();
 	d.threads = threads;
 	d.seed = seed;
@@ -70,33 +71,7 @@ static rt_world *map_world_legs(const rt_map *map, double half_w, double half_h,
 
 static rt_world *map_world(const rt_map *map, double half_w, double half_h, double dt_s, int threads, uint64_t seed)
 {
-	return map_world_legs(map, half_w, half_h, dt_s, threads, seed, NULL);
-}
-
-static rt_world *map_world_morale(const rt_map *map, double half_w, double half_h, double dt_s, int threads, uint64_t seed,
-				  const rt_morale_params *morale)
-{
-	rt_world_def d = rt_world_def_default();
-	d.morale = *morale;
-	d.allocator = rt_test_allocator();
-	d.threads = threads;
-	d.seed = seed;
-	d.dt_s = dt_s;
-	d.bounds_min = (rt_vec2){ -half_w, -half_h };
-	d.bounds_max = (rt_vec2){ half_w, half_h };
-	d.agent_capacity = 1024;
-	rt_error err;
-	rt_world *w = rt_world_create(&d, &err);
-	if (!w) {
-		rt_test_note("world: %s", err.message);
-		return NULL;
-	}
-	if (rt_world_set_map(w, map, &err) != RT_OK) {
-		rt_test_note("set map: %s", err.message);
-		rt_world_destroy(w);
-		return NULL;
-	}
-	return w;
+	return map_world_with(map, half_w, half_h, dt_s, threads, seed, NULL, NULL);
 }
 
 /* An open grass plain of width x height m (cells of cell_m). */
@@ -447,7 +422,7 @@ static bool burn_strip(bool fire, uint64_t seed, strip_result *r)
 	 * walkers would break and run back from the strip rather than wait at its flames */
 	rt_morale_params calm = rt_morale_params_default();
 	calm.fire_fear_rate_per_s = 0.0;
-	rt_world *w = map_world_morale(map, 200, 150, 0.1, 1, seed, &calm);
+	rt_world *w = map_world_with(map, 200, 150, 0.1, 1, seed, NULL, &calm);
 	bool ok = w != NULL;
 	const rt_ignition line = { { 2.5, -148.0 }, { 2.5, 148.0 }, 0.0 };
 	if (ok) ok = set_fire(w, 6.0, 0.0, &line, fire ? 1 : 0);
@@ -603,7 +578,7 @@ static bool fear_block(double fear, double sight_m, uint64_t seed, fear_result *
 	rt_morale_params morale = rt_morale_params_default();
 	morale.fire_fear_rate_per_s = fear;
 	morale.fire_sight_m = sight_m;
-	rt_world *w = map_world_morale(map, 250, 350, 0.1, 1, seed, &morale);
+	rt_world *w = map_world_with(map, 250, 350, 0.1, 1, seed, NULL, &morale);
 	bool ok = w != NULL;
 	rt_error err;
 	const rt_ignition line = { { -100.0, -100.0 }, { -100.0, 100.0 }, 0.0 };
@@ -746,7 +721,7 @@ static bool walk_speeds(const rt_map *map, double wetness, const double *rain_ti
 	rt_stamina_params legs = rt_stamina_params_default();
 	legs.foot_sustained_speed_mps = 2.0;
 	legs.foot_reference_speed_mps = 3.0;
-	rt_world *w = map_world_legs(map, 150, 100, 0.1, 1, 9, &legs);
+	rt_world *w = map_world_with(map, 150, 100, 0.1, 1, 9, &legs, NULL);
 	if (!w) return false;
 	rt_environment_def env = noon();
 	env.weather.ground_wetness = wetness;

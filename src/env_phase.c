@@ -131,7 +131,9 @@ rt_status rt__env_phase(rt_world *w, rt_error *err)
 	if (!sky_phase(w)) return RT_OK;
 	/* rain, wind and the wet ground; then fire and smoke, which they drive */
 	rt__weather_phase(w);
-	return rt__fire_phase(w, err);
+	rt_status s = rt__fire_phase(w, err);
+	if (s == RT_OK) s = rt__fire_seen_refresh(w, err); /* E4: the fire as men who fear it see it now */
+	return s;
 }
 
 void rt__env_restore(rt_world *w)

@@ -339,6 +339,8 @@ void rt__fire_destroy(rt_world *w, rt_fire *f, rt_ignition *ignitions, int ignit
 	const size_t sight = (size_t)f->sight_nx * (size_t)f->sight_ny * sizeof(float);
 	rt__free(a, f->sight_x, sight);
 	rt__free(a, f->sight_y, sight);
+	if (f->edge) rt__free(a, f->edge, f->cells);
+	rt__free(a, f->edge_cells, (size_t)f->edge_capacity * sizeof *f->edge_cells);
 	rt__free(a, f, sizeof *f);
 }
 
@@ -394,9 +396,13 @@ rt_status rt__fire_build(rt_world *w, const rt_fire_def *d, rt_fire **out, rt_ig
 	const rt_morale_params *m = &w->def.morale;
 	f->sight_box[0] = f->sight_box[1] = 0;
 	f->sight_box[2] = f->sight_box[3] = -1;
-	f->sight_for_s = -1.0;
+	f->seen_at_s = -1.0;
 	bool sight_ok = true;
-	if (m->fire_fear_rate_per_s > 0.0 && m->fire_sight_m > m->view_radius_m) {
+	if (m->fire_fear_rate_per_s > 0.0) { /* the fire's edge, seen as flames */
+		f->edge = rt__calloc(a, f->cells, 1);
+		sight_ok = f->edge != NULL;
+	}
+	if (m->fire_fear_rate_per_s > 0.0 && m->fire_sight_m > m->view_radius_m && sight_ok) {
 		f->sight_m = m->fire_sight_m;
 		f->sight_k = (int)floor(m->fire_sight_m / (4.0 * w->map_cell));
 		if (f->sight_k < 1) f->sight_k = 1;
@@ -486,6 +492,32 @@ static bool source_state(uint8_t st)
 
 static const int neighbour_dirs[8][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, 1 }, { -1, 1 }, { 1, -1 }, { -1, -1 } };
 
+/* The front's outward unit normal at the unburnt cell (jx, jy): from its caught
+ * neighbours toward it (ringed by fire: the way the wind blows, or east in a calm). */
+static void front_normal(const rt_fire *f, int jx, int jy, double wx, double wy, double *nx_out, double *ny_out)
+{
+	double nx = 0.0, ny = 0.0;
+	for (int d = 0; d < 8; ++d) {
+		const int ix = jx - neighbour_dirs[d][0], iy = jy - neighbour_dirs[d][1];
+		if (ix < 0 || iy < 0 || ix >= f->nx || iy >= f->ny || !source_state(f->state[iy * f->nx + ix])) continue;
+		const double len = d < 4 ? 1.0 : 1.4142135623730951;
+		nx += neighbour_dirs[d][0] / len;
+		ny += neighbour_dirs[d][1] / len;
+	}
+	double norm = sqrt(nx * nx + ny * ny);
+	if (norm < 1e-9) {
+		nx = wx;
+		ny = wy;
+		norm = sqrt(nx * nx + ny * ny);
+		if (norm < 1e-9) {
+			nx = 1.0;
+			norm = 1.0;
+		}
+	}
+	*nx_out = nx / norm;
+	*ny_out = ny / norm;
+}
+
 /* The front over [a, b]. Every unburnt cell beside it would be reached, from each caught
  * neighbour, at that neighbour's ignition time + threshold x (distance between their
  * centres along the front's normal) / (the front's normal speed now); it catches when
@@ -521,27 +553,8 @@ static rt_status spread(rt_world *w, double a, double b, double head_mps, const 
 		const int j = f->touch[k];
 		if (k > 0 && f->touch[k - 1] == j) continue;
 		const int jx = j % f->nx, jy = j / f->nx;
-		/* the front's outward normal at j: from its caught neighbours toward it */
-		double nx = 0.0, ny = 0.0;
-		for (int d = 0; d < 8; ++d) {
-			const int ix = jx - neighbour_dirs[d][0], iy = jy - neighbour_dirs[d][1];
-			if (ix < 0 || iy < 0 || ix >= f->nx || iy >= f->ny || !source_state(f->state[iy * f->nx + ix])) continue;
-			const double len = d < 4 ? 1.0 : 1.4142135623730951;
-			nx += neighbour_dirs[d][0] / len;
-			ny += neighbour_dirs[d][1] / len;
-		}
-		double norm = sqrt(nx * nx + ny * ny);
-		if (norm < 1e-9) { /* ringed by fire: any way will do */
-			nx = wx;
-			ny = wy;
-			norm = sqrt(nx * nx + ny * ny);
-			if (norm < 1e-9) {
-				nx = 1.0;
-				norm = 1.0;
-			}
-		}
-		nx /= norm;
-		ny /= norm;
+		double nx, ny;
+		front_normal(f, jx, jy, wx, wy, &nx, &ny);
 		const double rate = head_mps * normal_fraction(el, nx * wx + ny * wy);
 		if (!(rate > 0.0)) continue;
 		const double threshold = threshold_of(w, j);
@@ -761,7 +774,9 @@ void rt__fire_reset(rt_world *w)
 	f->box[0] = f->box[1] = f->source_box[0] = f->source_box[1] = 0;
 	f->box[2] = f->box[3] = f->source_box[2] = f->source_box[3] = -1;
 	f->smoke_max = 0.0f;
-	f->sight_for_s = -1.0;
+	for (int k = 0; k < f->edge_count; ++k) f->edge[f->edge_cells[k]] = 0;
+	f->edge_count = 0;
+	f->seen_at_s = -1.0;
 }
 
 rt_status rt__fire_reserve(rt_world *w, int burning, int front, rt_error *err)
@@ -830,6 +845,23 @@ bool rt__fire_flight(const rt_world *w, double x, double y, double *dx, double *
 	return true;
 }
 
+/* Where the flames of map cell c stand, from the grid's origin: a hot cell's at its
+ * centre; the fire's edge at the cell's side toward the front (its centre less half a
+ * cell along the front's outward normal there), where its line of flames stands. */
+static void flames_at(const rt_world *w, int c, double *fx, double *fy)
+{
+	const rt_fire *f = w->fire;
+	const int i = c % f->nx, j = c / f->nx;
+	*fx = (i + 0.5) * f->cell_m;
+	*fy = (j + 0.5) * f->cell_m;
+	if (f->state[c] == RT_FIRE_CELL_HOT) return;
+	const double wind = w->env.wind_speed_mps;
+	double nx, ny;
+	front_normal(f, i, j, wind > 0.0 ? w->env.wind_mps.x / wind : 0.0, wind > 0.0 ? w->env.wind_mps.y / wind : 0.0, &nx, &ny);
+	*fx -= 0.5 * f->cell_m * nx;
+	*fy -= 0.5 * f->cell_m * ny;
+}
+
 /* E4, fear of fire: the share of the map cells round (x, y) within `radius_m` (a square
  * of the cells within max(1, ceil(radius / cell - 1/2)) of his own, as the local picture
  * is drawn, section 9) whose flames stop men, and, when any do, the unit direction away
@@ -841,7 +873,7 @@ double rt__fire_seen(const rt_world *w, double x, double y, double radius_m, dou
 	const rt_fire *f = w->fire;
 	if (ax) *ax = 0.0;
 	if (ay) *ay = 0.0;
-	if (!f || f->hot_count <= 0) return 0.0;
+	if (!f || (f->hot_count <= 0 && f->edge_count <= 0)) return 0.0;
 	const int ix = rt__floor_int((x - f->ox) * f->inv_cell), iy = rt__floor_int((y - f->oy) * f->inv_cell);
 	int r = (int)ceil(radius_m * f->inv_cell - 0.5);
 	if (r < 1) r = 1;
@@ -849,9 +881,13 @@ double rt__fire_seen(const rt_world *w, double x, double y, double radius_m, dou
 	double sx = 0.0, sy = 0.0;
 	for (int j = iy - r; j <= iy + r; ++j)
 		for (int i = ix - r; i <= ix + r; ++i) {
-			if (i < 0 || j < 0 || i >= f->nx || j >= f->ny || f->state[j * f->nx + i] != RT_FIRE_CELL_HOT) continue;
+			if (i < 0 || j < 0 || i >= f->nx || j >= f->ny) continue;
+			const int c = j * f->nx + i;
+			if (f->state[c] != RT_FIRE_CELL_HOT && !(f->edge && f->edge[c])) continue;
 			hot++;
-			const double dx = x - (f->ox + (i + 0.5) * f->cell_m), dy = y - (f->oy + (j + 0.5) * f->cell_m);
+			double fx, fy;
+			flames_at(w, c, &fx, &fy);
+			const double dx = x - (f->ox + fx), dy = y - (f->oy + fy);
 			const double d2 = dx * dx + dy * dy;
 			if (d2 > 1e-12) {
 				sx += dx / d2;
@@ -870,49 +906,94 @@ double rt__fire_seen(const rt_world *w, double x, double y, double radius_m, dou
 	return (double)hot / (double)((2 * r + 1) * (2 * r + 1));
 }
 
-/* E4, flames seen from afar: the sum, at each sight cell's centre, of the unit vectors
- * from the hot cells within sight_m to it over their distance, rebuilt (serially, in the
- * burning list's order, so the same at any thread count) when the fire has moved on. */
-void rt__fire_sight_refresh(rt_world *w)
+/* Adds to the sight sums the flames of map cell `cell`: the unit vector from them to each
+ * sight cell's centre within sight_m, over its distance. */
+static void sight_add(rt_world *w, int cell)
 {
 	rt_fire *f = w->fire;
-	if (!f || !f->sight_x || f->sight_for_s == f->next_update_s) return;
-	int *box = f->sight_box;
-	for (int y = box[1]; y <= box[3]; ++y)
-		for (int x = box[0]; x <= box[2]; ++x) {
-			f->sight_x[(size_t)y * (size_t)f->sight_nx + (size_t)x] = 0.0f;
-			f->sight_y[(size_t)y * (size_t)f->sight_nx + (size_t)x] = 0.0f;
-		}
-	box[0] = box[1] = 0;
-	box[2] = box[3] = -1;
 	const double reach = f->sight_m, reach2 = reach * reach, s = f->sight_cell_m;
 	const int r = (int)ceil(reach / s) + 1;
-	for (int k = 0; k < f->burning_count; ++k) {
-		const int cell = f->burning[k].cell;
-		if (f->state[cell] != RT_FIRE_CELL_HOT) continue;
-		const int i = cell % f->nx, j = cell / f->nx;
-		const double hx = (i + 0.5) * f->cell_m, hy = (j + 0.5) * f->cell_m; /* from the grid's origin */
-		const int si = i / f->sight_k, sj = j / f->sight_k;
-		const int x0 = si - r < 0 ? 0 : si - r, x1 = si + r >= f->sight_nx ? f->sight_nx - 1 : si + r;
-		const int y0 = sj - r < 0 ? 0 : sj - r, y1 = sj + r >= f->sight_ny ? f->sight_ny - 1 : sj + r;
-		for (int y = y0; y <= y1; ++y)
-			for (int x = x0; x <= x1; ++x) {
-				const double dx = (x + 0.5) * s - hx, dy = (y + 0.5) * s - hy, d2 = dx * dx + dy * dy;
-				if (d2 > reach2 || d2 < 1e-12) continue;
-				const size_t c = (size_t)y * (size_t)f->sight_nx + (size_t)x;
-				f->sight_x[c] += (float)(dx / d2);
-				f->sight_y[c] += (float)(dy / d2);
-			}
-		box_add(box, x0, y0);
-		box_add(box, x1, y1);
+	double hx, hy; /* from the grid's origin */
+	flames_at(w, cell, &hx, &hy);
+	const int si = (cell % f->nx) / f->sight_k, sj = (cell / f->nx) / f->sight_k;
+	const int x0 = si - r < 0 ? 0 : si - r, x1 = si + r >= f->sight_nx ? f->sight_nx - 1 : si + r;
+	const int y0 = sj - r < 0 ? 0 : sj - r, y1 = sj + r >= f->sight_ny ? f->sight_ny - 1 : sj + r;
+	for (int y = y0; y <= y1; ++y)
+		for (int x = x0; x <= x1; ++x) {
+			const double dx = (x + 0.5) * s - hx, dy = (y + 0.5) * s - hy, d2 = dx * dx + dy * dy;
+			if (d2 > reach2 || d2 < 1e-12) continue;
+			const size_t c = (size_t)y * (size_t)f->sight_nx + (size_t)x;
+			f->sight_x[c] += (float)(dx / d2);
+			f->sight_y[c] += (float)(dy / d2);
+		}
+	box_add(f->sight_box, x0, y0);
+	box_add(f->sight_box, x1, y1);
+}
+
+/* E4, what men who fear fire see of it, rebuilt every step (serially, in the front's and
+ * the burning list's order, so the same at any thread count):
+ * - the fire's edge: each unburnt cell beside the front (not under the sea) into which the
+ *   front now runs, with the wind of this step, at an intensity H w R(n) that stops men.
+ *   A cell's flames last its residence time and the time the front takes to cross it at
+ *   the rate that reached it; where the front runs on more slowly than it came (a flank,
+ *   a corner of the fire), the cell it left may be burnt out long before the next catches,
+ *   though the line of flames stands between them all the while (on the 20-m cells of the
+ *   scenarios a flank at 0.15 m/s catches a row every two minutes). Men see that line.
+ * - the flames seen from afar: the sum, at each sight cell's centre, of the unit vectors
+ *   from the hot cells and the edge within sight_m to it over their distance. */
+rt_status rt__fire_seen_refresh(rt_world *w, rt_error *err)
+{
+	rt_fire *f = w->fire;
+	if (!f || !f->edge || f->seen_at_s == w->time_s) return RT_OK;
+	for (int k = 0; k < f->edge_count; ++k) f->edge[f->edge_cells[k]] = 0;
+	f->edge_count = 0;
+	const rt_environment_state *e = &w->env;
+	const double wind = e->wind_speed_mps;
+	const double head = rt_fire_head_rate_mps(&f->params, wind, e->fuel_moisture_pct);
+	const ellipse el = ellipse_of(rt_fire_length_to_breadth(wind));
+	const double wx = wind > 0.0 ? e->wind_mps.x / wind : 0.0, wy = wind > 0.0 ? e->wind_mps.y / wind : 0.0;
+	const double block = f->params.block_intensity_kw_per_m, heat = f->params.heat_of_combustion_kj_per_kg;
+	for (int k = 0; head > 0.0 && k < f->front_count; ++k) {
+		const int i = f->front[k], ix = i % f->nx, iy = i / f->nx;
+		for (int d = 0; d < 8; ++d) {
+			const int jx = ix + neighbour_dirs[d][0], jy = iy + neighbour_dirs[d][1];
+			if (jx < 0 || jy < 0 || jx >= f->nx || jy >= f->ny) continue;
+			const int j = jy * f->nx + jx;
+			/* where a cell beside it still flames, those flames show the line */
+			if (f->state[j] != RT_FIRE_CELL_FUEL || f->edge[j] || flooded(w, j) || hot_near(f, jx, jy)) continue;
+			double nx, ny;
+			front_normal(f, jx, jy, wx, wy, &nx, &ny);
+			const double rate = head * normal_fraction(&el, nx * wx + ny * wy);
+			if (!(heat * rt__fire_fuel(w, j) * rate >= block)) continue;
+			if (!reserve(w, (void **)&f->edge_cells, &f->edge_capacity, f->edge_count, sizeof *f->edge_cells))
+				return rt__fail(err, RT_ERR_NOMEM, "cannot grow the fire's edge past %d cells", f->edge_count);
+			f->edge[j] = 1;
+			f->edge_cells[f->edge_count++] = j;
+		}
 	}
-	f->sight_for_s = f->next_update_s;
+	if (f->sight_x) {
+		int *box = f->sight_box;
+		for (int y = box[1]; y <= box[3]; ++y)
+			for (int x = box[0]; x <= box[2]; ++x) {
+				f->sight_x[(size_t)y * (size_t)f->sight_nx + (size_t)x] = 0.0f;
+				f->sight_y[(size_t)y * (size_t)f->sight_nx + (size_t)x] = 0.0f;
+			}
+		box[0] = box[1] = 0;
+		box[2] = box[3] = -1;
+		for (int k = 0; k < f->burning_count; ++k) {
+			const int cell = f->burning[k].cell;
+			if (f->state[cell] == RT_FIRE_CELL_HOT) sight_add(w, cell);
+		}
+		for (int k = 0; k < f->edge_count; ++k) sight_add(w, f->edge_cells[k]);
+	}
+	f->seen_at_s = w->time_s;
+	return RT_OK;
 }
 
 bool rt__fire_seen_afar(const rt_world *w, double x, double y, double *ax, double *ay)
 {
 	const rt_fire *f = w->fire;
-	if (!f || !f->sight_x || f->hot_count <= 0) return false;
+	if (!f || !f->sight_x || (f->hot_count <= 0 && f->edge_count <= 0)) return false;
 	const int i = rt__floor_int((x - f->ox) * f->inv_cell), j = rt__floor_int((y - f->oy) * f->inv_cell);
 	if (i < 0 || j < 0 || i >= f->nx || j >= f->ny) return false;
 	const size_t c = (size_t)(j / f->sight_k) * (size_t)f->sight_nx + (size_t)(i / f->sight_k);

@@ -485,7 +485,7 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 		const int k = nb->k[i];
 		/* E4: a man in the flames of a head fire, or on grass beside them, runs for the
 		 * nearest safe ground */
-		if (c->fire || c->water) {
+		if (c->fire || c->fire_fear || c->water) {
 			const uint8_t state = a->state[g->order[k]];
 			double ax, ay;
 			if (c->fire && rt__fire_flight(w, g->sx[k], g->sy[k], &bm->head_x[i], &bm->head_y[i])) {
@@ -972,9 +972,8 @@ void rt__locomotion_decide(rt_world *w)
 	c.simd = rt__neighbours_simd();
 	c.mud = w->mud_on;
 	c.fire = rt__fire_hot_anywhere(w);
-	c.fire_fear = c.fire && w->def.morale.fire_fear_rate_per_s > 0.0;
+	c.fire_fear = rt__fire_seen_anywhere(w) && w->def.morale.fire_fear_rate_per_s > 0.0;
 	c.view_radius = w->def.morale.view_radius_m;
-	if (c.fire_fear) rt__fire_sight_refresh(w); /* E4: the flames seen from afar, as the fire now is */
 	c.water = w->map != NULL;
 	c.charge_run_up = w->def.combat.charge_run_up_m;
 	c.charge_pace = w->def.combat.charge_pace_factor;

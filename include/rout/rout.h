@@ -226,8 +226,9 @@ typedef struct rt_morale_params {
 						  * (0: all alike) */
 	double fire_fear_rate_per_s;             /* E4: loss a second when all he sees round him (view_radius_m) is in
 						  * flames that stop men; with it on, men who see such flames give
-						  * ground from them and the broken run from them (0: fire frightens
-						  * and turns no one) */
+						  * ground from them and the broken run from them, and they see the
+						  * line of flames at the fire's edge where its cells have burnt out
+						  * before the next catch (0: fire frightens and turns no one) */
 	double fire_sight_m;                     /* E4: how far off, m, a man who fears fire (fire_fear_rate_per_s > 0)
 						  * sees flames that stop men and gives ground from them, beyond
 						  * view_radius_m too; the fear itself comes only of the flames

@@ -932,8 +932,9 @@ static void sight_add(rt_world *w, int cell)
 
 /* E4, what men who fear fire see of it, rebuilt every step (serially, in the front's and
  * the burning list's order, so the same at any thread count):
- * - the fire's edge: each unburnt cell beside the front (not under the sea) into which the
- *   front now runs, with the wind of this step, at an intensity H w R(n) that stops men.
+ * - the fire's edge: each unburnt cell beside the front (not under the sea, and with no
+ *   cell beside it still aflame, whose flames show the line already) into which the front
+ *   now runs, with the wind of this step, at an intensity H w R(n) that stops men.
  *   A cell's flames last its residence time and the time the front takes to cross it at
  *   the rate that reached it; where the front runs on more slowly than it came (a flank,
  *   a corner of the fire), the cell it left may be burnt out long before the next catches,

@@ -118,7 +118,7 @@
  *   fire: sight_k, sight_nx, sight_ny, sight_m, sight_cell_m           STATIC (from the map and the
  *                                                                      fingerprinted morale params)
  *   fire: sight_x, sight_y, sight_box; edge, edge_cells, edge_count,
- *       seen_at_s                                                      REBUILT from the fire's state
+ *       seen_at_s, seen_update_s                                       REBUILT from the fire's state
  *                                                                      and the wind of the step, every
  *                                                                      step (rt__fire_seen_refresh;
  *                                                                      rt__fire_reset marks it stale)
@@ -292,7 +292,7 @@ _Static_assert(sizeof(rt_weather_def) == 136, "rt_weather_def changed: update th
 _Static_assert(sizeof(rt_weather_series) == 40, "rt_weather_series changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_fire_def) == 144, "rt_fire_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_ignition) == 40, "rt_ignition changed: update the checkpoint's fingerprint (checkpoint.c)");
-_Static_assert(sizeof(rt_fire) == 448, "rt_fire changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_fire) == 456, "rt_fire changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_fire_burning) == 20, "rt_fire_burning changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_refuge_def) == 48, "rt_refuge_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_refuge) == 56, "rt_refuge changed: update the checkpoint (checkpoint.c)");

@@ -848,16 +848,16 @@ bool rt__fire_flight(const rt_world *w, double x, double y, double *dx, double *
 /* Where the flames of map cell c stand, from the grid's origin: a hot cell's at its
  * centre; the fire's edge at the cell's side toward the front (its centre less half a
  * cell along the front's outward normal there), where its line of flames stands. */
-static void flames_at(const rt_world *w, int c, double *fx, double *fy)
+static void flames_at(const rt_fire *f, int c, double *fx, double *fy)
 {
-	const rt_fire *f = w->fire;
 	const int i = c % f->nx, j = c / f->nx;
 	*fx = (i + 0.5) * f->cell_m;
 	*fy = (j + 0.5) * f->cell_m;
 	if (f->state[c] == RT_FIRE_CELL_HOT) return;
-	const double wind = w->env.wind_speed_mps;
+	/* (a cell the fire rings round has no normal: the calm's east, not the wind's way, so
+	 * that where the flames stand is a function of the fire's state alone) */
 	double nx, ny;
-	front_normal(f, i, j, wind > 0.0 ? w->env.wind_mps.x / wind : 0.0, wind > 0.0 ? w->env.wind_mps.y / wind : 0.0, &nx, &ny);
+	front_normal(f, i, j, 0.0, 0.0, &nx, &ny);
 	*fx -= 0.5 * f->cell_m * nx;
 	*fy -= 0.5 * f->cell_m * ny;
 }
@@ -886,7 +886,7 @@ double rt__fire_seen(const rt_world *w, double x, double y, double radius_m, dou
 			if (f->state[c] != RT_FIRE_CELL_HOT && !(f->edge && f->edge[c])) continue;
 			hot++;
 			double fx, fy;
-			flames_at(w, c, &fx, &fy);
+			flames_at(f, c, &fx, &fy);
 			const double dx = x - (f->ox + fx), dy = y - (f->oy + fy);
 			const double d2 = dx * dx + dy * dy;
 			if (d2 > 1e-12) {
@@ -914,7 +914,7 @@ static void sight_add(rt_world *w, int cell)
 	const double reach = f->sight_m, reach2 = reach * reach, s = f->sight_cell_m;
 	const int r = (int)ceil(reach / s) + 1;
 	double hx, hy; /* from the grid's origin */
-	flames_at(w, cell, &hx, &hy);
+	flames_at(f, cell, &hx, &hy);
 	const int si = (cell % f->nx) / f->sight_k, sj = (cell / f->nx) / f->sight_k;
 	const int x0 = si - r < 0 ? 0 : si - r, x1 = si + r >= f->sight_nx ? f->sight_nx - 1 : si + r;
 	const int y0 = sj - r < 0 ? 0 : sj - r, y1 = sj + r >= f->sight_ny ? f->sight_ny - 1 : sj + r;
@@ -946,8 +946,12 @@ rt_status rt__fire_seen_refresh(rt_world *w, rt_error *err)
 {
 	rt_fire *f = w->fire;
 	if (!f || !f->edge || f->seen_at_s == w->time_s) return RT_OK;
-	for (int k = 0; k < f->edge_count; ++k) f->edge[f->edge_cells[k]] = 0;
-	f->edge_count = 0;
+	/* the sight grid is rebuilt when the fire has moved on, or the edge is no longer the
+	 * same cells in the same order (the wind has turned, the sea risen); else it holds */
+	bool changed = f->seen_at_s < 0.0 || f->seen_update_s != f->next_update_s;
+	const int old_count = f->edge_count;
+	for (int k = 0; k < old_count; ++k) f->edge[f->edge_cells[k]] = 0;
+	int count = 0;
 	const rt_environment_state *e = &w->env;
 	const double wind = e->wind_speed_mps;
 	const double head = rt_fire_head_rate_mps(&f->params, wind, e->fuel_moisture_pct);
@@ -966,13 +970,22 @@ rt_status rt__fire_seen_refresh(rt_world *w, rt_error *err)
 			front_normal(f, jx, jy, wx, wy, &nx, &ny);
 			const double rate = head * normal_fraction(&el, nx * wx + ny * wy);
 			if (!(heat * rt__fire_fuel(w, j) * rate >= block)) continue;
-			if (!reserve(w, (void **)&f->edge_cells, &f->edge_capacity, f->edge_count, sizeof *f->edge_cells))
-				return rt__fail(err, RT_ERR_NOMEM, "cannot grow the fire's edge past %d cells", f->edge_count);
+			/* until the first difference the list is rewritten over itself, entry by entry */
+			if (!changed && (count >= old_count || f->edge_cells[count] != j)) changed = true;
+			if (!reserve(w, (void **)&f->edge_cells, &f->edge_capacity, count, sizeof *f->edge_cells)) {
+				f->edge_count = 0; /* the flags of this pass are set: clear them with the list */
+				for (int q = 0; q < count; ++q) f->edge[f->edge_cells[q]] = 0;
+				f->seen_at_s = -1.0;
+				return rt__fail(err, RT_ERR_NOMEM, "cannot grow the fire's edge past %d cells", count);
+			}
 			f->edge[j] = 1;
-			f->edge_cells[f->edge_count++] = j;
+			f->edge_cells[count++] = j;
 		}
 	}
-	if (f->sight_x) {
+	changed = changed || count != old_count;
+	f->edge_count = count;
+	f->seen_update_s = f->next_update_s;
+	if (f->sight_x && changed) {
 		int *box = f->sight_box;
 		for (int y = box[1]; y <= box[3]; ++y)
 			for (int x = box[0]; x <= box[2]; ++x) {

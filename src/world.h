@@ -307,11 +307,11 @@ typedef struct rt_fire {
 	 * cells beside the front into which it now runs at an intensity that stops men; the
 	 * front's line of flames stands at their side until they catch. Rebuilt every step
 	 * from the fire's state and the wind of the step (seen_at_s: the time it was built
-	 * for, -1: stale) */
+	 * for, -1: stale; seen_update_s: the fire's next_update_s then) */
 	uint8_t *edge;             /* per map cell: 1 on the edge */
 	int32_t *edge_cells;       /* the cells marked, in the order found */
 	int edge_count, edge_capacity;
-	double seen_at_s;
+	double seen_at_s, seen_update_s;
 } rt_fire;
 
 /* The rain and wind series a world keeps (copies of its environment's). */

@@ -629,6 +629,85 @@ TEST(checkpoint_resume_weather_and_fire)
 	CHECK(st.burned > 0);
 }
 
+/* The fire's edge seen as flames (docs/model.md section 9): a grass plain of 20-m cells
+ * with a line fire lit north-south under a 6 m/s west wind that turns at 60 s to blow
+ * from the north, so that its front creeps on as a flank whose cells have burnt out
+ * before the next catch; 60 men who fear fire walk south 100-130 m east of where it was
+ * lit. dt 0.5 s; the stop at 150.5 s falls between two of the fire's updates, with the
+ * edge standing (43 cells; the edge and the flames seen from afar are rebuilt, not
+ * saved) and the men within sight of it. */
+static rt_map *edge_map(void)
+{
+	map_builder b;
+	if (!map_begin(&b, 800, 900, 20)) return NULL;
+	return map_finish(&b);
+}
+
+static const double edge_wind_t[3] = { 0.0, 60.0, 70.0 }, edge_wind_speed[3] = { 6.0, 6.0, 6.0 },
+		    edge_wind_from[3] = { 270.0, 270.0, 0.0 };
+static const rt_ignition edge_fire = { { -300.0, -440.0 }, { -300.0, 440.0 }, 0.0 };
+
+static rt_world *edge_scene(const void *ctx, int threads, rt_error *err)
+{
+	const rt_map *map = ctx;
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.threads = threads;
+	d.seed = 77;
+	d.dt_s = 0.5;
+	d.bounds_min = (rt_vec2){ -400, -450 };
+	d.bounds_max = (rt_vec2){ 400, 450 };
+	d.agent_capacity = 128;
+	rt_world *w = rt_world_create(&d, err);
+	if (!w) return NULL;
+	rt_environment_def env = rt_environment_def_default();
+	env.start_jd_ut = rt_julian_day_from_civil(1631, 10, 22, 11, 0, 0.0, 8.0);
+	env.latitude_deg = MAP_ORIGIN_LAT;
+	env.longitude_deg = MAP_ORIGIN_LON;
+	env.weather.wind_count = 3;
+	env.weather.wind_time_s = edge_wind_t;
+	env.weather.wind_speed_mps = edge_wind_speed;
+	env.weather.wind_from_deg = edge_wind_from;
+	env.fire.ignition_count = 1;
+	env.fire.ignitions = &edge_fire;
+	bool ok = rt_world_set_map(w, map, err) == RT_OK && rt_world_set_environment(w, &env, err) == RT_OK;
+	for (int i = 0; ok && i < 60; ++i) {
+		rt_agent_def a = rt_agent_def_default();
+		a.position = (rt_vec2){ -200.0 + 15.0 * (i % 3), 400.0 - 6.0 * (i / 3) };
+		a.heading = (rt_vec2){ 0.0, -1.0 };
+		a.free_speed_mps = 1.34;
+		ok = rt_world_add_agent(w, &a, NULL, err) == RT_OK;
+	}
+	if (!ok) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+TEST(checkpoint_resume_a_fires_edge)
+{
+	rt_map *map = edge_map();
+	CHECK(map);
+	rt_world_stats st;
+	check_resume("a fire's edge", edge_scene, map, 602, 3, &st);
+	rt_error err;
+	rt_world *w = edge_scene(map, 1, &err);
+	CHECK(w);
+	CHECK(run(w, 301));
+	rt_environment_state e;
+	rt_world_get_environment(w, &e);
+	rt_world_stats mid;
+	rt_world_get_stats(w, &mid);
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	rt_test_note("at the stop (150.5 s): %lld cells aflame, %lld burnt, wind %.1f m/s from %.0f deg; %lld broke; at the end "
+		     "(301 s): %lld burned, %lld broke", (long long)e.fire_burning_cells, (long long)e.fire_burnt_cells,
+		     e.wind_speed_mps, e.wind_from_deg, (long long)mid.routed, (long long)st.burned, (long long)st.routed);
+	CHECK(e.fire_burnt_cells > 100 && e.fire_burning_cells < e.fire_burnt_cells);
+	CHECK_NEAR(e.wind_from_deg, 0.0, 1e-6);
+}
+
 /* Flight fields and boats (docs/model.md section 13): a map 400 x 300 m with fort A (for
  * 20) and fort B (for 100) of side "ming", a way home along the south edge and a landing
  * with two boats of 5 in the north-west. 60 routing men of side 0 run for the nearest

@@ -734,7 +734,8 @@ TEST(fire_men_give_ground_from_flames_they_see_afar)
 typedef struct flank_result {
 	int burned, routed;
 	double gap_m;
-	double mean_x; /* where they walk after 420 s (they started at x = -190 to -210 m) */
+	double mean_x;  /* where they walk after 420 s (they started at x = -190 to -210 m) */
+	double front_x; /* the front's east edge at 120 s */
 } flank_result;
 
 static bool walk_beside_a_flank(double fear, double sight_m, uint64_t seed, flank_result *r)
@@ -754,7 +755,7 @@ static bool walk_beside_a_flank(double fear, double sight_m, uint64_t seed, flan
 	double front = -INFINITY; /* the front's east edge along y = 300 */
 	for (double x = -390.0; ok && x < 0.0; x += 20.0)
 		if (caught(w, x, 300.0)) front = x + 10.0;
-	rt_test_note("seed %llu: at 120 s the front stands at x = %.0f m", (unsigned long long)seed, front);
+	r->front_x = front;
 	enum { MEN = 40 };
 	rt_agent_id men[MEN];
 	for (int i = 0; ok && i < MEN; ++i) {
@@ -799,10 +800,10 @@ TEST(fire_men_see_the_line_of_flames_where_a_flank_creeps)
 		CHECK(walk_beside_a_flank(m.fire_fear_rate_per_s, m.fire_sight_m, 51 + (uint64_t)k, &afar));
 		CHECK(walk_beside_a_flank(m.fire_fear_rate_per_s, 0.0, 51 + (uint64_t)k, &near));
 		CHECK(walk_beside_a_flank(0.0, 0.0, 51 + (uint64_t)k, &blind));
-		rt_test_note("seed %d: flames seen %.0f m off: %d of 40 burned, %d broke, the nearest any came to the flames "
+		rt_test_note("seed %d: the front at x = %.0f m at 120 s; flames seen %.0f m off: %d of 40 burned, %d broke, the nearest any came to the flames "
 			     "%.1f m (inf: never within 60 m), at x = %.0f m at the end; seen within %.0f m: %d burned, %d broke, nearest %.1f m, x = %.0f m; "
 			     "no fear: %d burned, nearest %.1f m, x = %.0f m",
-			     51 + k, m.fire_sight_m, afar.burned, afar.routed, afar.gap_m, afar.mean_x, m.view_radius_m, near.burned,
+			     51 + k, afar.front_x, m.fire_sight_m, afar.burned, afar.routed, afar.gap_m, afar.mean_x, m.view_radius_m, near.burned,
 			     near.routed, near.gap_m, near.mean_x, blind.burned, blind.gap_m, blind.mean_x);
 		/* they see the line and keep off it: none burns, whether they look 100 m or only
 		 * round them (one cell of 20 m: they may come within a cell of its flames) */

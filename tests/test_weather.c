@@ -579,15 +579,22 @@ static double nearest_flames_m(const rt_world *w, rt_vec2 p, double reach_m)
 	return best;
 }
 
+/* A world over map (dt 0.1 s, one thread) whose men fear fire at `fear` (morale's
+ * fire_fear_rate_per_s) and see flames `sight_m` off (fire_sight_m). */
+static rt_world *fear_world(const rt_map *map, double half_w, double half_h, double fear, double sight_m, uint64_t seed)
+{
+	rt_morale_params morale = rt_morale_params_default();
+	morale.fire_fear_rate_per_s = fear;
+	morale.fire_sight_m = sight_m;
+	return map_world_with(map, half_w, half_h, 0.1, 1, seed, NULL, &morale);
+}
+
 static bool fear_block(double fear, double sight_m, uint64_t seed, fear_result *r)
 {
 	memset(r, 0, sizeof *r);
 	rt_map *map = plain(500, 700, 5);
 	if (!map) return false;
-	rt_morale_params morale = rt_morale_params_default();
-	morale.fire_fear_rate_per_s = fear;
-	morale.fire_sight_m = sight_m;
-	rt_world *w = map_world_with(map, 250, 350, 0.1, 1, seed, NULL, &morale);
+	rt_world *w = fear_world(map, 250, 350, fear, sight_m, seed);
 	bool ok = w != NULL;
 	rt_error err;
 	const rt_ignition line = { { -100.0, -100.0 }, { -100.0, 100.0 }, 0.0 };
@@ -744,10 +751,7 @@ static bool walk_beside_a_flank(double fear, double sight_m, uint64_t seed, flan
 	r->gap_m = INFINITY;
 	rt_map *map = plain(800, 900, 20);
 	if (!map) return false;
-	rt_morale_params morale = rt_morale_params_default();
-	morale.fire_fear_rate_per_s = fear;
-	morale.fire_sight_m = sight_m;
-	rt_world *w = map_world_with(map, 400, 450, 0.1, 1, seed, NULL, &morale);
+	rt_world *w = fear_world(map, 400, 450, fear, sight_m, seed);
 	bool ok = w != NULL;
 	const rt_ignition line = { { -300.0, -440.0 }, { -300.0, 440.0 }, 0.0 };
 	if (ok) ok = set_fire_turning(w, 6.0, 60.0, 0.0, &line, 1);

@@ -217,7 +217,7 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(kneel_distance_m) X(kneel_rate_per_s) X(capture_distance_m) X(hunger_baseline_loss) X(darkness_loss_factor) \
 	X(rear_threat_factor) X(dark_kneel_factor) X(leader_reach_m) X(leaderless_baseline_loss) X(barred_range_m) \
 	X(barred_cell_m) X(barred_men) X(halted_ahead_radii) X(flight_pace_spread) X(fire_fear_rate_per_s) \
-	X(fire_sight_m)
+	X(fire_sight_m) X(fire_path_deg)
 #define COMMAND_PARAMS(X) \
 	X(decision_interval_s) X(base_hazard_per_h) X(courage_weight) X(pressure_weight) X(hunger_weight) \
 	X(cut_off_weight) X(peer_weight) X(watch_m) X(leave_morale_shock) \
@@ -275,8 +275,8 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 5080, "struct rt_world changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_world_def) == 1776, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 5088, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_world_def) == 1784, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 280, "rt_corps changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps_def) == 104, "rt_corps_def changed: update the checkpoint (checkpoint.c)");

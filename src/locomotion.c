@@ -81,6 +81,7 @@ typedef struct decide_ctx {
 	bool mud, fire; /* wet ground somewhere; a head fire burning somewhere */
 	bool fire_fear;     /* E4: ... and men fear it (morale's fire_fear_rate_per_s > 0) */
 	double view_radius; /* ... as far round them as they take in (morale's view_radius_m) */
+	double path_cos, wind_x, wind_y, path_head; /* E4: out of a head fire's path (out_of_the_path); wind 0: off */
 	bool water;     /* a map with a sea or rivers: men not in flight wade out of deep water */
 	double charge_run_up, charge_pace; /* combat: a rider this near the enemy he closes with gallops */
 	double pursuit_pace;               /* command: a rider after a man in flight gallops (Q2) */
@@ -403,6 +404,29 @@ typedef struct batch_men {
 	bool stood[RT_NB_BATCH];                           /* E5, C2: he stands, his way barred */
 } batch_men;
 
+/* E4: out of a head fire's path. a is the unit direction away from the flames a man sees;
+ * when it lies within fire_path_deg of the way the wind blows (the flames upwind of him)
+ * he stands where the fire's head runs. A man going before it faster than it runs (his
+ * velocity along the wind at least the head's rate) keeps a: he outruns it. One who does
+ * not (held against a palisade or a river, in a crowd, or slower than the head) makes his
+ * way out across the wind, whatever his order: a' = normalise(a + s w_perp), 45 deg off
+ * the wind when the flames lie straight upwind, s the side he is already going
+ * (his velocity across the wind, beyond PATH_GOING_MPS), else the side a leans to (the
+ * side the flames lie less on). True when he is so turned out of the path. */
+#define PATH_GOING_MPS 0.25
+static bool out_of_the_path(const decide_ctx *c, double vx, double vy, double *ax, double *ay)
+{
+	if (*ax * c->wind_x + *ay * c->wind_y <= c->path_cos) return false;
+	if (vx * c->wind_x + vy * c->wind_y >= c->path_head) return false; /* he outruns it */
+	const double px = -c->wind_y, py = c->wind_x; /* the wind's left */
+	const double going = vx * px + vy * py;
+	const double s = fabs(going) > PATH_GOING_MPS ? (going < 0.0 ? -1.0 : 1.0) : (*ax * px + *ay * py < 0.0 ? -1.0 : 1.0);
+	const double hx = *ax + s * px, hy = *ay + s * py, n = sqrt(hx * hx + hy * hy);
+	*ax = hx / n;
+	*ay = hy / n;
+	return true;
+}
+
 /* Pass 1: the due men of grid positions [k0, k1), their pace, reach and desired direction;
  * the flow-field directions of those who follow a goal, a run of men of one goal at a time. */
 static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm, int k0, int k1)
@@ -497,7 +521,8 @@ static void pace_and_heading(const decide_ctx *c, rt_nb_batch *nb, batch_men *bm
 			else if (c->fire_fear && state != RT_STATE_SURRENDERED &&
 				 ((rt__fire_seen(w, g->sx[k], g->sy[k], c->view_radius, &ax, &ay) > 0.0 && (ax != 0.0 || ay != 0.0)) ||
 				  rt__fire_seen_afar(w, g->sx[k], g->sy[k], &ax, &ay))) {
-				if (state == RT_STATE_ROUTING) {
+				const bool in_path = out_of_the_path(c, w->decide_vx[g->order[k]], w->decide_vy[g->order[k]], &ax, &ay);
+				if (state == RT_STATE_ROUTING || in_path) {
 					bm->head_x[i] = ax;
 					bm->head_y[i] = ay;
 				} else {
@@ -974,6 +999,14 @@ void rt__locomotion_decide(rt_world *w)
 	c.fire = rt__fire_hot_anywhere(w);
 	c.fire_fear = rt__fire_seen_anywhere(w) && w->def.morale.fire_fear_rate_per_s > 0.0;
 	c.view_radius = w->def.morale.view_radius_m;
+	{
+		const double wind = hypot(w->env.wind_mps.x, w->env.wind_mps.y), path = w->def.morale.fire_path_deg;
+		const bool on = c.fire_fear && path > 0.0 && wind > 0.0;
+		c.path_cos = cos(path * (3.14159265358979323846 / 180.0));
+		c.wind_x = on ? w->env.wind_mps.x / wind : 0.0;
+		c.wind_y = on ? w->env.wind_mps.y / wind : 0.0;
+		c.path_head = w->env.fire_head_rate_mps;
+	}
 	c.water = w->map != NULL;
 	c.charge_run_up = w->def.combat.charge_run_up_m;
 	c.charge_pace = w->def.combat.charge_pace_factor;

@@ -153,6 +153,7 @@ rt_morale_params rt_morale_params_default(void)
 	m.leaderless_baseline_loss = 0.3;   /* M3/M4: about what hunger takes at its worst, and a little more (E) */
 	m.fire_fear_rate_per_s = 0.1;       /* E4: trained men with a third of what they see aflame break in 22 s (E) */
 	m.fire_sight_m = 100.0;             /* E4: flames men give ground from, a minute or more before they come (E) */
+	m.fire_path_deg = 45.0;             /* E4: flames within 45 deg of upwind: he is in a head fire's path (E) */
 	return m;
 }
 
@@ -317,7 +318,8 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      m->barred_range_m <= 20000.0 && m->barred_cell_m >= 1.0 && m->barred_cell_m <= 1000.0 && m->barred_men > 0.0 &&
 	      m->barred_men <= 1e6 && m->halted_ahead_radii >= 0.0 && m->halted_ahead_radii <= 100.0 &&
 	      m->flight_pace_spread >= 0.0 && m->flight_pace_spread <= 0.3 && m->fire_fear_rate_per_s >= 0.0 &&
-	      m->fire_fear_rate_per_s <= 10.0 && m->fire_sight_m >= 0.0 && m->fire_sight_m <= 5000.0))
+	      m->fire_fear_rate_per_s <= 10.0 && m->fire_sight_m >= 0.0 && m->fire_sight_m <= 5000.0 &&
+	      m->fire_path_deg >= 0.0 && m->fire_path_deg <= 90.0))
 		return rt__fail(err, RT_ERR_INVALID, "morale parameters out of range (docs/model.md section 9 gives each range)");
 	for (int k = 0; k < RT_KIND_COUNT; ++k) {
 		const rt_kind_params *kp = &d->kinds[k];

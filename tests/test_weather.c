@@ -580,12 +580,15 @@ static double nearest_flames_m(const rt_world *w, rt_vec2 p, double reach_m)
 }
 
 /* A world over map (dt 0.1 s, one thread) whose men fear fire at `fear` (morale's
- * fire_fear_rate_per_s) and see flames `sight_m` off (fire_sight_m). */
-static rt_world *fear_world(const rt_map *map, double half_w, double half_h, double fear, double sight_m, uint64_t seed)
+ * fire_fear_rate_per_s), see flames `sight_m` off (fire_sight_m) and step out of a head
+ * fire's path when they see its flames within `path_deg` of upwind (fire_path_deg). */
+static rt_world *fear_world(const rt_map *map, double half_w, double half_h, double fear, double sight_m, double path_deg,
+			    uint64_t seed)
 {
 	rt_morale_params morale = rt_morale_params_default();
 	morale.fire_fear_rate_per_s = fear;
 	morale.fire_sight_m = sight_m;
+	morale.fire_path_deg = path_deg;
 	return map_world_with(map, half_w, half_h, 0.1, 1, seed, NULL, &morale);
 }
 
@@ -594,7 +597,7 @@ static bool fear_block(double fear, double sight_m, uint64_t seed, fear_result *
 	memset(r, 0, sizeof *r);
 	rt_map *map = plain(500, 700, 5);
 	if (!map) return false;
-	rt_world *w = fear_world(map, 250, 350, fear, sight_m, seed);
+	rt_world *w = fear_world(map, 250, 350, fear, sight_m, rt_morale_params_default().fire_path_deg, seed);
 	bool ok = w != NULL;
 	rt_error err;
 	const rt_ignition line = { { -100.0, -100.0 }, { -100.0, 100.0 }, 0.0 };
@@ -751,7 +754,7 @@ static bool walk_beside_a_flank(double fear, double sight_m, uint64_t seed, flan
 	r->gap_m = INFINITY;
 	rt_map *map = plain(800, 900, 20);
 	if (!map) return false;
-	rt_world *w = fear_world(map, 400, 450, fear, sight_m, seed);
+	rt_world *w = fear_world(map, 400, 450, fear, sight_m, rt_morale_params_default().fire_path_deg, seed);
 	bool ok = w != NULL;
 	const rt_ignition line = { { -300.0, -440.0 }, { -300.0, 440.0 }, 0.0 };
 	if (ok) ok = set_fire_turning(w, 6.0, 60.0, 0.0, &line, 1);
@@ -818,6 +821,89 @@ TEST(fire_men_see_the_line_of_flames_where_a_flank_creeps)
 	/* men who pay the fire no heed walk on beside it and are caught as its rows catch */
 	rt_test_note("no fear: %d of 120 burned", burned_blind);
 	CHECK(burned_blind >= 10);
+}
+
+/* E4: out of a head fire's path. A line fire 400 m long lit across a 6 m/s west wind
+ * (its head runs east at about 1.2 m/s); 250 m downwind of it 40 riders ride east, and 60 m
+ * on a palisade 500 m long stands across their way and the wind, so that they stand
+ * pressed against it as the fire comes on behind them: the riders of Hong Taiji's main
+ * attack, sent on to Song Wei's camp, in the Dalinghe trial fire (its README, sessions
+ * 33-34). `path_deg` as the morale's fire_path_deg (0: men give ground straight away from
+ * the flames, or keep their way beside them). The result: how many burned and broke, and
+ * how far from the fire's axis (y = 0) the living stand at the end (its flanks are 200 m
+ * off it). */
+typedef struct path_result {
+	int burned, routed;
+	double mean_abs_y;
+} path_result;
+
+static bool ride_in_a_fires_path(double path_deg, uint64_t seed, path_result *r)
+{
+	memset(r, 0, sizeof *r);
+	rt_map *map = plain(700, 600, 5);
+	if (!map) return false;
+	const rt_morale_params m = rt_morale_params_default();
+	rt_world *w = fear_world(map, 350, 300, m.fire_fear_rate_per_s, m.fire_sight_m, path_deg, seed);
+	bool ok = w != NULL;
+	rt_error err;
+	if (ok && rt_world_add_wall(w, (rt_vec2){ 60.0, -250.0 }, (rt_vec2){ 60.0, 250.0 }, &err) != RT_OK) {
+		rt_test_note("wall: %s", err.message);
+		ok = false;
+	}
+	const rt_ignition line = { { -250.0, -200.0 }, { -250.0, 200.0 }, 0.0 };
+	if (ok) ok = set_fire(w, 6.0, 0.0, &line, 1);
+	enum { MEN = 40 };
+	rt_agent_id men[MEN];
+	for (int i = 0; ok && i < MEN; ++i) {
+		rt_agent_def a = rt_agent_def_default();
+		a.kind = RT_KIND_HORSE;
+		a.position = (rt_vec2){ 4.0 * (i / 5), -8.0 + 4.0 * (i % 5) };
+		a.heading = (rt_vec2){ 1.0, 0.0 };
+		a.free_speed_mps = 3.5;
+		if (rt_world_add_agent(w, &a, &men[i], &err) != RT_OK) {
+			rt_test_note("add agent: %s", err.message);
+			ok = false;
+		}
+	}
+	ok = ok && run_until(w, 600.0);
+	int living = 0;
+	for (int i = 0; ok && i < MEN; ++i) {
+		rt_agent_view v;
+		rt_world_get_agent(w, men[i], &v);
+		r->burned += v.state == RT_STATE_DEAD_BURNED;
+		r->routed += v.state == RT_STATE_ROUTING;
+		if (rt_state_is_active(v.state)) {
+			r->mean_abs_y += fabs(v.position.y);
+			living++;
+		}
+	}
+	if (living > 0) r->mean_abs_y /= living;
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	return ok;
+}
+
+TEST(fire_men_step_out_of_a_head_fires_path)
+{
+	const double path = rt_morale_params_default().fire_path_deg;
+	int burned_across = 0, burned_straight = 0;
+	for (int k = 0; k < 3; ++k) {
+		path_result across, straight;
+		CHECK(ride_in_a_fires_path(path, 61 + (uint64_t)k, &across));
+		CHECK(ride_in_a_fires_path(0.0, 61 + (uint64_t)k, &straight));
+		rt_test_note("seed %d: out of the path (flames within %.0f deg of upwind): %d of 40 burned, %d broke, the living "
+			     "%.0f m from the fire's axis after 600 s; straight away from the flames: %d burned, %d broke, %.0f m",
+			     61 + k, path, across.burned, across.routed, across.mean_abs_y, straight.burned, straight.routed,
+			     straight.mean_abs_y);
+		/* they ride along the palisade out of the head's way and past its flank */
+		CHECK(across.mean_abs_y > 200.0);
+		burned_across += across.burned;
+		burned_straight += straight.burned;
+	}
+	/* pressed against the palisade with the fire behind them, they burn by the score */
+	rt_test_note("burned: %d of 120 out of the path, %d of 120 straight away", burned_across, burned_straight);
+	CHECK(burned_across <= 6);    /* one in twenty */
+	CHECK(burned_straight >= 60); /* half */
 }
 
 /* Mean eastward speed of walkers on the road (y near 0) and off it over 60 s. */
@@ -971,8 +1057,9 @@ TEST(weather_rain_makes_matchlocks_misfire)
  * steps. */
 /* 2026-12-05: men give ground from the flames they see (E4), and the wounded cannot move
  * (16 of them burn; before, walking at 0.3 m/s, 37 men burned); and from those they see
- * up to fire_sight_m off (still 16 burn) */
-#define WEATHER_HASH 0x5ef6f9737241222bull
+ * up to fire_sight_m off (still 16 burn); and men in a head fire's path step out of it
+ * across the wind (fire_path_deg: still 16 burn, 322 cells caught) */
+#define WEATHER_HASH 0x92eeac6c6f72fffeull
 
 static bool fire_world_hash(int threads, uint64_t *hash, int64_t *burned, int64_t *burnt_cells)
 {

@@ -233,6 +233,12 @@ typedef struct rt_morale_params {
 						  * sees flames that stop men and gives ground from them, beyond
 						  * view_radius_m too; the fear itself comes only of the flames
 						  * within view_radius_m (0: he sees only those) */
+	double fire_path_deg;                    /* E4: a man who fears fire and sees the flames lie within this angle,
+						  * degrees, of straight upwind of him stands in a head fire's path:
+						  * unless he is outrunning the head, he makes his way out of it
+						  * across the wind (45 deg off it), broken or not, to the side he
+						  * is going or else the side the flames lie less on, rather than
+						  * straight away from them (0: straight away; at most 90) */
 } rt_morale_params;
 
 rt_morale_params rt_morale_params_default(void);

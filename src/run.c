@@ -86,7 +86,9 @@ void rt__run_order_text(const rt_run *run, const rt_sc_order *o, char *buf, size
 	case RT_ORDER_MARCH:
 		snprintf(buf, size, "march to %s%s%s", place ? place : "?", o->gallop ? " at the gallop" : "", o->spread ? ", spread over it" : "");
 		break;
-	case RT_ORDER_ATTACK: snprintf(buf, size, "attack towards %s%s", place ? place : "?", o->gallop ? " at the gallop" : ""); break;
+	case RT_ORDER_ATTACK:
+		snprintf(buf, size, "attack towards %s%s%s", place ? place : "?", o->gallop ? " at the gallop" : "", o->spread ? ", spread over it" : "");
+		break;
 	case RT_ORDER_AMBUSH: snprintf(buf, size, "ambush at %s (%.0f m)", place ? place : "?", o->radius_m); break;
 	case RT_ORDER_SHELTER: snprintf(buf, size, "garrison"); break;
 	default: snprintf(buf, size, "%s", rt__order_name(o->kind)); break;

@@ -590,7 +590,8 @@ static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_s
 		const rt_ynode *sn = rt__yaml_get(n, "spread");
 		char sp[PATH_SIZE];
 		join(sp, path, "spread");
-		if (o->kind != RT_ORDER_MARCH) return bad(r, sn, sp, "only a march spreads over its place");
+		if (o->kind != RT_ORDER_MARCH && o->kind != RT_ORDER_ATTACK)
+			return bad(r, sn, sp, "only a march or an attack spreads over its place");
 		if ((s = get_bool(r, n, "spread", path, &o->spread)) != RT_OK) return s;
 	}
 	if (n->type == RT_YNODE_MAP) {

@@ -1253,6 +1253,51 @@ TEST(combat_riders_spread_over_a_ford)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
+/* An attack spread over the place it takes (E5): 300 horse sent from 630 m east of Song
+ * Wei's empty palisaded camp on the Dalinghe map to attack it (tests/data/scenarios/
+ * take-camp). Counts, ten minutes on, the riders inside the camp (its box: the
+ * palisade's), and those whose posts lie inside it. */
+static bool riders_take_the_camp(bool spread, int *inside, int *posted_inside, int *riders)
+{
+	const char *sets[] = { "corps.riders.units.main_attack.order.spread=false" };
+	rt_scenario *sc;
+	rt_run *run;
+	if (!scenario_run("tests/data/scenarios/take-camp/scenario.yaml", spread ? NULL : sets, spread ? 0 : 1, &sc, &run))
+		return false;
+	rt_world *w = rt_run_world(run);
+	bool ok = run_to(run, 600.0);
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	/* ming_camp_song_wei's corners */
+	const rt_vec2 lo = rt_map_lonlat_to_xy(info.map, (rt_lonlat){ 121.2784746, 41.1122997 });
+	const rt_vec2 hi = rt_map_lonlat_to_xy(info.map, (rt_lonlat){ 121.2875231, 41.1177023 });
+	*inside = *posted_inside = *riders = 0;
+	for (int id = 0; ok && id < rt_world_agent_count(w); ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		if (v.side != 1 || v.kind != RT_KIND_HORSE) continue;
+		(*riders)++;
+		*inside += v.position.x > lo.x && v.position.x < hi.x && v.position.y > lo.y && v.position.y < hi.y;
+		*posted_inside += v.posted && v.post.x > lo.x && v.post.x < hi.x && v.post.y > lo.y && v.post.y < hi.y;
+	}
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	return ok;
+}
+
+TEST(combat_an_attack_spread_over_a_camp_takes_it)
+{
+	int in, posted, riders, in0, posted0, riders0;
+	CHECK(riders_take_the_camp(true, &in, &posted, &riders));
+	CHECK(riders_take_the_camp(false, &in0, &posted0, &riders0));
+	rt_test_note("300 horse (%d agents) sent to attack an empty palisaded camp, ten minutes on: spread over it, %d inside "
+		     "(%d with posts inside); not spread, %d inside (%d posted)", riders, in, posted, in0, posted0);
+	CHECK(riders == riders0 && riders >= 150);
+	CHECK(posted == riders && in >= (9 * riders) / 10); /* in by the gate, each to his post (150 of 150 when written) */
+	CHECK(posted0 == 0 && in0 <= riders / 5); /* the first stop as they enter, in the gate's mouth; the rest outside (14) */
+	CHECK(rt_test_bytes_held() == 0);
+}
+
 /* E5 with the holders marched to the ford: 50 veteran horse come from 30-48 m east along
  * the bank a minute before the flight. Posted over the ford in files and ranks (what an
  * order to spread gives them, rt_world_set_agent_post), they hold it as the men drawn up

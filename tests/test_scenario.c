@@ -114,7 +114,7 @@ static const struct {
 	{ "superior-below", 21, 15, "corps.red_one.superior: the corps \"red_two\" is defined below this one" },
 	{ "superior-other-side", 27, 15, "corps.blue_horse.superior: the corps \"red_one\" is of the other side (\"red\")" },
 	{ "spread-not-bool", 23, 93, "corps.red_one.units.one_foot.order.spread: expected true or false, found \"3\"" },
-	{ "spread-not-march", 23, 94, "corps.red_one.units.one_foot.order.spread: only a march spreads over its place" },
+	{ "spread-not-march-or-attack", 23, 111, "corps.red_one.units.one_foot.order.spread: only a march or an attack spreads over its place" },
 	{ "summon-not-bool", 27, 13, "corps.blue_horse.summon: expected true or false, found \"often\"" },
 	{ "mounted-not-bool", 22, 14, "corps.red_one.mounted: expected true or false, found \"on a mule\"" },
 	{ "syntax-tab", 18, 1, "YAML syntax: found character that cannot start any token" },

@@ -164,17 +164,22 @@ static int good_posts(const rt_world *w, const rt_goal_def *g, int files, int ra
  * its centre and the rest stop where they enter it. Men are handed posts in the order
  * of their places: sorted west to east into the files (as many men to a file as it has
  * good posts), each file south to north, so that paths to the posts seldom cross and no
- * two men share a post. */
+ * two men share a post. A place is shared: men of the side already posted in it by an
+ * earlier order (another unit spread over it, still steady and on that order) are posted
+ * again with the newcomers, all on one lattice, so that no two posts coincide (before
+ * 2026-12-05 each unit laid its own lattice over the place, and two units of equal size
+ * stood post on post). */
 static rt_status spread_over(rt_run *run, int unit, rt_goal_id goal)
 {
 	rt_world *w = run->world;
 	rt_agents *a = &w->agents;
-	int n = 0;
+	int n = 0, side = -1;
 	double radius = 0.0;
 	bool rider = true; /* posts as deep as a horse stands in only if every man rides */
 	for (int s = 0; s < a->count; ++s)
 		if ((int)a->unit[s] == unit && a->posted[s] == 2) {
 			n++;
+			side = a->side[s];
 			radius = fmax(radius, (double)a->radius[s]);
 			rider = rider && a->mount[s];
 		}
@@ -183,6 +188,16 @@ static rt_status spread_over(rt_run *run, int unit, rt_goal_id goal)
 			if ((int)a->unit[s] == unit && a->posted[s] == 2) a->posted[s] = 0;
 		return RT_OK;
 	}
+	/* the men already posted in the place join the newcomers (only this unit's men are
+	 * marked 2 here: apply_order marks a unit's and calls this at once) */
+	for (int s = 0; s < a->count; ++s)
+		if (a->posted[s] == 1 && (int)a->unit[s] != unit && a->side[s] == side && a->order_goal[s] == goal &&
+		    a->state[s] <= RT_STATE_ENGAGED) {
+			a->posted[s] = 2;
+			n++;
+			radius = fmax(radius, (double)a->radius[s]);
+			rider = rider && a->mount[s];
+		}
 	const rt_goal_def *g = &w->goals[goal].def;
 	const double width = g->target_max.x - g->target_min.x, height = g->target_max.y - g->target_min.y;
 	const double gap = fmax(2.4 * radius, 1e-3);
@@ -211,7 +226,7 @@ static rt_status spread_over(rt_run *run, int unit, rt_goal_id goal)
 	good_posts(w, g, files, ranks, rider, per_file);
 	int m = 0;
 	for (int s = 0; s < a->count; ++s)
-		if ((int)a->unit[s] == unit && a->posted[s] == 2) {
+		if (a->posted[s] == 2) {
 			a->posted[s] = 0;
 			men[m++] = (post_rank){ a->x[s], a->id[s], s };
 		}

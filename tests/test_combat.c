@@ -5,6 +5,7 @@
 #include "builders.h"
 #include "rout/env.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct battle {
@@ -1295,6 +1296,63 @@ TEST(combat_an_attack_spread_over_a_camp_takes_it)
 	CHECK(riders == riders0 && riders >= 150);
 	CHECK(posted == riders && in >= (9 * riders) / 10); /* in by the gate, each to his post (150 of 150 when written) */
 	CHECK(posted0 == 0 && in0 <= riders / 5); /* the first stop as they enter, in the gate's mouth; the rest outside (14) */
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* Two units spread over one place (E5): the 300 horse of take-camp spread over Song
+ * Wei's empty camp from the start, and 300 more sent after them two minutes on, spread
+ * too (tests/data/scenarios/take-camp/second.yaml). Twelve minutes on: the riders of
+ * both with posts inside the camp, the nearest two posts, and those standing within a
+ * body's radius of their own post. */
+static bool two_units_take_the_camp(int *riders, int *posted_inside, double *closest, int *on_post, double *radius)
+{
+	rt_scenario *sc;
+	rt_run *run;
+	if (!scenario_run("tests/data/scenarios/take-camp/second.yaml", NULL, 0, &sc, &run)) return false;
+	rt_world *w = rt_run_world(run);
+	bool ok = run_to(run, 720.0);
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	const rt_vec2 lo = rt_map_lonlat_to_xy(info.map, (rt_lonlat){ 121.2784746, 41.1122997 });
+	const rt_vec2 hi = rt_map_lonlat_to_xy(info.map, (rt_lonlat){ 121.2875231, 41.1177023 });
+	const int count = rt_world_agent_count(w);
+	rt_vec2 *posts = calloc((size_t)count, sizeof *posts);
+	int n = 0;
+	*riders = *posted_inside = *on_post = 0;
+	*radius = 0.0;
+	for (int id = 0; ok && posts && id < count; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		if (v.side != 1 || v.kind != RT_KIND_HORSE) continue; /* not their captain */
+		(*riders)++;
+		*radius = fmax(*radius, v.radius_m);
+		if (!v.posted) continue;
+		*posted_inside += v.post.x > lo.x && v.post.x < hi.x && v.post.y > lo.y && v.post.y < hi.y;
+		*on_post += hypot(v.position.x - v.post.x, v.position.y - v.post.y) < v.radius_m;
+		posts[n++] = v.post;
+	}
+	*closest = INFINITY;
+	for (int i = 0; i < n; ++i)
+		for (int j = i + 1; j < n; ++j) *closest = fmin(*closest, hypot(posts[i].x - posts[j].x, posts[i].y - posts[j].y));
+	free(posts);
+	rt_run_destroy(run);
+	rt_scenario_destroy(sc);
+	return ok && posts;
+}
+
+TEST(combat_two_units_spread_over_one_camp_share_its_posts)
+{
+	int riders, posted, on_post;
+	double closest, radius;
+	CHECK(two_units_take_the_camp(&riders, &posted, &closest, &on_post, &radius));
+	rt_test_note("300 horse spread over an empty camp, 300 more sent after them two minutes on (%d agents), twelve minutes "
+		     "on: %d with posts inside, the nearest two posts %.2f m apart (a body radius %.2f m), %d within a radius of "
+		     "their own post (each unit on a lattice of its own, before this rule: posts 0 m apart)",
+		     riders, posted, closest, radius, on_post);
+	CHECK(riders == 300);
+	CHECK(posted == riders);                   /* both units posted in the camp */
+	CHECK(closest >= 2.4 * radius - 1e-3);     /* one lattice: posts a body and a fifth apart */
+	CHECK(on_post >= (9 * riders) / 10);       /* each on his own post */
 	CHECK(rt_test_bytes_held() == 0);
 }
 

@@ -128,14 +128,19 @@
  *   flights[side]: used                                                STATIC (from the refuges)
  *   flights[side]: built, built_at_s, builds, open[refuge_count],
  *       known (the known enemy per coarse cell, where not zero)        SAVED (FLIT): the inputs of
- *                                                                      the side's last build
+ *                                                                      the side's last build (the
+ *                                                                      flames of then included, E4)
  *   flights[side]: field, any_source                                   REBUILT from the saved inputs
  *                                                                      at the next step (field_stale
  *                                                                      is set on loading): the field
  *                                                                      is a pure function of them
  *   flights[side]: memory_set, memory (where not zero)                 SAVED (ROAD)
  *   roads[road_count]: side, goal, built_at_s, known (where not zero)  SAVED (ROAD): the inputs of
- *                                                                      each road's build
+ *                                                                      each road's build (with the
+ *                                                                      flames of then, E4; a road
+ *                                                                      is planned again once a fire
+ *                                                                      has burned, on multiples of
+ *                                                                      rebuild_min_s: no state)
  *   roads: field                                                       REBUILT from the saved inputs
  *                                                                      at the next step (stale is set
  *                                                                      on loading)
@@ -248,7 +253,8 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(bucket_capacity_mm) X(drying_mm_per_h) X(mud_loss_unpaved) X(mud_loss_road) X(misfire_rain_max) \
 	X(misfire_rain_half_mm_per_h) X(misfire_damp_max) X(fuel_moisture_dry_pct) X(fuel_moisture_wet_pct)
 #define FLIGHT_PARAMS(X) \
-	X(field_cell_m) X(rebuild_min_s) X(enemy_interval_s) X(enemy_cell_m) X(enemy_reach_m) X(enemy_cost_max) X(enemy_half_men)
+	X(field_cell_m) X(rebuild_min_s) X(enemy_interval_s) X(enemy_cell_m) X(enemy_reach_m) X(enemy_cost_max) X(enemy_half_men) \
+	X(fire_men)
 /* all but grass, the one that is not a double */
 #define FIRE_PARAMS(X) \
 	X(update_interval_s) X(open_ground_fuel_kg_m2) X(curing_pct) X(threshold_spread) X(flame_residence_s) \
@@ -275,7 +281,7 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 5088, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 5096, "struct rt_world changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_world_def) == 1784, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 280, "rt_corps changed: update the checkpoint (checkpoint.c)");

@@ -49,6 +49,7 @@ rt_flight_params rt_flight_params_default(void)
 	p.enemy_reach_m = 200.0;       /* beyond a bow shot (section 8: 60-120 m) with room to spare: estimate (E) */
 	p.enemy_cost_max = 20.0;       /* a man runs up to 21 times as far round a strong enemy as through him: estimate (E) */
 	p.enemy_half_men = 20.0;       /* a band of 20 men within reach is half that fearsome: estimate (E) */
+	p.fire_men = 1000.0;           /* flames within reach are nearly the most a cell may cost (P = 19.6): estimate (E) */
 	p.cookie = RT_COOKIE;
 	return p;
 }
@@ -83,6 +84,8 @@ rt_status rt_world_set_flight(rt_world *w, const rt_flight_params *p, rt_error *
 		return rt__fail(err, RT_ERR_INVALID, "flight enemy_cell_m must be 0..10000 m and enemy_reach_m 0..20000 m");
 	if (!(p->enemy_cost_max >= 0.0 && p->enemy_cost_max <= 1000.0 && p->enemy_half_men > 0.0 && p->enemy_half_men <= 1e8))
 		return rt__fail(err, RT_ERR_INVALID, "flight enemy_cost_max must be 0..1000 and enemy_half_men above 0 (at most 1e8)");
+	if (!(p->fire_men >= 0.0 && p->fire_men <= 1e8))
+		return rt__fail(err, RT_ERR_INVALID, "flight fire_men is %g; expected 0..1e8 men", p->fire_men);
 	const double cell = p->enemy_cell_m > 0.0 ? p->enemy_cell_m : 4.0 * (p->field_cell_m > 0.0 ? p->field_cell_m : 0.25);
 	const double nx = ceil((w->def.bounds_max.x - w->def.bounds_min.x) / cell), ny = ceil((w->def.bounds_max.y - w->def.bounds_min.y) / cell);
 	if (nx * ny > (double)RT_MAX_KNOWN_CELLS)
@@ -288,11 +291,51 @@ static int cells_within(double range_m, double cell)
 	return (int)fmin(1e6, ceil(range_m / cell));
 }
 
+/* Whether fields and roads know a fire now (E4): flames burn and they are costed by them. */
+static bool flames_known(const rt_world *w)
+{
+	return w->fire && w->fire->hot_count > 0 && w->flight.fire_men > 0.0;
+}
+
+/* Whether the roads are planned again as a fire moves (E4): flames burn, or have burnt,
+ * and fields are costed by them (once the fire is out its flames leave what the roads
+ * know at the next planning). */
+static bool fire_replans(const rt_world *w)
+{
+	return w->fire && (w->fire->hot_count > 0 || w->fire->burnt_count > 0) && w->flight.fire_men > 0.0;
+}
+
+/* E4: adds to `known` fire_men on each coarse cell holding a map cell in flames (hot: the
+ * fire's state, which the checkpoint keeps), once a cell, for every side and wherever it
+ * burns: a grass fire's flames and smoke are seen for kilometres by day and its glow
+ * farther by night. `mark`: the coarse grid's cells of scratch (ints), left zero. */
+static void add_flames(const rt_world *w, float *known, int *mark)
+{
+	if (!flames_known(w)) return;
+	const rt_fire *f = w->fire;
+	const float men = (float)w->flight.fire_men;
+	for (int k = 0; k < f->burning_count; ++k) {
+		const int cell = f->burning[k].cell;
+		if (f->state[cell] != RT_FIRE_CELL_HOT) continue;
+		const double x = f->ox + ((cell % f->nx) + 0.5) * f->cell_m, y = f->oy + ((cell / f->nx) + 0.5) * f->cell_m;
+		const int c = known_cell_of(w, x, y);
+		if (mark[c]) continue;
+		mark[c] = 1;
+		known[c] += men;
+	}
+	for (int k = 0; k < f->burning_count; ++k) {
+		const int cell = f->burning[k].cell;
+		const double x = f->ox + ((cell % f->nx) + 0.5) * f->cell_m, y = f->oy + ((cell / f->nx) + 0.5) * f->cell_m;
+		mark[known_cell_of(w, x, y)] = 0;
+	}
+}
+
 /* The enemy of `side` its men can see now, per coarse cell: men who can fight (not
  * routing, kneeling or marching off), riders weighted as in the threat (section 9). With
  * `memory`, the side's memory is brought up to now: a cell within sight of its men takes
  * what is seen there (nothing, if the enemy has gone), a cell out of sight keeps what was
- * last seen there unless an enemy is seen in it now (a torch, seen from farther). */
+ * last seen there unless an enemy is seen in it now (a torch, seen from farther). Then
+ * the flames of now are added to `known` (add_flames), not to the memory. */
 static rt_status gather_known(rt_world *w, int side, float *known, float *memory, rt_error *err)
 {
 	const rt_agents *a = &w->agents;
@@ -326,6 +369,8 @@ static rt_status gather_known(rt_world *w, int side, float *known, float *memory
 				const size_t c = (size_t)y * (size_t)nx + (size_t)x;
 				if (known[c] != 0.0f || box_sum(sat, nx, ny, x, y, r_sight) > 0.0) memory[c] = known[c];
 			}
+	memset(ours, 0, cells * sizeof(int));
+	add_flames(w, known, ours); /* not remembered: the flames are seen wherever they are */
 	rt__free(&w->allocator, ours, cells * sizeof(int));
 	rt__free(&w->allocator, sat, ((size_t)nx + 1) * ((size_t)ny + 1) * sizeof(double));
 	return RT_OK;
@@ -546,23 +591,41 @@ static rt_status road_build(rt_world *w, int side, int32_t goal, rt_error *err)
 	rt_flight *f = &w->flights[side];
 	const size_t cells = (size_t)w->known_nx * (size_t)w->known_ny;
 	float *now = rt__alloc(&w->allocator, cells * sizeof(float));
-	if (!now) return rt__fail(err, RT_ERR_NOMEM, "out of memory counting the known enemy");
+	int *mark = rt__calloc(&w->allocator, cells, sizeof(int));
+	if (!now || !mark) {
+		rt__free(&w->allocator, now, cells * sizeof(float));
+		rt__free(&w->allocator, mark, cells * sizeof(int));
+		return rt__fail(err, RT_ERR_NOMEM, "out of memory counting the known enemy");
+	}
 	s = gather_known(w, side, now, f->memory, err);
-	rt__free(&w->allocator, now, cells * sizeof(float));
-	if (s != RT_OK) return s;
+	/* what the road knows: the enemy the side remembers, and the flames of now (E4) */
+	if (s == RT_OK) {
+		memcpy(now, f->memory, cells * sizeof(float));
+		add_flames(w, now, mark);
+	}
+	rt__free(&w->allocator, mark, cells * sizeof(int));
+	if (s != RT_OK) {
+		rt__free(&w->allocator, now, cells * sizeof(float));
+		return s;
+	}
 	int i = 0;
 	while (i < w->road_count && !(w->roads[i].side == side && w->roads[i].goal == goal)) i++;
 	if (i == w->road_count) {
-		if ((s = rt__roads_reserve(w, w->road_count + 1, err)) != RT_OK) return s;
+		if ((s = rt__roads_reserve(w, w->road_count + 1, err)) != RT_OK) {
+			rt__free(&w->allocator, now, cells * sizeof(float));
+			return s;
+		}
 		w->roads[i].side = (uint8_t)side;
 		w->roads[i].goal = goal;
 		w->road_count++;
 	}
 	rt_road *r = &w->roads[i];
 	/* the side knows nothing new since the road was built (another general of the same
-	 * council leaving in the same round): the same road */
-	if (r->field.built && !r->stale && memcmp(r->known, f->memory, cells * sizeof(float)) == 0) return RT_OK;
-	memcpy(r->known, f->memory, cells * sizeof(float));
+	 * council leaving in the same round, the fire as it was): the same road */
+	const bool same = r->field.built && !r->stale && memcmp(r->known, now, cells * sizeof(float)) == 0;
+	if (!same) memcpy(r->known, now, cells * sizeof(float));
+	rt__free(&w->allocator, now, cells * sizeof(float));
+	if (same) return RT_OK;
 	r->built_at_s = w->time_s;
 	return road_make(w, r, err);
 }
@@ -578,6 +641,15 @@ static rt_status roads_phase(rt_world *w, rt_error *err)
 	}
 	for (int i = 0; i < w->road_count; ++i)
 		if (w->roads[i].stale && (s = road_make(w, &w->roads[i], err)) != RT_OK) return s;
+	/* E4: once a fire burns, every road is planned again each rebuild_min_s (on the
+	 * multiples of it: no state to keep) from all its side knows then, if the flames or
+	 * the enemy it remembers have moved since */
+	if (fire_replans(w) && w->road_count > 0) {
+		const double every = w->flight.rebuild_min_s, t = w->time_s;
+		if (!(every > 0.0) || floor(t / every) != floor((t - w->def.dt_s) / every))
+			for (int i = 0; i < w->road_count; ++i)
+				if ((s = road_build(w, w->roads[i].side, w->roads[i].goal, err)) != RT_OK) return s;
+	}
 	for (int c = 0; c < w->corps_count; ++c) {
 		rt_corps *k = &w->corps[c];
 		if (!k->road_wanted) continue;
@@ -654,7 +726,9 @@ rt_status rt__flight_phase(rt_world *w, rt_error *err)
 		bool changed = !f->built;
 		for (int r = 0; r < w->refuge_count && !changed; ++r)
 			if (w->refuges[r].def.side == side && (f->open[r] != 0) != refuge_open(w, r)) changed = true;
-		const bool due = f->built && p->enemy_interval_s > 0.0 && t >= f->built_at_s + p->enemy_interval_s;
+		/* looked at again every enemy_interval_s, and while flames burn every rebuild_min_s (E4) */
+		const bool due = f->built && p->enemy_interval_s > 0.0 &&
+				 t >= f->built_at_s + (flames_known(w) ? fmin(p->enemy_interval_s, p->rebuild_min_s) : p->enemy_interval_s);
 		const bool may = !f->built || t >= f->built_at_s + p->rebuild_min_s;
 		want[side] = (changed || due) && may;
 		any_want |= want[side];

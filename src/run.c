@@ -561,6 +561,7 @@ static rt_status add_refuges_and_boats(rt_run *run, rt_error *err)
 	rt_flight_params fp = sc->flight;
 	fp.field_cell_m = run->field_cell_m;
 	fp.enemy_half_men = sc->flight.enemy_half_men / run->scale;
+	fp.fire_men = sc->flight.fire_men / run->scale; /* in agents, as the enemy is counted */
 	rt_status s = rt_world_set_flight(w, &fp, err);
 	if (s != RT_OK) return s;
 	for (int i = 0; i < sc->refuge_count; ++i) {

@@ -525,7 +525,7 @@ static rt_status read_flight(reader *r, const rt_ynode *root)
 	const rt_ynode *n = rt__yaml_get(root, "flight");
 	if (!n) return RT_OK;
 	static const char *const keys[] = { "rebuild_min_s", "enemy_interval_s", "enemy_cell_m", "enemy_reach_m", "enemy_cost_max",
-					    "enemy_half_men", "pace_spread", "note", "source", NULL };
+					    "enemy_half_men", "fire_men", "pace_spread", "note", "source", NULL };
 	rt_status s;
 	if ((s = need_map(r, n, "flight")) != RT_OK || (s = check_keys(r, n, "flight", keys)) != RT_OK) return s;
 	rt_flight_params *f = &sc->flight;
@@ -535,6 +535,7 @@ static rt_status read_flight(reader *r, const rt_ynode *root)
 	if ((s = get_number(r, n, "enemy_reach_m", "flight", false, 0.0, 20000.0, &f->enemy_reach_m)) != RT_OK) return s;
 	if ((s = get_number(r, n, "enemy_cost_max", "flight", false, 0.0, 1000.0, &f->enemy_cost_max)) != RT_OK) return s;
 	if ((s = get_number(r, n, "enemy_half_men", "flight", false, 1.0, 1e8, &f->enemy_half_men)) != RT_OK) return s;
+	if ((s = get_number(r, n, "fire_men", "flight", false, 0.0, 1e8, &f->fire_men)) != RT_OK) return s;
 	if ((s = get_number(r, n, "pace_spread", "flight", false, 0.0, 0.3, &sc->pace_spread)) != RT_OK) return s;
 	if (f->enemy_cell_m > 0.0 && f->enemy_cell_m < 1.0) return bad(r, rt__yaml_get(n, "enemy_cell_m"), "flight.enemy_cell_m", "expected 0 (four field cells) or 1..10000 m, found %g", f->enemy_cell_m);
 	return RT_OK;

@@ -341,6 +341,89 @@ static rt_world *road_world_of(bool known, uint64_t seed, int threads, bool stea
 	return w;
 }
 
+rt_map *fire_plain_map(void)
+{
+	map_builder b;
+	if (!map_begin(&b, 1200, 800, 5)) return NULL;
+	return map_finish(&b);
+}
+
+rt_world *fire_flight_world(const rt_map *map, uint64_t seed, int threads, double fire_men, bool general, rt_error *err)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.threads = threads;
+	d.seed = seed;
+	d.bounds_min = (rt_vec2){ -600.0, -400.0 };
+	d.bounds_max = (rt_vec2){ 600.0, 400.0 };
+	d.agent_capacity = 2 * FIRE_MEN + 8;
+	d.morale.rally_threshold = 1.0; /* in flight they stay in flight */
+	d.command.decision_interval_s = 5.0;
+	d.command.base_hazard_per_h = 1000.0;
+	rt_world *w = rt_world_create(&d, err);
+	if (!w) return NULL;
+	bool ok = rt_world_set_map(w, map, err) == RT_OK;
+	rt_flight_params fp = rt_flight_params_default();
+	fp.field_cell_m = 5.0;
+	fp.enemy_reach_m = 100.0; /* the men's sight of flames (morale's fire_sight_m) */
+	fp.fire_men = fire_men;
+	ok = ok && rt_world_set_flight(w, &fp, err) == RT_OK;
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = (rt_vec2){ 360.0, -40.0 };
+	gd.target_max = (rt_vec2){ 420.0, 40.0 };
+	gd.field_cell_m = 5.0;
+	rt_goal_id home = RT_NO_GOAL;
+	ok = ok && rt_world_add_goal(w, &gd, &home, err) == RT_OK;
+	rt_refuge_def rd = rt_refuge_def_default();
+	rd.target_min = gd.target_min;
+	rd.target_max = gd.target_max;
+	ok = ok && rt_world_add_refuge(w, &rd, NULL, err) == RT_OK;
+	rt_environment_def env = rt_environment_def_default();
+	env.start_jd_ut = rt_julian_day_from_civil(1631, 10, 22, 12, 0, 0.0, 8.0);
+	env.latitude_deg = MAP_ORIGIN_LAT;
+	env.longitude_deg = MAP_ORIGIN_LON;
+	const double t[1] = { 0.0 }, speed[1] = { 3.0 }, from[1] = { 90.0 };
+	env.weather.wind_count = 1;
+	env.weather.wind_time_s = t;
+	env.weather.wind_speed_mps = speed;
+	env.weather.wind_from_deg = from;
+	const rt_ignition line = { { 0.0, -150.0 }, { 0.0, 150.0 }, 0.0 };
+	env.fire.ignition_count = 1;
+	env.fire.ignitions = &line;
+	ok = ok && rt_world_set_environment(w, &env, err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_ROUTING;
+	man.morale = 0.0f;
+	for (int i = 0; i < FIRE_MEN && ok; ++i) {
+		man.position = (rt_vec2){ -400.0 - 1.5 * (i % 10), -7.0 + 1.5 * (i / 10) };
+		ok = rt_world_add_agent(w, &man, NULL, err) == RT_OK;
+	}
+	if (general && ok) {
+		rt_corps_def corps = rt_corps_def_default();
+		corps.courage = 0.0;
+		corps.refuge = home;
+		rt_corps_id c = -1;
+		ok = rt_world_add_corps(w, &corps, &c, err) == RT_OK;
+		rt_agent_def foot = rt_agent_def_default();
+		foot.corps = c;
+		foot.flee_goal = home;
+		rt_agent_def g = foot;
+		g.kind = RT_KIND_COMMANDER;
+		g.position = (rt_vec2){ -395.0, 100.0 };
+		rt_agent_id gid = 0;
+		ok = ok && rt_world_add_agent(w, &g, &gid, err) == RT_OK && rt_world_set_corps_commander(w, c, gid, err) == RT_OK;
+		for (int i = 0; i < FIRE_MEN - 1 && ok; ++i) {
+			foot.position = (rt_vec2){ -400.0 - 1.5 * (i % 10), 93.0 + 1.5 * (i / 10) };
+			ok = rt_world_add_agent(w, &foot, NULL, err) == RT_OK;
+		}
+	}
+	if (!ok) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
 rt_world *road_world(bool known, uint64_t seed, int threads, rt_error *err)
 {
 	return road_world_of(known, seed, threads, false, err);

@@ -98,6 +98,20 @@ rt_world *road_world(bool known, uint64_t seed, int threads, rt_error *err);
  * for a march ordered home. */
 rt_world *road_world_steady(bool known, uint64_t seed, rt_error *err);
 
+/* E4, round the fire: a grass plain 1,200 x 800 m of 5-m cells (fire_plain_map), and on
+ * it FIRE_MEN men in flight of side 0 (ids 0..FIRE_MEN-1, routing, no refuge of their
+ * own: they follow the side's flight field) in a block 400 m west of a line of fire 300 m
+ * long (x = 0, y -150..150, lit at the start) across their way home (a way out, x
+ * 360-420, y -40..40); a 3 m/s east wind drives its head at them. Flight fields of 5-m
+ * cells, costed within 100 m of what is known (the men's sight of flames), flames
+ * counted as fire_men men. With `general`, a craven general (courage 0, base hazard
+ * 1000 an hour) and FIRE_MEN steady foot of his corps behind him stand 100 m north of the
+ * block (ids FIRE_MEN..2 FIRE_MEN): he leaves within the first minute for home, by his
+ * side's road. */
+#define FIRE_MEN 100
+rt_map *fire_plain_map(void);
+rt_world *fire_flight_world(const rt_map *map, uint64_t seed, int threads, double fire_men, bool general, rt_error *err);
+
 /* The mini scenario (tests/data/scenarios/mini) with `sets` (--set) applied, made into a
  * run on the counting allocator; false (with a test failure noted) if it cannot be, and
  * then nothing is left to destroy. */

@@ -835,6 +835,35 @@ TEST(checkpoint_resume_a_generals_road)
 	CHECK(st.by_state[RT_STATE_ESCAPED] > 0);
 }
 
+/* E4: men in flight and a general's column going round a fire (fire_flight_world), saved
+ * three minutes in while the fire burns, the flight field looked at and the road planned
+ * again every rebuild_min_s: resumed at another thread count, the run ends where it
+ * would have (the fields and the roads are built again from the knowledge saved, the
+ * flames of their last build in it). */
+static rt_world *fire_flight(const void *ctx, int threads, rt_error *err)
+{
+	return fire_flight_world(ctx, 3, threads, rt_flight_params_default().fire_men, true, err);
+}
+
+TEST(checkpoint_resume_flight_round_a_fire)
+{
+	rt_map *map = fire_plain_map();
+	CHECK(map);
+	rt_world_stats st;
+	check_resume("flight round a fire", fire_flight, map, 3600, 3, &st);
+	rt_error err;
+	rt_world *w = fire_flight(map, 1, &err);
+	CHECK(w);
+	CHECK(run(w, 1800));
+	const int builds = rt_world_flight_builds(w, 0);
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	rt_test_note("at the stop (3 min): the flight field built %d times; after 6 min %d of %d home, %d burned", builds,
+		     st.by_state[RT_STATE_ESCAPED], 2 * FIRE_MEN, st.by_state[RT_STATE_DEAD_BURNED]);
+	CHECK(builds >= 5);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
 /* Q9: a siege saved while the ring forms (it begins 75 s in; saved at 100 s, the riders
  * walking round to their stations) resumes bit for bit at another thread count: the
  * corps' besieged fort and its men's stations are kept. */

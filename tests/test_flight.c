@@ -6,6 +6,7 @@
  * flight each at his own pace. Every scene counts its men at the end: none is lost or
  * made. */
 #include "builders.h"
+#include "rout/env.h"
 #include "rout/map.h"
 
 #include <math.h>
@@ -755,4 +756,121 @@ TEST(flight_each_man_runs_at_his_own_pace)
 	CHECK(fabs(sd / mean - spread) < 0.03);
 	CHECK(r > 0.9);
 	CHECK(same);
+}
+
+/* ---- round the fire (E4) ------------------------------------------------------------ */
+/* 100 men in flight (side 0, no refuge of their own: they follow the flight field) 400 m
+ * west of a line of fire 300 m long across their way home, a way out 560 m east of it on
+ * the map's grass plain (1,200 x 800 m of 5-m cells). A 3 m/s east wind drives the head
+ * at them. With fire_men on, the field goes round the flames; with 0 it does not know
+ * them. Counts, ten minutes on, the men home and burned, and the nearest any of them
+ * came to flames (every fifth second, looking 120 m round him). */
+typedef struct round_fire_result {
+	int home, burned, routing;
+	double nearest_m, mean_x;
+	int builds;
+	int corps_home, corps_burned; /* with the general: his men (and he) home, burned */
+	double corps_nearest_m;
+} round_fire_result;
+
+static bool flames_at_point(const rt_world *w, rt_vec2 p)
+{
+	rt_fire_cell c;
+	return rt_world_fire_cell(w, p, &c) && c.blocks;
+}
+
+static double nearest_flames(const rt_world *w, rt_vec2 p, double reach_m)
+{
+	double best = INFINITY;
+	const int n = (int)floor(reach_m / 5.0 + 1e-9);
+	for (int h = 0; h <= n && 5.0 * h <= best; ++h)
+		for (int j = -h; j <= h; ++j)
+			for (int i = -h; i <= h; i += (j == -h || j == h || h == 0) ? 1 : 2 * h)
+				if (flames_at_point(w, (rt_vec2){ p.x + 5.0 * i, p.y + 5.0 * j })) best = fmin(best, hypot(5.0 * i, 5.0 * j));
+	return best;
+}
+
+static bool run_round_fire(uint64_t seed, double fire_men, int threads, bool general, round_fire_result *out)
+{
+	memset(out, 0, sizeof *out);
+	rt_map *map = fire_plain_map();
+	if (!map) return false;
+	rt_error err;
+	rt_world *w = fire_flight_world(map, seed, threads, fire_men, general, &err);
+	bool ok = w != NULL;
+	if (!ok) rt_test_note("round the fire: %s", err.message);
+	enum { MEN = FIRE_MEN };
+	const int all = general ? 2 * MEN : MEN;
+	out->nearest_m = out->corps_nearest_m = INFINITY;
+	for (int step = 0; ok && step < 6000; ++step) { /* ten minutes */
+		ok = rt_world_step(w, &err) == RT_OK;
+		if (step % 50 != 0) continue;
+		for (int id = 0; ok && id < all; ++id) {
+			rt_agent_view v;
+			rt_world_get_agent(w, (rt_agent_id)id, &v);
+			double *nearest = id < MEN ? &out->nearest_m : &out->corps_nearest_m;
+			if (rt_state_is_active(v.state)) *nearest = fmin(*nearest, nearest_flames(w, v.position, 120.0));
+		}
+	}
+	for (int id = MEN; ok && id < all; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		out->corps_home += v.state == RT_STATE_ESCAPED;
+		out->corps_burned += v.state == RT_STATE_DEAD_BURNED;
+	}
+	if (!ok && w) rt_test_note("round the fire: %s", err.message);
+	int by_state[RT_STATE_COUNT] = { 0 };
+	ok = ok && conserved(w, 0, all, by_state);
+	out->home = by_state[RT_STATE_ESCAPED];
+	out->burned = by_state[RT_STATE_DEAD_BURNED];
+	out->routing = by_state[RT_STATE_ROUTING];
+	out->builds = w ? rt_world_flight_builds(w, 0) : 0;
+	for (int id = 0; ok && id < MEN; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		out->mean_x += v.position.x / MEN;
+	}
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	return ok;
+}
+
+TEST(flight_men_in_flight_go_round_a_fire)
+{
+	const double men = rt_flight_params_default().fire_men;
+	int home = 0;
+	for (uint64_t seed = 1; seed <= 3; ++seed) {
+		round_fire_result with, without;
+		CHECK(run_round_fire(seed, men, 1, false, &with));
+		CHECK(run_round_fire(seed, 0.0, 1, false, &without));
+		rt_test_note("seed %llu, the field knows the fire: %d of 100 home in ten minutes, %d burned, the nearest %.0f m "
+			     "from flames, %d builds; it does not: %d home, %d burned, %.0f m, %d build, the men at x = %.0f m",
+			     (unsigned long long)seed, with.home, with.burned, with.nearest_m, with.builds, without.home,
+			     without.burned, without.nearest_m, without.builds, without.mean_x);
+		home += with.home;
+		/* round the flames, out of their sight (the reach is the men's sight of them) */
+		CHECK(with.home >= 40 && with.burned == 0 && with.nearest_m >= 95.0);
+		CHECK(with.builds >= 10); /* looked at again every rebuild_min_s while the fire burns */
+		/* straight at them: the flames seen turn them back, and the head drives them west */
+		CHECK(without.home == 0 && without.nearest_m < with.nearest_m && without.mean_x < -400.0);
+		CHECK(without.builds == 1);
+		if (seed == 1) {
+			round_fire_result two;
+			CHECK(run_round_fire(seed, men, 2, false, &two));
+			CHECK(two.home == with.home && two.nearest_m == with.nearest_m && two.mean_x == with.mean_x);
+		}
+	}
+	rt_test_note("%d of 300 home in three seeds", home);
+	CHECK(home >= 180); /* 233 when written */
+	/* a craven general and his 100 (FIRE_MEN) beside the block: he leaves at once, and his
+	 * men march off after him by the side's road, planned again as the fire moves */
+	round_fire_result road, blind;
+	CHECK(run_round_fire(1, men, 1, true, &road));
+	CHECK(run_round_fire(1, 0.0, 1, true, &blind));
+	rt_test_note("a general's road, the fire known: %d of %d of his corps home, %d burned, the nearest %.0f m from "
+		     "flames; not known: %d home, %d burned, %.0f m", road.corps_home, FIRE_MEN, road.corps_burned,
+		     road.corps_nearest_m, blind.corps_home, blind.corps_burned, blind.corps_nearest_m);
+	CHECK(road.corps_home > blind.corps_home + FIRE_MEN / 4 && road.corps_burned == 0);
+	CHECK(road.corps_nearest_m > blind.corps_nearest_m);
+	CHECK(rt_test_bytes_held() == 0);
 }

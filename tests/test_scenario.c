@@ -91,6 +91,7 @@ static const struct {
 	{ "fire-on-water", 15, 1, "environment.fires.1: the fire at (0.0, -1250.9) m touches nothing that burns" },
 	{ "fire-unknown-place", 11, 37, "environment.fires.0.place: no place has the id \"castle\"" },
 	{ "flight-cost", 18, 19, "flight.enemy_cost_max: expected a number in 0..1000, found -1" },
+	{ "flight-fire-men", 18, 13, "flight.fire_men: expected a number in 0..1e+08, found -5" },
 	{ "flight-pace-spread", 18, 16, "flight.pace_spread: expected a number in 0..0.3, found 0.5" },
 	{ "grade", 37, 12, "history.0.grade: expected A, B or E" },
 	{ "guns-more-than-men", 23, 59, "corps.red_one.units.one_foot.guns: expected a whole number in 0..30, found 40" },

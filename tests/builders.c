@@ -274,6 +274,21 @@ rt_world *long_road_world(rt_goal_id *far, rt_error *err)
 	return w;
 }
 
+/* A way home of side 0 over lo..hi: a goal (fields of `cell`) and a refuge on it. */
+static bool add_home(rt_world *w, rt_vec2 lo, rt_vec2 hi, double cell, rt_goal_id *home, rt_error *err)
+{
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = lo;
+	gd.target_max = hi;
+	gd.field_cell_m = cell;
+	*home = RT_NO_GOAL;
+	if (rt_world_add_goal(w, &gd, home, err) != RT_OK) return false;
+	rt_refuge_def rd = rt_refuge_def_default();
+	rd.target_min = lo;
+	rd.target_max = hi;
+	return rt_world_add_refuge(w, &rd, NULL, err) == RT_OK;
+}
+
 static rt_world *road_world_of(bool known, uint64_t seed, int threads, bool steady, rt_error *err)
 {
 	rt_world_def d = rt_world_def_default();
@@ -295,16 +310,8 @@ static rt_world *road_world_of(bool known, uint64_t seed, int threads, bool stea
 	fp.enemy_reach_m = 100.0;
 	fp.enemy_interval_s = 60.0;
 	bool ok = rt_world_set_flight(w, &fp, err) == RT_OK;
-	rt_goal_def gd = rt_goal_def_default();
-	gd.target_min = (rt_vec2){ 1050.0, -50.0 };
-	gd.target_max = (rt_vec2){ 1150.0, 50.0 };
-	gd.field_cell_m = 4.0;
 	rt_goal_id home = RT_NO_GOAL;
-	ok = ok && rt_world_add_goal(w, &gd, &home, err) == RT_OK;
-	rt_refuge_def rd = rt_refuge_def_default();
-	rd.target_min = gd.target_min;
-	rd.target_max = gd.target_max;
-	ok = ok && rt_world_add_refuge(w, &rd, NULL, err) == RT_OK;
+	ok = ok && add_home(w, (rt_vec2){ 1050.0, -50.0 }, (rt_vec2){ 1150.0, 50.0 }, 4.0, &home, err);
 	rt_corps_def ours = rt_corps_def_default();
 	ours.courage = steady ? 1.0 : 0.0;
 	ours.refuge = home;
@@ -341,6 +348,25 @@ static rt_world *road_world_of(bool known, uint64_t seed, int threads, bool stea
 	return w;
 }
 
+bool fire_blocks_at(const rt_world *w, rt_vec2 p)
+{
+	rt_fire_cell c;
+	return rt_world_fire_cell(w, p, &c) && c.blocks;
+}
+
+double nearest_flames_m(const rt_world *w, rt_vec2 p, double reach_m)
+{
+	double best = INFINITY;
+	const int n = (int)floor(reach_m / 5.0 + 1e-9);
+	for (int h = 0; h <= n && 5.0 * h <= best; ++h)
+		for (int j = -h; j <= h; ++j)
+			for (int i = -h; i <= h; i += (j == -h || j == h || h == 0) ? 1 : 2 * h) {
+				const double dx = 5.0 * i, dy = 5.0 * j;
+				if (fire_blocks_at(w, (rt_vec2){ p.x + dx, p.y + dy })) best = fmin(best, hypot(dx, dy));
+			}
+	return best;
+}
+
 rt_map *fire_plain_map(void)
 {
 	map_builder b;
@@ -368,16 +394,8 @@ rt_world *fire_flight_world(const rt_map *map, uint64_t seed, int threads, doubl
 	fp.enemy_reach_m = 100.0; /* the men's sight of flames (morale's fire_sight_m) */
 	fp.fire_men = fire_men;
 	ok = ok && rt_world_set_flight(w, &fp, err) == RT_OK;
-	rt_goal_def gd = rt_goal_def_default();
-	gd.target_min = (rt_vec2){ 360.0, -40.0 };
-	gd.target_max = (rt_vec2){ 420.0, 40.0 };
-	gd.field_cell_m = 5.0;
 	rt_goal_id home = RT_NO_GOAL;
-	ok = ok && rt_world_add_goal(w, &gd, &home, err) == RT_OK;
-	rt_refuge_def rd = rt_refuge_def_default();
-	rd.target_min = gd.target_min;
-	rd.target_max = gd.target_max;
-	ok = ok && rt_world_add_refuge(w, &rd, NULL, err) == RT_OK;
+	ok = ok && add_home(w, (rt_vec2){ 360.0, -40.0 }, (rt_vec2){ 420.0, 40.0 }, 5.0, &home, err);
 	rt_environment_def env = rt_environment_def_default();
 	env.start_jd_ut = rt_julian_day_from_civil(1631, 10, 22, 12, 0, 0.0, 8.0);
 	env.latitude_deg = MAP_ORIGIN_LAT;

@@ -110,6 +110,11 @@ rt_world *road_world_steady(bool known, uint64_t seed, rt_error *err);
  * side's road. */
 #define FIRE_MEN 100
 rt_map *fire_plain_map(void);
+/* Whether flames that stop men stand at p now (rt_world_fire_cell). */
+bool fire_blocks_at(const rt_world *w, rt_vec2 p);
+/* The nearest flames on a 5-m lattice round p within reach_m (a square), looked for in
+ * squares of growing size until none nearer can be found; infinity when none. */
+double nearest_flames_m(const rt_world *w, rt_vec2 p, double reach_m);
 rt_world *fire_flight_world(const rt_map *map, uint64_t seed, int threads, double fire_men, bool general, rt_error *err);
 
 /* The mini scenario (tests/data/scenarios/mini) with `sets` (--set) applied, made into a

@@ -773,23 +773,6 @@ typedef struct round_fire_result {
 	double corps_nearest_m;
 } round_fire_result;
 
-static bool flames_at_point(const rt_world *w, rt_vec2 p)
-{
-	rt_fire_cell c;
-	return rt_world_fire_cell(w, p, &c) && c.blocks;
-}
-
-static double nearest_flames(const rt_world *w, rt_vec2 p, double reach_m)
-{
-	double best = INFINITY;
-	const int n = (int)floor(reach_m / 5.0 + 1e-9);
-	for (int h = 0; h <= n && 5.0 * h <= best; ++h)
-		for (int j = -h; j <= h; ++j)
-			for (int i = -h; i <= h; i += (j == -h || j == h || h == 0) ? 1 : 2 * h)
-				if (flames_at_point(w, (rt_vec2){ p.x + 5.0 * i, p.y + 5.0 * j })) best = fmin(best, hypot(5.0 * i, 5.0 * j));
-	return best;
-}
-
 static bool run_round_fire(uint64_t seed, double fire_men, int threads, bool general, round_fire_result *out)
 {
 	memset(out, 0, sizeof *out);
@@ -809,7 +792,7 @@ static bool run_round_fire(uint64_t seed, double fire_men, int threads, bool gen
 			rt_agent_view v;
 			rt_world_get_agent(w, (rt_agent_id)id, &v);
 			double *nearest = id < MEN ? &out->nearest_m : &out->corps_nearest_m;
-			if (rt_state_is_active(v.state)) *nearest = fmin(*nearest, nearest_flames(w, v.position, 120.0));
+			if (rt_state_is_active(v.state)) *nearest = fmin(*nearest, nearest_flames_m(w, v.position, 120.0));
 		}
 	}
 	for (int id = MEN; ok && id < all; ++id) {

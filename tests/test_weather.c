@@ -400,12 +400,6 @@ static bool walker(rt_world *w, double x, double y, double speed_mps, rt_agent_i
 	return true;
 }
 
-static bool blocks_at(const rt_world *w, rt_vec2 p)
-{
-	rt_fire_cell c;
-	return rt_world_fire_cell(w, p, &c) && c.blocks;
-}
-
 /* A 40 m strip of grass between bare fields, lit along its west edge under a 6 m/s west
  * wind. Walkers come from the west; men stand in the strip (some unable to move). With
  * fire = false the same men cross the same strip unlit. */
@@ -458,12 +452,12 @@ static bool burn_strip(bool fire, uint64_t seed, strip_result *r)
 		for (int i = 0; ok && i < PINNED; ++i) {
 			rt_agent_view v;
 			rt_world_get_agent(w, pinned[i], &v);
-			hot_steps[i] += blocks_at(w, v.position); /* the flames of this step, which burnt or spared him */
+			hot_steps[i] += fire_blocks_at(w, v.position); /* the flames of this step, which burnt or spared him */
 		}
 		for (int i = 0; ok && i < WALKERS; ++i) {
 			rt_agent_view v;
 			rt_world_get_agent(w, walkers[i], &v);
-			const bool hot_now = blocks_at(w, v.position);
+			const bool hot_now = fire_blocks_at(w, v.position);
 			/* a step from ground without flames onto a cell that was already aflame */
 			if (hot_now && !was_hot[i]) {
 				rt_fire_cell c;
@@ -562,22 +556,6 @@ typedef struct fear_result {
 	double block_gap_m;      /* the nearest a man of the block in the fire's way came to its flames
 				  * unbroken (every tenth step, looking 120 m round him) */
 } fear_result;
-
-/* The nearest flames on a 5-m lattice round p within reach_m (a square), looked for in
- * squares of growing size until none nearer can be found. */
-static double nearest_flames_m(const rt_world *w, rt_vec2 p, double reach_m)
-{
-	double best = INFINITY;
-	const int n = (int)floor(reach_m / 5.0 + 1e-9);
-	for (int h = 0; h <= n && 5.0 * h <= best; ++h)
-		for (int j = -h; j <= h; ++j)
-			for (int i = -h; i <= h; i += (j == -h || j == h || h == 0) ? 1 : 2 * h) {
-				const double dx = 5.0 * i, dy = 5.0 * j;
-				const rt_vec2 q = { p.x + dx, p.y + dy };
-				if (blocks_at(w, q)) best = fmin(best, hypot(dx, dy));
-			}
-	return best;
-}
 
 /* A world over map (dt 0.1 s, one thread) whose men fear fire at `fear` (morale's
  * fire_fear_rate_per_s), see flames `sight_m` off (fire_sight_m) and step out of a head

@@ -221,6 +221,8 @@ static rt_status spread_over(rt_run *run, int unit, rt_goal_id goal)
 	if (!men || !per_file) {
 		rt__free(&al, men, (size_t)n * sizeof *men);
 		rt__free(&al, per_file, (size_t)files * sizeof *per_file);
+		for (int s = 0; s < a->count; ++s)
+			if (a->posted[s] == 2) a->posted[s] = 0; /* no mark left for a later order */
 		return RT_ERR_NOMEM;
 	}
 	good_posts(w, g, files, ranks, rider, per_file);

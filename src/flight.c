@@ -581,53 +581,59 @@ done:
 	return s;
 }
 
-/* A commander of `side` sets out for `goal`: the side looks now, and its road there is
- * built again from all it knows. */
-static rt_status road_build(rt_world *w, int side, int32_t goal, rt_error *err)
+/* The side looks now; into `now` (the known-enemy grid's cells) what a road of it knows:
+ * the enemy it remembers, and the flames of now (E4). */
+static rt_status road_knowledge(rt_world *w, int side, float *now, rt_error *err)
 {
-	if (w->goals[goal].def.straight) return RT_OK; /* no field: no road */
 	rt_status s;
 	if (!w->flights[side].memory_set && (s = seed_memory(w, side, err)) != RT_OK) return s;
 	rt_flight *f = &w->flights[side];
 	const size_t cells = (size_t)w->known_nx * (size_t)w->known_ny;
-	float *now = rt__alloc(&w->allocator, cells * sizeof(float));
 	int *mark = rt__calloc(&w->allocator, cells, sizeof(int));
-	if (!now || !mark) {
-		rt__free(&w->allocator, now, cells * sizeof(float));
-		rt__free(&w->allocator, mark, cells * sizeof(int));
-		return rt__fail(err, RT_ERR_NOMEM, "out of memory counting the known enemy");
-	}
+	if (!mark) return rt__fail(err, RT_ERR_NOMEM, "out of memory counting the known enemy");
 	s = gather_known(w, side, now, f->memory, err);
-	/* what the road knows: the enemy the side remembers, and the flames of now (E4) */
 	if (s == RT_OK) {
 		memcpy(now, f->memory, cells * sizeof(float));
 		add_flames(w, now, mark);
 	}
 	rt__free(&w->allocator, mark, cells * sizeof(int));
-	if (s != RT_OK) {
-		rt__free(&w->allocator, now, cells * sizeof(float));
-		return s;
-	}
+	return s;
+}
+
+/* The side's road to `goal` (made if it has none) from the knowledge `now`: built again
+ * unless it was built from the very same (another general of the same council leaving
+ * in the same round, the fire as it was). */
+static rt_status road_update(rt_world *w, int side, int32_t goal, const float *now, rt_error *err)
+{
+	const size_t cells = (size_t)w->known_nx * (size_t)w->known_ny;
 	int i = 0;
 	while (i < w->road_count && !(w->roads[i].side == side && w->roads[i].goal == goal)) i++;
 	if (i == w->road_count) {
-		if ((s = rt__roads_reserve(w, w->road_count + 1, err)) != RT_OK) {
-			rt__free(&w->allocator, now, cells * sizeof(float));
-			return s;
-		}
+		rt_status s = rt__roads_reserve(w, w->road_count + 1, err);
+		if (s != RT_OK) return s;
 		w->roads[i].side = (uint8_t)side;
 		w->roads[i].goal = goal;
 		w->road_count++;
 	}
 	rt_road *r = &w->roads[i];
-	/* the side knows nothing new since the road was built (another general of the same
-	 * council leaving in the same round, the fire as it was): the same road */
-	const bool same = r->field.built && !r->stale && memcmp(r->known, now, cells * sizeof(float)) == 0;
-	if (!same) memcpy(r->known, now, cells * sizeof(float));
-	rt__free(&w->allocator, now, cells * sizeof(float));
-	if (same) return RT_OK;
+	if (r->field.built && !r->stale && memcmp(r->known, now, cells * sizeof(float)) == 0) return RT_OK;
+	memcpy(r->known, now, cells * sizeof(float));
 	r->built_at_s = w->time_s;
 	return road_make(w, r, err);
+}
+
+/* A commander of `side` sets out for `goal`: the side looks now, and its road there is
+ * built again from all it knows. */
+static rt_status road_build(rt_world *w, int side, int32_t goal, rt_error *err)
+{
+	if (w->goals[goal].def.straight) return RT_OK; /* no field: no road */
+	const size_t cells = (size_t)w->known_nx * (size_t)w->known_ny;
+	float *now = rt__alloc(&w->allocator, cells * sizeof(float));
+	if (!now) return rt__fail(err, RT_ERR_NOMEM, "out of memory counting the known enemy");
+	rt_status s = road_knowledge(w, side, now, err);
+	if (s == RT_OK) s = road_update(w, side, goal, now, err);
+	rt__free(&w->allocator, now, cells * sizeof(float));
+	return s;
 }
 
 /* Before the decide phase: the sides' first looks, the roads of the commanders who left
@@ -647,8 +653,20 @@ static rt_status roads_phase(rt_world *w, rt_error *err)
 	if (fire_replans(w) && w->road_count > 0) {
 		const double every = w->flight.rebuild_min_s, t = w->time_s;
 		if (!(every > 0.0) || floor(t / every) != floor((t - w->def.dt_s) / every))
-			for (int i = 0; i < w->road_count; ++i)
-				if ((s = road_build(w, w->roads[i].side, w->roads[i].goal, err)) != RT_OK) return s;
+			for (int side = 0; side < RT_MAX_SIDES; ++side) {
+				/* one look for all the side's roads */
+				int first = 0;
+				while (first < w->road_count && w->roads[first].side != side) first++;
+				if (first == w->road_count) continue;
+				const size_t cells = (size_t)w->known_nx * (size_t)w->known_ny;
+				float *now = rt__alloc(&w->allocator, cells * sizeof(float));
+				if (!now) return rt__fail(err, RT_ERR_NOMEM, "out of memory counting the known enemy");
+				s = road_knowledge(w, side, now, err);
+				for (int i = first; s == RT_OK && i < w->road_count; ++i)
+					if (w->roads[i].side == side) s = road_update(w, side, w->roads[i].goal, now, err);
+				rt__free(&w->allocator, now, cells * sizeof(float));
+				if (s != RT_OK) return s;
+			}
 	}
 	for (int c = 0; c < w->corps_count; ++c) {
 		rt_corps *k = &w->corps[c];

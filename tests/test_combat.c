@@ -1254,6 +1254,15 @@ TEST(combat_riders_spread_over_a_ford)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
+/* The box of Song Wei's camp on the Dalinghe map (ming_camp_song_wei's corners). */
+static void song_wei_camp_box(const rt_scenario *sc, rt_vec2 *lo, rt_vec2 *hi)
+{
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	*lo = rt_map_lonlat_to_xy(info.map, (rt_lonlat){ 121.2784746, 41.1122997 });
+	*hi = rt_map_lonlat_to_xy(info.map, (rt_lonlat){ 121.2875231, 41.1177023 });
+}
+
 /* An attack spread over the place it takes (E5): 300 horse sent from 630 m east of Song
  * Wei's empty palisaded camp on the Dalinghe map to attack it (tests/data/scenarios/
  * take-camp). Counts, ten minutes on, the riders inside the camp (its box: the
@@ -1267,11 +1276,8 @@ static bool riders_take_the_camp(bool spread, int *inside, int *posted_inside, i
 		return false;
 	rt_world *w = rt_run_world(run);
 	bool ok = run_to(run, 600.0);
-	rt_scenario_info info;
-	rt_scenario_get_info(sc, &info);
-	/* ming_camp_song_wei's corners */
-	const rt_vec2 lo = rt_map_lonlat_to_xy(info.map, (rt_lonlat){ 121.2784746, 41.1122997 });
-	const rt_vec2 hi = rt_map_lonlat_to_xy(info.map, (rt_lonlat){ 121.2875231, 41.1177023 });
+	rt_vec2 lo, hi;
+	song_wei_camp_box(sc, &lo, &hi);
 	*inside = *posted_inside = *riders = 0;
 	for (int id = 0; ok && id < rt_world_agent_count(w); ++id) {
 		rt_agent_view v;
@@ -1311,10 +1317,8 @@ static bool two_units_take_the_camp(int *riders, int *posted_inside, double *clo
 	if (!scenario_run("tests/data/scenarios/take-camp/second.yaml", NULL, 0, &sc, &run)) return false;
 	rt_world *w = rt_run_world(run);
 	bool ok = run_to(run, 720.0);
-	rt_scenario_info info;
-	rt_scenario_get_info(sc, &info);
-	const rt_vec2 lo = rt_map_lonlat_to_xy(info.map, (rt_lonlat){ 121.2784746, 41.1122997 });
-	const rt_vec2 hi = rt_map_lonlat_to_xy(info.map, (rt_lonlat){ 121.2875231, 41.1177023 });
+	rt_vec2 lo, hi;
+	song_wei_camp_box(sc, &lo, &hi);
 	const int count = rt_world_agent_count(w);
 	rt_vec2 *posts = calloc((size_t)count, sizeof *posts);
 	int n = 0;

@@ -291,7 +291,7 @@ TEST(combat_night_hides_the_enemy)
  * kneeling, who are taken, not killed. */
 TEST(combat_pursuers_pass_the_kneeling_and_take_them_later)
 {
-	const int seeds = 50;
+	const int seeds = rt_test_seeds(50);
 	int kneeling_total = 0, captured = 0, killed = 0, runners_first = 0;
 	for (int seed = 1; seed <= seeds; ++seed) {
 		rt_world_def d = rt_world_def_default();
@@ -351,8 +351,9 @@ TEST(combat_pursuers_pass_the_kneeling_and_take_them_later)
 	}
 	rt_test_note("of %d kneeling men %d were taken and %d killed; the horse reached a runner before taking anyone in %d of %d seeds",
 		     kneeling_total, captured, killed, runners_first, seeds);
-	CHECK(captured * 10 >= kneeling_total * 9);
-	CHECK(runners_first * 10 >= seeds * 9);
+	CHECK_RATE(captured * 10 >= kneeling_total * 9);
+	CHECK_RATE(runners_first * 10 >= seeds * 9);
+	CHECK(captured > 0 && runners_first > 0);
 }
 
 /* C5: the kneeling are taken by an enemy who stops beside them, though others still run

@@ -135,15 +135,18 @@
  *                                                                      is set on loading): the field
  *                                                                      is a pure function of them
  *   flights[side]: memory_set, memory (where not zero)                 SAVED (ROAD)
- *   roads[road_count]: side, goal, built_at_s, known (where not zero)  SAVED (ROAD): the inputs of
- *                                                                      each road's build (with the
+ *   roads[road_count]: side, kind, idle, goal, built_at_s, known       SAVED (ROAD): the inputs of
+ *     (where not zero)                                                 each road's build (with the
  *                                                                      flames of then, E4; a road
  *                                                                      is planned again once a fire
  *                                                                      has burned, on multiples of
- *                                                                      rebuild_min_s: no state)
+ *                                                                      rebuild_min_s: no state), and
+ *                                                                      whether a march's way round
+ *                                                                      the fire is followed
  *   roads: field                                                       REBUILT from the saved inputs
  *                                                                      at the next step (stale is set
- *                                                                      on loading)
+ *                                                                      on loading; an idle way when
+ *                                                                      it is followed again)
  *   road_capacity                                                      NOT STATE
  *   known_nx, known_ny, known_ox, known_oy, known_cell                 REBUILT (laid out from the
  *                                                                      fingerprinted parameters)
@@ -172,7 +175,7 @@
 #include <sys/stat.h>
 
 #define CKPT_MAGIC "ROUTCKPT"
-#define CKPT_VERSION 10u/* 2: weather and fire (WTHR, FIRE), their counters and parameters;
+#define CKPT_VERSION 11u/* 2: weather and fire (WTHR, FIRE), their counters and parameters;
                          * 3: flight fields (FLIT), boats (BOAT); guards, carrying, summons,
                          *    cannon, charge (agents' impetus and reload, the corps' carrier and
                          *    summons); crush, stamina and torches (agent fields); their counters
@@ -187,7 +190,9 @@
                          * 8: the siege (the corps' besieging, besiegers and besieged_at_s, Q9);
                          * 9: the man each pursuer was sent after (the agents' quarry, Q2);
                          * 10: what each side remembers of the enemy and the commanders' roads
-                         *     (ROAD, M3) */
+                         *     (ROAD, M3);
+                         * 11: the marches' ways round a fire (ROAD: each road's kind and
+                         *     idle flag, E4) */
 #define CKPT_HEADER_BYTES 24u         /* magic, version, section count, file bytes */
 #define CKPT_SECTION_HEADER_BYTES 12u /* tag, payload bytes */
 #define CKPT_CHECKSUM_BYTES 8u
@@ -927,6 +932,8 @@ static void save_roads(sink *k, const save_ctx *c)
 	for (int i = 0; i < w->road_count; ++i) {
 		const rt_road *r = &w->roads[i];
 		put_u8(k, r->side);
+		put_u8(k, r->kind);
+		put_u8(k, r->idle);
 		put_i32(k, r->goal);
 		put_f64(k, r->built_at_s);
 		put_sparse(k, r->known, cells);
@@ -1731,20 +1738,25 @@ static rt_status load_roads(reader *r, rt_world *w, plan *p, bool apply, rt_erro
 	}
 	const int32_t count = get_i32(r);
 	if (r->short_read) return RT_OK;
-	if (count < 0 || count > w->goal_count * RT_MAX_SIDES)
-		return bad(err, p, "road_count", "%d roads; a world of %d goals has at most %d", count, w->goal_count, w->goal_count * RT_MAX_SIDES);
+	if (count < 0 || count > 2 * w->goal_count * RT_MAX_SIDES)
+		return bad(err, p, "road_count", "%d roads; a world of %d goals has at most %d", count, w->goal_count,
+			   2 * w->goal_count * RT_MAX_SIDES);
 	p->roads = count;
 	for (int i = 0; i < count; ++i) {
-		const unsigned side = get_u8(r);
+		const unsigned side = get_u8(r), kind = get_u8(r), idle = get_u8(r);
 		const int32_t goal = get_i32(r);
 		const double built_at_s = get_f64(r);
 		if (r->short_read) return RT_OK;
-		if (side >= RT_MAX_SIDES || goal < 0 || goal >= w->goal_count || w->goals[goal].def.straight || !finite_in(built_at_s, 0.0, 1e15))
-			return bad(err, p, "road", "road %d: side %u to goal %d, built at %g s", i, side, goal, built_at_s);
+		if (side >= RT_MAX_SIDES || kind > RT__ROAD_FIRE || idle > (kind == RT__ROAD_FIRE) || goal < 0 || goal >= w->goal_count ||
+		    w->goals[goal].def.straight || !finite_in(built_at_s, 0.0, 1e15))
+			return bad(err, p, "road", "road %d: side %u, kind %u, idle %u, to goal %d, built at %g s", i, side, kind, idle, goal,
+				   built_at_s);
 		rt_road *road = apply ? &w->roads[i] : NULL;
 		if ((s = get_sparse(r, p, "road.known", (int)side, cells, road ? road->known : NULL, err)) != RT_OK) return s;
 		if (!apply) continue;
 		road->side = (uint8_t)side;
+		road->kind = (uint8_t)kind;
+		road->idle = idle != 0;
 		road->goal = goal;
 		road->built_at_s = built_at_s;
 		road->stale = true;

@@ -600,22 +600,24 @@ static rt_status road_knowledge(rt_world *w, int side, float *now, rt_error *err
 	return s;
 }
 
-/* The side's road to `goal` (made if it has none) from the knowledge `now`: built again
- * unless it was built from the very same (another general of the same council leaving
- * in the same round, the fire as it was). */
-static rt_status road_update(rt_world *w, int side, int32_t goal, const float *now, rt_error *err)
+/* The side's road of `kind` to `goal` (made if it has none) from the knowledge `now`:
+ * built again unless it was built from the very same (another general of the same
+ * council leaving in the same round, the fire as it was). */
+static rt_status road_update(rt_world *w, int side, int32_t goal, int kind, const float *now, rt_error *err)
 {
 	const size_t cells = (size_t)w->known_nx * (size_t)w->known_ny;
 	int i = 0;
-	while (i < w->road_count && !(w->roads[i].side == side && w->roads[i].goal == goal)) i++;
+	while (i < w->road_count && !(w->roads[i].side == side && w->roads[i].goal == goal && w->roads[i].kind == kind)) i++;
 	if (i == w->road_count) {
 		rt_status s = rt__roads_reserve(w, w->road_count + 1, err);
 		if (s != RT_OK) return s;
 		w->roads[i].side = (uint8_t)side;
+		w->roads[i].kind = (uint8_t)kind;
 		w->roads[i].goal = goal;
 		w->road_count++;
 	}
 	rt_road *r = &w->roads[i];
+	r->idle = false;
 	if (r->field.built && !r->stale && memcmp(r->known, now, cells * sizeof(float)) == 0) return RT_OK;
 	memcpy(r->known, now, cells * sizeof(float));
 	r->built_at_s = w->time_s;
@@ -631,8 +633,122 @@ static rt_status road_build(rt_world *w, int side, int32_t goal, rt_error *err)
 	float *now = rt__alloc(&w->allocator, cells * sizeof(float));
 	if (!now) return rt__fail(err, RT_ERR_NOMEM, "out of memory counting the known enemy");
 	rt_status s = road_knowledge(w, side, now, err);
-	if (s == RT_OK) s = road_update(w, side, goal, now, err);
+	if (s == RT_OK) s = road_update(w, side, goal, RT__ROAD_COMMANDERS, now, err);
 	rt__free(&w->allocator, now, cells * sizeof(float));
+	return s;
+}
+
+/* The side's commander's road to `goal` (built), or NULL. */
+static const rt_road *commanders_road(const rt_world *w, int side, int32_t goal)
+{
+	for (int i = 0; i < w->road_count; ++i) {
+		const rt_road *r = &w->roads[i];
+		if (r->goal == goal && r->side == side && r->kind == RT__ROAD_COMMANDERS) return r->stale || !r->field.built ? NULL : r;
+	}
+	return NULL;
+}
+
+/* Whether man s marches to his goal on an order (not marching off after his commander). */
+static bool ordered_march(const rt_world *w, int s)
+{
+	return w->agents.state[s] == RT_STATE_MARCHING && w->agents.goal[s] >= 0 && !rt__marching_off(w, s);
+}
+
+/* Whether the place's own field leads every man of `side` marching to `goal` on an order
+ * clear of `danger` (a coarse cell's P above 0: within reach of flames) until he reaches
+ * it: traced from each coarse cell holding such a man in steps of half a coarse cell.
+ * `mark`: the coarse grid's cells of scratch, left zero. */
+static bool route_clear(const rt_world *w, int side, int32_t goal, const float *danger, int *mark)
+{
+	const rt_agents *a = &w->agents;
+	const rt_goal *field = &w->goals[goal];
+	const double step = 0.5 * w->known_cell;
+	const int max_steps = 4 * (w->known_nx + w->known_ny);
+	bool clear = true;
+	for (int q = 0; q < a->count && clear; ++q) {
+		if (a->side[q] != side || a->goal[q] != goal || !ordered_march(w, q)) continue;
+		const int c0 = known_cell_of(w, a->x[q], a->y[q]);
+		if (mark[c0]) continue;
+		mark[c0] = 1;
+		double x = a->x[q], y = a->y[q];
+		for (int k = 0; k < max_steps; ++k) {
+			if (danger[known_cell_of(w, x, y)] > 0.0f) {
+				clear = false;
+				break;
+			}
+			double dx, dy;
+			if (rt__goal_reached(field, x, y) || !rt__goal_direction(field, x, y, &dx, &dy)) break;
+			x += step * dx;
+			y += step * dy;
+		}
+	}
+	for (int q = 0; q < a->count; ++q)
+		if (a->side[q] == side && a->goal[q] == goal) mark[known_cell_of(w, a->x[q], a->y[q])] = 0;
+	return clear;
+}
+
+/* E4: the ways of marches on orders round the fire. On each multiple of rebuild_min_s
+ * while flames burn, for each side and each place a man of it marches to on an order (and
+ * would not take a commander's road there: an attack, or no such road): if the place's
+ * own field leads every such man clear of the flames' reach, no way is needed (an idle
+ * one stays idle); else the side's way there is planned again from the flames of now
+ * alone (the enemy he is sent against is no cost to him) if they have moved since its
+ * last build. Every way once the flames are out stands idle (the place's own field
+ * again). Serial, sides and goals in order. */
+static rt_status fire_roads_phase(rt_world *w, bool tick, rt_error *err)
+{
+	rt_status s;
+	if (!tick) return RT_OK;
+	if (!flames_known(w)) {
+		for (int i = 0; i < w->road_count; ++i)
+			if (w->roads[i].kind == RT__ROAD_FIRE) w->roads[i].idle = true;
+		return RT_OK;
+	}
+	known_layout(w);
+	const rt_agents *a = &w->agents;
+	const int nx = w->known_nx, ny = w->known_ny;
+	const size_t wants = (size_t)RT_MAX_SIDES * (size_t)w->goal_count;
+	const size_t cells = (size_t)nx * (size_t)ny, sat_bytes = ((size_t)nx + 1) * ((size_t)ny + 1) * sizeof(double);
+	uint8_t *want = rt__calloc(&w->allocator, wants, 1);
+	float *now = rt__calloc(&w->allocator, cells, sizeof(float));
+	float *danger = rt__alloc(&w->allocator, cells * sizeof(float));
+	double *sat = rt__alloc(&w->allocator, sat_bytes);
+	int *mark = rt__calloc(&w->allocator, cells, sizeof(int));
+	if (!want || !now || !danger || !sat || !mark) {
+		s = rt__fail(err, RT_ERR_NOMEM, "out of memory planning marches round the fire");
+		goto done;
+	}
+	for (int q = 0; q < a->count; ++q) {
+		if (!ordered_march(w, q)) continue;
+		const int32_t goal = a->goal[q];
+		if (w->goals[goal].def.straight) continue;
+		if (a->stance[q] != RT_STANCE_ADVANCE && commanders_road(w, a->side[q], goal)) continue;
+		want[(size_t)a->side[q] * (size_t)w->goal_count + (size_t)goal] = 1;
+	}
+	add_flames(w, now, mark);
+	rt_field_spec spec;
+	memset(&spec, 0, sizeof spec);
+	danger_of(w, now, sat, danger, &spec);
+	s = RT_OK;
+	for (int side = 0; side < RT_MAX_SIDES && s == RT_OK; ++side)
+		for (int32_t goal = 0; goal < w->goal_count && s == RT_OK; ++goal) {
+			uint8_t *wanted = &want[(size_t)side * (size_t)w->goal_count + (size_t)goal];
+			if (!*wanted) continue;
+			if (route_clear(w, side, goal, danger, mark))
+				*wanted = 0; /* the place's own field keeps clear of the flames */
+			else
+				s = road_update(w, side, goal, RT__ROAD_FIRE, now, err);
+		}
+	for (int i = 0; s == RT_OK && i < w->road_count; ++i) {
+		rt_road *r = &w->roads[i];
+		if (r->kind == RT__ROAD_FIRE && !want[(size_t)r->side * (size_t)w->goal_count + (size_t)r->goal]) r->idle = true;
+	}
+done:
+	rt__free(&w->allocator, want, wants);
+	rt__free(&w->allocator, now, cells * sizeof(float));
+	rt__free(&w->allocator, danger, cells * sizeof(float));
+	rt__free(&w->allocator, sat, sat_bytes);
+	rt__free(&w->allocator, mark, cells * sizeof(int));
 	return s;
 }
 
@@ -646,28 +762,29 @@ static rt_status roads_phase(rt_world *w, rt_error *err)
 		if (w->corps[c].def.refuge >= 0 && !w->flights[side].memory_set && (s = seed_memory(w, side, err)) != RT_OK) return s;
 	}
 	for (int i = 0; i < w->road_count; ++i)
-		if (w->roads[i].stale && (s = road_make(w, &w->roads[i], err)) != RT_OK) return s;
+		if (w->roads[i].stale && !w->roads[i].idle && (s = road_make(w, &w->roads[i], err)) != RT_OK) return s;
 	/* E4: once a fire burns, every road is planned again each rebuild_min_s (on the
 	 * multiples of it: no state to keep) from all its side knows then, if the flames or
 	 * the enemy it remembers have moved since */
-	if (fire_replans(w) && w->road_count > 0) {
-		const double every = w->flight.rebuild_min_s, t = w->time_s;
-		if (!(every > 0.0) || floor(t / every) != floor((t - w->def.dt_s) / every))
-			for (int side = 0; side < RT_MAX_SIDES; ++side) {
-				/* one look for all the side's roads */
-				int first = 0;
-				while (first < w->road_count && w->roads[first].side != side) first++;
-				if (first == w->road_count) continue;
-				const size_t cells = (size_t)w->known_nx * (size_t)w->known_ny;
-				float *now = rt__alloc(&w->allocator, cells * sizeof(float));
-				if (!now) return rt__fail(err, RT_ERR_NOMEM, "out of memory counting the known enemy");
-				s = road_knowledge(w, side, now, err);
-				for (int i = first; s == RT_OK && i < w->road_count; ++i)
-					if (w->roads[i].side == side) s = road_update(w, side, w->roads[i].goal, now, err);
-				rt__free(&w->allocator, now, cells * sizeof(float));
-				if (s != RT_OK) return s;
-			}
-	}
+	const double every = w->flight.rebuild_min_s, t = w->time_s;
+	const bool tick = fire_replans(w) && (!(every > 0.0) || floor(t / every) != floor((t - w->def.dt_s) / every));
+	if (tick && w->road_count > 0)
+		for (int side = 0; side < RT_MAX_SIDES; ++side) {
+			/* one look for all the side's roads */
+			int first = 0;
+			while (first < w->road_count && !(w->roads[first].side == side && w->roads[first].kind == RT__ROAD_COMMANDERS)) first++;
+			if (first == w->road_count) continue;
+			const size_t cells = (size_t)w->known_nx * (size_t)w->known_ny;
+			float *now = rt__alloc(&w->allocator, cells * sizeof(float));
+			if (!now) return rt__fail(err, RT_ERR_NOMEM, "out of memory counting the known enemy");
+			s = road_knowledge(w, side, now, err);
+			for (int i = first; s == RT_OK && i < w->road_count; ++i)
+				if (w->roads[i].side == side && w->roads[i].kind == RT__ROAD_COMMANDERS)
+					s = road_update(w, side, w->roads[i].goal, RT__ROAD_COMMANDERS, now, err);
+			rt__free(&w->allocator, now, cells * sizeof(float));
+			if (s != RT_OK) return s;
+		}
+	if ((s = fire_roads_phase(w, tick, err)) != RT_OK) return s;
 	for (int c = 0; c < w->corps_count; ++c) {
 		rt_corps *k = &w->corps[c];
 		if (!k->road_wanted) continue;
@@ -691,19 +808,27 @@ rt_status rt_world_plan_road(rt_world *w, uint8_t side, rt_goal_id goal, rt_erro
 
 /* A man of the side in flight to the goal (routing, or marching off after his commander
  * left), or marching there on an order (not to attack), follows his side's road to it if
- * one was planned. */
+ * one was planned; else a man marching there on an order, to attack or not, follows his
+ * side's way there round the fire while it has one (E4). */
 const rt_goal *rt__way_field(const rt_world *w, int s, int32_t goal)
 {
 	const rt_goal *g = &w->goals[goal];
 	const rt_agents *a = &w->agents;
 	if (w->road_count == 0) return g;
-	const bool ordered = a->state[s] == RT_STATE_MARCHING && a->goal[s] == goal && a->stance[s] != RT_STANCE_ADVANCE;
-	if (!(a->state[s] == RT_STATE_ROUTING || ordered || rt__marching_off(w, s))) return g;
+	const bool off = rt__marching_off(w, s);
+	const bool ordered = a->state[s] == RT_STATE_MARCHING && a->goal[s] == goal && !off;
+	const bool flight = a->state[s] == RT_STATE_ROUTING || off;
+	if (!(flight || ordered)) return g;
+	const rt_goal *fire = g;
 	for (int i = 0; i < w->road_count; ++i) {
 		const rt_road *r = &w->roads[i];
-		if (r->goal == goal && r->side == w->agents.side[s]) return r->stale || !r->field.built ? g : &r->field;
+		if (r->goal != goal || r->side != a->side[s] || r->stale || !r->field.built) continue;
+		if (r->kind == RT__ROAD_COMMANDERS) {
+			if (flight || a->stance[s] != RT_STANCE_ADVANCE) return &r->field;
+		} else if (ordered && !r->idle)
+			fire = &r->field;
 	}
-	return g;
+	return fire;
 }
 
 static bool in_flight(const rt_world *w, int s)

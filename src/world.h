@@ -245,8 +245,12 @@ typedef struct rt_flight {
  * cell costed by the danger of the enemy the side remembers (as a flight field's), and
  * his party and every man of his side in flight to that place follow it. The field is a
  * pure function of the remembered enemy at the build, which a checkpoint keeps. */
+enum { RT__ROAD_COMMANDERS = 0, /* a commander's road: round the enemy his side remembers and the flames (M3) */
+       RT__ROAD_FIRE = 1 };      /* a march's way on an order: round the flames alone (E4) */
 typedef struct rt_road {
 	uint8_t side;
+	uint8_t kind;           /* RT__ROAD_* */
+	bool idle;              /* a march's way no man follows now (no flames, or no man marching there) */
 	int32_t goal;
 	double built_at_s;
 	float *known;           /* the side's memory of the enemy at the build, per coarse cell */
@@ -409,7 +413,8 @@ struct rt_world {
 	double known_ox, known_oy, known_cell;
 	rt_landing *landings;
 	int landing_count, landing_capacity;
-	rt_road *roads;         /* M3: the commanders' roads (flight.c), one per (side, goal) */
+	rt_road *roads;         /* M3: the commanders' roads (flight.c), one per (side, goal), and the
+	                         * marches' ways round a fire (E4), one per (side, goal) */
 	int road_count, road_capacity;
 
 	int64_t step;

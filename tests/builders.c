@@ -374,7 +374,10 @@ rt_map *fire_plain_map(void)
 	return map_finish(&b);
 }
 
-rt_world *fire_flight_world(const rt_map *map, uint64_t seed, int threads, double fire_men, bool general, rt_error *err)
+/* The plain's world: flight fields of 5-m cells costed within 100 m of what is known,
+ * flames counted as fire_men men, the line of fire lit at the start under a 3 m/s east
+ * wind (fire_plain_map); no goals or men yet. */
+static rt_world *fire_world_base(const rt_map *map, uint64_t seed, int threads, double fire_men, int capacity, rt_error *err)
 {
 	rt_world_def d = rt_world_def_default();
 	d.allocator = rt_test_allocator();
@@ -382,7 +385,7 @@ rt_world *fire_flight_world(const rt_map *map, uint64_t seed, int threads, doubl
 	d.seed = seed;
 	d.bounds_min = (rt_vec2){ -600.0, -400.0 };
 	d.bounds_max = (rt_vec2){ 600.0, 400.0 };
-	d.agent_capacity = 2 * FIRE_MEN + 8;
+	d.agent_capacity = capacity;
 	d.morale.rally_threshold = 1.0; /* in flight they stay in flight */
 	d.command.decision_interval_s = 5.0;
 	d.command.base_hazard_per_h = 1000.0;
@@ -394,8 +397,6 @@ rt_world *fire_flight_world(const rt_map *map, uint64_t seed, int threads, doubl
 	fp.enemy_reach_m = 100.0; /* the men's sight of flames (morale's fire_sight_m) */
 	fp.fire_men = fire_men;
 	ok = ok && rt_world_set_flight(w, &fp, err) == RT_OK;
-	rt_goal_id home = RT_NO_GOAL;
-	ok = ok && add_home(w, (rt_vec2){ 360.0, -40.0 }, (rt_vec2){ 420.0, 40.0 }, 5.0, &home, err);
 	rt_environment_def env = rt_environment_def_default();
 	env.start_jd_ut = rt_julian_day_from_civil(1631, 10, 22, 12, 0, 0.0, 8.0);
 	env.latitude_deg = MAP_ORIGIN_LAT;
@@ -409,6 +410,19 @@ rt_world *fire_flight_world(const rt_map *map, uint64_t seed, int threads, doubl
 	env.fire.ignition_count = 1;
 	env.fire.ignitions = &line;
 	ok = ok && rt_world_set_environment(w, &env, err) == RT_OK;
+	if (!ok) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+rt_world *fire_flight_world(const rt_map *map, uint64_t seed, int threads, double fire_men, bool general, rt_error *err)
+{
+	rt_world *w = fire_world_base(map, seed, threads, fire_men, 2 * FIRE_MEN + 8, err);
+	if (!w) return NULL;
+	rt_goal_id home = RT_NO_GOAL;
+	bool ok = add_home(w, (rt_vec2){ 360.0, -40.0 }, (rt_vec2){ 420.0, 40.0 }, 5.0, &home, err);
 	rt_agent_def man = rt_agent_def_default();
 	man.state = RT_STATE_ROUTING;
 	man.morale = 0.0f;
@@ -434,6 +448,33 @@ rt_world *fire_flight_world(const rt_map *map, uint64_t seed, int threads, doubl
 			foot.position = (rt_vec2){ -400.0 - 1.5 * (i % 10), 93.0 + 1.5 * (i / 10) };
 			ok = rt_world_add_agent(w, &foot, NULL, err) == RT_OK;
 		}
+	}
+	if (!ok) {
+		rt_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+rt_world *fire_march_world(const rt_map *map, uint64_t seed, int threads, double fire_men, bool attack, rt_error *err)
+{
+	rt_world *w = fire_world_base(map, seed, threads, fire_men, FIRE_MEN + 8, err);
+	if (!w) return NULL;
+	rt_goal_id home = RT_NO_GOAL, camp = RT_NO_GOAL;
+	bool ok = add_home(w, (rt_vec2){ -600.0, -40.0 }, (rt_vec2){ -560.0, 40.0 }, 5.0, &home, err);
+	rt_goal_def gd = rt_goal_def_default();
+	gd.target_min = FIRE_CAMP_MIN;
+	gd.target_max = FIRE_CAMP_MAX;
+	gd.field_cell_m = 5.0;
+	ok = ok && rt_world_add_goal(w, &gd, &camp, err) == RT_OK;
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_MARCHING;
+	man.goal = camp;
+	man.flee_goal = home;
+	man.stance = attack ? RT_STANCE_ADVANCE : RT_STANCE_HOLD;
+	for (int i = 0; i < FIRE_MEN && ok; ++i) {
+		man.position = (rt_vec2){ -400.0 - 1.5 * (i % 10), -7.0 + 1.5 * (i / 10) };
+		ok = rt_world_add_agent(w, &man, NULL, err) == RT_OK;
 	}
 	if (!ok) {
 		rt_world_destroy(w);

@@ -116,6 +116,13 @@ bool fire_blocks_at(const rt_world *w, rt_vec2 p);
  * squares of growing size until none nearer can be found; infinity when none. */
 double nearest_flames_m(const rt_world *w, rt_vec2 p, double reach_m);
 rt_world *fire_flight_world(const rt_map *map, uint64_t seed, int threads, double fire_men, bool general, rt_error *err);
+/* The same plain and fire, and FIRE_MEN foot of side 0 (ids 0..FIRE_MEN-1) in the same
+ * block, marching on an order (to attack with `attack`, else to take post) to a camp
+ * beyond the fire (FIRE_CAMP_MIN..FIRE_CAMP_MAX), their refuge if they break a way home
+ * at the plain's west edge (x -600..-560, y -40..40). */
+#define FIRE_CAMP_MIN ((rt_vec2){ 360.0, -40.0 })
+#define FIRE_CAMP_MAX ((rt_vec2){ 420.0, 40.0 })
+rt_world *fire_march_world(const rt_map *map, uint64_t seed, int threads, double fire_men, bool attack, rt_error *err);
 
 /* The mini scenario (tests/data/scenarios/mini) with `sets` (--set) applied, made into a
  * run on the counting allocator; false (with a test failure noted) if it cannot be, and

@@ -864,6 +864,28 @@ TEST(checkpoint_resume_flight_round_a_fire)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
+/* E4: foot marching on an order to attack a camp beyond the fire (fire_march_world),
+ * saved three minutes in while their side's way there is planned again every
+ * rebuild_min_s round the flames: resumed at another thread count, the run ends where it
+ * would have (the way is built again from the flames saved with it). */
+static rt_world *fire_march(const void *ctx, int threads, rt_error *err)
+{
+	return fire_march_world(ctx, 3, threads, rt_flight_params_default().fire_men, true, err);
+}
+
+TEST(checkpoint_resume_a_march_round_a_fire)
+{
+	rt_map *map = fire_plain_map();
+	CHECK(map);
+	rt_world_stats st;
+	check_resume("a march round a fire", fire_march, map, 3600, 3, &st);
+	rt_test_note("after 6 min %d of %d marching, %d burned", st.by_state[RT_STATE_MARCHING], FIRE_MEN,
+		     st.by_state[RT_STATE_DEAD_BURNED]);
+	CHECK(st.by_state[RT_STATE_MARCHING] == FIRE_MEN);
+	rt_map_destroy(map);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
 /* Q9: a siege saved while the ring forms (it begins 75 s in; saved at 100 s, the riders
  * walking round to their stations) resumes bit for bit at another thread count: the
  * corps' besieged fort and its men's stations are kept. */
@@ -1462,13 +1484,14 @@ static size_t strip_section(unsigned char *data, size_t size, const char *tag, u
 /* Checkpoints of versions 3 (before who rides was kept per man), 4 (before who keeps his
  * ground in the ring), 5 (before each man's order was kept for after a pursuit), 6
  * (before his post), 7 (before the corps' siege), 8 (before the man each pursuer is
- * after) and 9 (before the commanders' roads) are refused by their version, with the
+ * after), 9 (before the commanders' roads) and 10 (before the marches' ways round a fire)
+ * are refused by their version, with the
  * version each has and the one this build reads; their files passed off as this version
  * are refused by their sections. The world is left as it was. */
 TEST(checkpoint_refuses_older_versions)
 {
 	char good[256], old[256];
-	temp_name(good, sizeof good, "v10");
+	temp_name(good, sizeof good, "v11");
 	temp_name(old, sizeof old, "old");
 	rt_error err;
 	size_t size = 0;
@@ -1480,13 +1503,27 @@ TEST(checkpoint_refuses_older_versions)
 	rt_status code;
 	static const char *const missing[] = { "the mount, keep, order, post and quarry arrays", "the keep, order, post and quarry arrays",
 						"the order, post and quarry arrays", "the post and quarry arrays",
-						"the quarry array (and the corps' siege)", "the quarry array", "the roads" };
-	for (uint32_t version = 3; version <= 9; ++version) {
+						"the quarry array (and the corps' siege)", "the quarry array", "the roads",
+						"the roads' kinds" };
+	for (uint32_t version = 3; version <= 10; ++version) {
 		free(data);
 		data = saved_skirmish(good, 60, &size);
 		CHECK(data);
 		/* version 7 differs from 8 only in the corps' siege (two numbers a corps), and the
-		 * skirmish has no corps: its file is a version-8 file labelled 7 */
+		 * skirmish has no corps: its file is a version-8 file labelled 7; version 10 differs
+		 * from 11 only in each road's kind and idle flag, and the skirmish has no refuges
+		 * (its ROAD section is one byte): its file is this version's labelled 10 */
+		if (version == 10) {
+			le_put(data + 8, version, 4);
+			seal(data, size);
+			CHECK(spill(old, data, size));
+			CHECK(refused(target, old, &code, &err));
+			rt_test_note("a version-10 checkpoint: %s (field %s)", err.message, err.field);
+			CHECK(code == RT_ERR_PARSE && strcmp(err.field, "version") == 0);
+			CHECK(strstr(err.message, "checkpoint format version 10; this build reads version 11"));
+			CHECK(rt_world_hash(target) == before);
+			continue;
+		}
 		size_t bytes = strip_section(data, size, "ROAD", version);
 		if (version <= 8 && bytes) bytes = strip_array(data, bytes, "quarry", version);
 		if (version <= 6 && bytes) bytes = strip_array(data, bytes, "post_y", version);
@@ -1502,18 +1539,18 @@ TEST(checkpoint_refuses_older_versions)
 		rt_test_note("a version-%u checkpoint (%zu bytes, without %s): %s (field %s)", version, bytes, missing[version - 3],
 			     err.message, err.field);
 		char expected[100];
-		snprintf(expected, sizeof expected, "checkpoint format version %u; this build reads version 10", version);
+		snprintf(expected, sizeof expected, "checkpoint format version %u; this build reads version 11", version);
 		CHECK(code == RT_ERR_PARSE && strcmp(err.field, "version") == 0);
 		CHECK(strstr(err.message, expected));
-		le_put(data + 8, 10, 4); /* the same file claiming this version */
+		le_put(data + 8, 11, 4); /* the same file claiming this version */
 		seal(data, bytes);
 		CHECK(spill(old, data, bytes));
 		CHECK(refused(target, old, &code, &err));
-		rt_test_note("the same file labelled version 10: %s", err.message);
+		rt_test_note("the same file labelled version 11: %s", err.message);
 		CHECK(code == RT_ERR_INVALID && strstr(err.message, "another version of rout") && strstr(err.message, "13 sections, this build writes 14"));
 		CHECK(rt_world_hash(target) == before);
 	}
-	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the version-10 file loads */
+	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the version-11 file loads */
 	free(data);
 	remove(good);
 	remove(old);

@@ -857,3 +857,88 @@ TEST(flight_men_in_flight_go_round_a_fire)
 	CHECK(road.corps_nearest_m > blind.corps_nearest_m);
 	CHECK(rt_test_bytes_held() == 0);
 }
+
+/* E4: 100 foot marching on an order to a camp beyond the same line of fire (to attack it,
+ * or to take post there). With fire_men on, their side's way there goes round the
+ * flames, planned again as the fire moves; with 0 they march by the camp's own field,
+ * straight at the fire. Counts, after `minutes`, the men standing in the camp, burned,
+ * routing or gone home, and the nearest any came to flames (every fifth second). */
+typedef struct march_fire_result {
+	int in_camp, burned, broken;
+	double nearest_m, mean_x;
+} march_fire_result;
+
+static bool run_march_fire(uint64_t seed, double fire_men, int threads, bool attack, int minutes, march_fire_result *out)
+{
+	memset(out, 0, sizeof *out);
+	rt_map *map = fire_plain_map();
+	if (!map) return false;
+	rt_error err;
+	rt_world *w = fire_march_world(map, seed, threads, fire_men, attack, &err);
+	bool ok = w != NULL;
+	if (!ok) rt_test_note("march round the fire: %s", err.message);
+	enum { MEN = FIRE_MEN };
+	out->nearest_m = INFINITY;
+	const rt_vec2 lo = FIRE_CAMP_MIN, hi = FIRE_CAMP_MAX;
+	for (int step = 0; ok && step < 600 * minutes; ++step) {
+		ok = rt_world_step(w, &err) == RT_OK;
+		if (step % 50 != 0) continue;
+		for (int id = 0; ok && id < MEN; ++id) {
+			rt_agent_view v;
+			rt_world_get_agent(w, (rt_agent_id)id, &v);
+			if (rt_state_is_active(v.state)) out->nearest_m = fmin(out->nearest_m, nearest_flames_m(w, v.position, 120.0));
+		}
+	}
+	if (!ok && w) rt_test_note("march round the fire: %s", err.message);
+	int by_state[RT_STATE_COUNT] = { 0 };
+	ok = ok && conserved(w, 0, MEN, by_state);
+	out->burned = by_state[RT_STATE_DEAD_BURNED];
+	out->broken = by_state[RT_STATE_ROUTING] + by_state[RT_STATE_ESCAPED];
+	for (int id = 0; ok && id < MEN; ++id) {
+		rt_agent_view v;
+		rt_world_get_agent(w, (rt_agent_id)id, &v);
+		out->mean_x += v.position.x / MEN;
+		/* at the camp: within 50 m of it (a march ends where a man enters the place, so the
+		 * first in stand at its edge and the rest come up behind them) */
+		const double dx = fmax(0.0, fmax(lo.x - v.position.x, v.position.x - hi.x));
+		const double dy = fmax(0.0, fmax(lo.y - v.position.y, v.position.y - hi.y));
+		out->in_camp += rt_state_is_active(v.state) && v.state != RT_STATE_ROUTING && dx * dx + dy * dy <= 50.0 * 50.0;
+	}
+	rt_world_destroy(w);
+	rt_map_destroy(map);
+	return ok;
+}
+
+TEST(flight_men_marching_on_an_order_go_round_a_fire)
+{
+	const double men = rt_flight_params_default().fire_men;
+	int in_camp = 0;
+	/* under the sanitizers seed 1 alone, which reaches the same code */
+	const uint64_t seeds = RT_TEST_SANITIZED ? 1 : 3;
+	for (uint64_t seed = 1; seed <= seeds; ++seed) {
+		march_fire_result with;
+		CHECK(run_march_fire(seed, men, 1, true, 15, &with));
+		rt_test_note("seed %llu, an attack on the camp, its way round the fire: %d of 100 at the camp in fifteen minutes, "
+			     "%d burned, %d broken, the nearest %.0f m from flames", (unsigned long long)seed, with.in_camp, with.burned,
+			     with.broken, with.nearest_m);
+		in_camp += with.in_camp;
+		CHECK(with.in_camp >= 50 && with.burned == 0 && with.nearest_m >= 60.0);
+		if (seed > 1) continue;
+		/* by the camp's own field, straight at the flames: they turn back or break */
+		march_fire_result blind, two, post;
+		CHECK(run_march_fire(seed, 0.0, 1, true, 15, &blind));
+		rt_test_note("the same, blind to the fire: %d at the camp, %d burned, %d broken, the nearest %.0f m, the men at "
+			     "x = %.0f m", blind.in_camp, blind.burned, blind.broken, blind.nearest_m, blind.mean_x);
+		CHECK(blind.in_camp <= with.in_camp / 4 && blind.nearest_m < with.nearest_m);
+		/* the same at two threads */
+		CHECK(run_march_fire(seed, men, 2, true, 15, &two));
+		CHECK(two.in_camp == with.in_camp && two.nearest_m == with.nearest_m && two.mean_x == with.mean_x);
+		/* a march to take post there, not to attack, goes round alike */
+		CHECK(run_march_fire(seed, men, 1, false, 15, &post));
+		rt_test_note("a march to take post there: %d at the camp, %d burned, the nearest %.0f m", post.in_camp, post.burned,
+			     post.nearest_m);
+		CHECK(post.in_camp >= 50 && post.burned == 0 && post.nearest_m >= 60.0);
+	}
+	rt_test_note("%d of %d at the camp", in_camp, (int)seeds * FIRE_MEN);
+	CHECK(rt_test_bytes_held() == 0);
+}

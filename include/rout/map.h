@@ -246,8 +246,8 @@ typedef struct rt_flight_params {
 	double enemy_cost_max;     /* P_max: the most the danger multiplies a cell's cost by, less one */
 	double enemy_half_men;     /* D_half: known enemy men (riders weighted) within reach for half of P_max */
 	double fire_men;           /* E4: the men a cell of that grid holding flames counts as, for every side,
-	                              wherever it burns (0: fields and roads do not know the fire); needs
-	                              enemy costs (enemy_interval_s > 0) */
+	                              wherever it burns (0: fields, roads and the ways of marches on orders
+	                              do not know the fire); needs enemy costs (enemy_interval_s > 0) */
 	uint32_t cookie;
 } rt_flight_params;
 

@@ -14,23 +14,57 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const phenomenon_id[RT_PH_COUNT] = { "C2", "C3", "C5", "E1", "E2", "E3", "E4", "E7", "M2", "M3", "M4", "M7", "M8", "Q2", "Q9" };
+static const char *const phenomenon_id[RT_PH_COUNT] = {
+	"C1", "C2", "C3", "C4", "C5", "C6",
+	"M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8", "M9",
+	"E1", "E2", "E3", "E4", "E5", "E6", "E7",
+	"Q1", "Q2", "Q3", "Q4", "Q5", "Q6", "Q7", "Q8", "Q9", "Q10",
+};
 static const char *const phenomenon_text[RT_PH_COUNT] = {
+	"men in flight held fast in a dense crowd",
 	"men trampled in the crush",
 	"fleeing men throw away armour and weapons",
+	"men in flight run themselves out; horses tire",
 	"men kneel and surrender; pursuers pass them",
+	"a wounded commander carried by his guard",
+	"a green unit breaks before the seasoned units of its side",
+	"a commander leaves after another has (blame shared)",
+	"a commander cut off from headquarters leaves",
+	"routing men rally and stand again",
+	"some units hold and fight to the end; a few hundred escape with the banner",
+	"a rearguard turns on the pursuers",
+	"cornered men turn desperate and fight on",
+	"a commander's guards get him to safety",
+	"a hungry commander leaves (hunger weighs in his leaving)",
 	"night: men see little and cannot tell friend from foe",
 	"men take the torches of their own side for the enemy",
 	"men drown in the sea or a river",
 	"men burn in a grass fire the wind drives",
+	"rivers crossed only at fords; a small force holding the bank stops a large one",
+	"trenches channel movement; the unditched coast is the way out",
 	"men escape by boat",
-	"a commander leaves after another has (blame shared)",
-	"a commander cut off from headquarters leaves",
-	"routing men rally and stand again",
-	"cornered men turn desperate and fight on",
-	"a commander's guards get him to safety",
+	"ambushes sprung as the enemy enters their zone",
 	"pursuers sent in proportion to the fleeing",
+	"racing ahead to seize the crossing before the fleeing army reaches it",
+	"two columns converge to close the gap",
+	"blockers focused on one group let another slip past",
+	"the commander's own camp stripped to feed the pursuit; a raid nearly reaches him",
+	"orders follow scout reports during the night",
+	"pursuers confused when the enemy splits into many routes",
 	"fleeing men shelter in a fort",
+	"chasing the enemy commander through a crowd fails",
+};
+/* Whether the report watches for the phenomenon (rt__run_watch, and the ambushes of
+ * run.c for Q1). The others are left to the reader of the timeline, the plots and `rout
+ * where` (docs/run-folder.md says why for each): M5's stand is seen in a unit's losses, E5
+ * and E6 in where men crossed and ran, Q3-Q8 and Q10 in what the orders and the pursuit
+ * did, none a single moment a count can mark. */
+static const bool phenomenon_recognised[RT_PH_COUNT] = {
+	[RT_PH_C1] = true, [RT_PH_C2] = true, [RT_PH_C3] = true, [RT_PH_C4] = true, [RT_PH_C5] = true, [RT_PH_C6] = true,
+	[RT_PH_M1] = true, [RT_PH_M2] = true, [RT_PH_M3] = true, [RT_PH_M4] = true, [RT_PH_M6] = true, [RT_PH_M7] = true,
+	[RT_PH_M8] = true, [RT_PH_M9] = true,
+	[RT_PH_E1] = true, [RT_PH_E2] = true, [RT_PH_E3] = true, [RT_PH_E4] = true, [RT_PH_E7] = true,
+	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q9] = true,
 };
 
 /* ---- small text buffer ------------------------------------------------------------------ */
@@ -405,6 +439,38 @@ static rt_status seen(rt_run *run, int ph, rt_vec2 where, const char *who)
 	return rt__run_event(run, "first", who, where, phenomenon_id[ph], "first: %s", phenomenon_text[ph]);
 }
 
+/* The phenomena a man shows on his own, the first man in agent order at the check:
+ *   C1  a man in flight (routing, or marching off after his commander) whom the crowd holds
+ *       to less than held_speed_share of the pace he wants (the crush's "pressed",
+ *       docs/model.md section 14: about 3.7 men/m2 on Weidmann's curve);
+ *   C4  a man in flight on foot, or any rider's horse, run out to nine tenths of the way
+ *       from his run to the pace he keeps all day (rt__spent >= 0.9; section 15: the
+ *       fatigue tends to the run-out point without reaching it, nearer it the longer the
+ *       run: 24 minutes' run on foot, four hours' trot);
+ *   M6  a man of a rearguard (the counter_charge order) engaged with the enemy. */
+static rt_status watch_men(rt_run *run)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	const rt_agents *a = &w->agents;
+	int found[3] = { -1, -1, -1 };
+	for (int s = 0; s < a->count; ++s) {
+		if (!rt__active(a->state[s])) continue;
+		const bool flight = rt__in_flight(w, s);
+		if (found[0] < 0 && flight && (a->crush[s] & RT_CRUSH_PRESSED)) found[0] = s;
+		if (found[1] < 0 && (flight || a->mount[s]) && rt__spent(w, s) >= 0.9) found[1] = s;
+		if (found[2] < 0 && a->stance[s] == RT_STANCE_REARGUARD && a->state[s] == RT_STATE_ENGAGED) found[2] = s;
+	}
+	static const int ph[3] = { RT_PH_C1, RT_PH_C4, RT_PH_M6 };
+	rt_status st = RT_OK;
+	for (int k = 0; k < 3 && st == RT_OK; ++k) {
+		const int s = found[k];
+		if (s < 0 || run->seen[ph[k]]) continue;
+		st = seen(run, ph[k], (rt_vec2){ a->x[s], a->y[s] }, a->unit[s] < (uint32_t)sc->unit_count ? sc->units[a->unit[s]].id : "");
+	}
+	return st;
+}
+
 rt_status rt__run_watch(rt_run *run)
 {
 	const rt_scenario *sc = run->scenario;
@@ -425,6 +491,7 @@ rt_status rt__run_watch(rt_run *run)
 			s = rt__run_event(run, "commander_left", k->id, at, "", "%s (%s) leaves without orders", k->name, k->id);
 			if (s == RT_OK && gone[k->side] > 0) s = seen(run, RT_PH_M2, at, k->id);
 			if (s == RT_OK && k->cut_off) s = seen(run, RT_PH_M3, at, k->id);
+			if (s == RT_OK && k->hunger > 0.0) s = seen(run, RT_PH_M9, at, k->id);
 			gone[k->side]++;
 		}
 		const uint8_t st = a->state[slot];
@@ -446,6 +513,7 @@ rt_status rt__run_watch(rt_run *run)
 			}
 			run->commander_state[c] = st;
 		}
+		if (s == RT_OK && w->corps[c].carrier >= 0) s = seen(run, RT_PH_C6, at, k->id);
 	}
 	/* units breaking: half their men routing, taken or dead */
 	for (int u = 0; u < sc->unit_count && s == RT_OK; ++u) {
@@ -463,14 +531,27 @@ rt_status rt__run_watch(rt_run *run)
 			}
 		}
 		if (men > 0 && 2 * broken >= men) {
+			const rt_vec2 centre = { x / broken, y / broken };
+			/* M1: the first unit of its side to break is green, and the side has men who
+			 * are not ("太平兵" against the seasoned) */
+			const int side = sc->corps[sc->units[u].corps].side;
+			bool first = true, seasoned = false;
+			for (int v = 0; v < sc->unit_count; ++v) {
+				if (v == u || sc->corps[sc->units[v].corps].side != side) continue;
+				first = first && !run->unit_routed[v];
+				seasoned = seasoned || sc->units[v].experience != RT_EXPERIENCE_GREEN;
+			}
 			run->unit_routed[u] = true;
-			s = rt__run_event(run, "unit_broken", sc->units[u].id, (rt_vec2){ x / broken, y / broken }, "",
+			s = rt__run_event(run, "unit_broken", sc->units[u].id, centre, "",
 					  "%s breaks (%s, %s)", sc->units[u].id, rt_kind_name(sc->units[u].kind),
 					  sc->units[u].experience == RT_EXPERIENCE_GREEN ? "green" :
 					  sc->units[u].experience == RT_EXPERIENCE_VETERAN ? "veteran" : "trained");
+			if (s == RT_OK && first && seasoned && sc->units[u].experience == RT_EXPERIENCE_GREEN)
+				s = seen(run, RT_PH_M1, centre, sc->units[u].id);
 		}
 	}
 	/* first occurrences */
+	if (s == RT_OK && !(run->seen[RT_PH_C1] && run->seen[RT_PH_C4] && run->seen[RT_PH_M6])) s = watch_men(run);
 	rt_world_stats st;
 	rt_world_get_stats(w, &st);
 	if (s == RT_OK && st.by_state[RT_STATE_DEAD_TRAMPLED] > 0) s = seen(run, RT_PH_C2, first_in_state(run, RT_STATE_DEAD_TRAMPLED), "");
@@ -856,7 +937,8 @@ static rt_status write_summary(rt_run *run, const char *path, const side_tally *
 	}
 	json_object_set_new(root, "history", hist);
 	json_t *ph = json_object();
-	for (int p = 0; p < RT_PH_COUNT; ++p) json_object_set_new(ph, phenomenon_id[p], json_boolean(run->seen[p]));
+	for (int p = 0; p < RT_PH_COUNT; ++p)
+		json_object_set_new(ph, phenomenon_id[p], phenomenon_recognised[p] ? json_boolean(run->seen[p]) : json_null());
 	json_object_set_new(root, "phenomena", ph);
 	return write_json(path, root, err);
 }
@@ -1039,7 +1121,9 @@ static rt_status write_report(rt_run *run, const char *path, const side_tally *t
 		for (int e = 0; e < run->event_count && !first; ++e)
 			if (strcmp(run->events[e].phenomenon, phenomenon_id[p]) == 0) first = &run->events[e];
 		put(&x, "| %s | %s | ", phenomenon_id[p], phenomenon_text[p]);
-		if (first) {
+		if (!phenomenon_recognised[p]) {
+			put(&x, "not recognised by the report | —");
+		} else if (first) {
 			rt_scenario_format_time(sc, first->time_s, a, sizeof a);
 			put(&x, "%s | ", a);
 			put_where(&x, run, first->where);
@@ -1048,12 +1132,11 @@ static rt_status write_report(rt_run *run, const char *path, const side_tally *t
 		}
 		put(&x, " |\n");
 	}
-	bool ambush = false;
-	for (int e = 0; e < run->event_count; ++e) ambush |= strcmp(run->events[e].phenomenon, "Q1") == 0;
-	put(&x, "| Q1 | ambushes sprung as the enemy enters their zone | %s | |\n", ambush ? "see the timeline" : "did not occur");
-	put(&x, "\nC2 is reported when a man is trampled in the crush, E2 when a man takes a torch of his own side for the "
-		"enemy, E4 when men burn, E7 when men are taken off by boat; whether a turn of the wind turned the battle is "
-		"for the reader of the timeline and the plots.\n\n");
+	put(&x, "\nC1 is reported when a man in flight is held fast by the crowd, C2 when a man is trampled in the crush, C4 "
+		"when a man on foot in flight or a horse is run nearly to the pace kept all day, M1 when the first unit of a side "
+		"to break is green, E2 when a man takes a torch of his own side for the enemy, E4 when men burn, E7 when men are "
+		"taken off by boat (docs/run-folder.md gives each rule). Whether a turn of the wind turned the battle, and the "
+		"phenomena not recognised, are for the reader of the timeline, the plots and `rout where`.\n\n");
 	if (dir) {
 		rt_status ws = put_where_table(&x, run, dir, err);
 		if (ws != RT_OK) {

@@ -1032,6 +1032,7 @@ static rt_status check_ambushes(rt_run *run)
 		s = rt__run_event(run, "ambush", sc->units[u].id, c, "Q1", "the ambush of %s at %s is sprung",
 					    sc->units[u].id, sc->places[zone].id);
 		if (s != RT_OK) return s;
+		run->seen[RT_PH_Q1] = true; /* its event is its first occurrence's (report.c) */
 	}
 	return RT_OK;
 }

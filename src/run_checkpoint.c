@@ -2,29 +2,31 @@
  * own state as its extra bytes, under the same checksum, so the two can never be
  * replaced apart. The run's state is laid out as
  *
- *   magic "RTRUN3\0", fingerprint (u64: the scenario's tables, seed, scale, end),
+ *   magic "RTRUN4\0", fingerprint (u64: the scenario's tables, seed, scale, end),
  *   last_check, last_series, sheltered_at_start (i64), tide samples (i32) and the last
  *   two sea levels (f64), then per corps: commander state (u8), left reported (u8),
  *   reached place (i32), reached at (f64); per unit: order (kind i32, with 0x100 set for
  *   an order at the gallop and 0x200 for one to spread; place i32, radius f64), broken reported (u8); per trigger: fired at (f64); per history figure:
  *   its value at its time (f64, NAN not yet taken or none), then per figure its measure and
  *   free men at its `since` (2 f64); phenomena seen
- *   (u8 each); the events (count i32, then each event as its fixed record); the series
+ *   (u8 each, one for each of PHENOMENA.md's 32 in its order: C1-C6, M1-M9, E1-E7, Q1-Q10); the events (count i32, then each event as its fixed record); the series
  *   (rows i64, then the rows: the time, the agents per side and state, the commanders
  *   among them per side and state); the history (its own bytes, length first: its agents
  *   and commanders per sample).
  *
  * Version 2 ("RTRUN2") counts the commanders apart in the series and the history (a
- * commander is one man at any scale); a version-1 checkpoint is refused.  *
+ * commander is one man at any scale); version 3 ("RTRUN3") a `from` figure's cohort;
+ * version 4 a flag for every phenomenon (version 3 had 15). Older ones are refused.
  * Every read is bounds-checked; a value out of range is refused. */
 #include "run_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#define RUN_MAGIC "RTRUN3\0"
+#define RUN_MAGIC "RTRUN4\0"
 #define RUN_MAGIC_1 "RTRUN1\0" /* before the commanders were counted apart */
 #define RUN_MAGIC_2 "RTRUN2\0" /* before a `from` figure followed its men (figure_cohort) */
+#define RUN_MAGIC_3 "RTRUN3\0" /* before the report watched for every phenomenon (15 flags) */
 
 typedef struct buffer {
 	unsigned char *data;
@@ -173,11 +175,15 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	get(&r, magic, 8);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_1, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 1, made by an older rout "
-					   "(which counted a commander as `scale` men); this build reads version 3: run again from the start", lc->path);
+					   "(which counted a commander as `scale` men); this build reads version 4: run again from the start", lc->path);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_2, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 2, made by an older rout "
 					   "(whose figures of the men in a place counted their corps' losses elsewhere too); this build reads "
-					   "version 3: run again from the start", lc->path);
+					   "version 4: run again from the start", lc->path);
+	if (!r.failed && memcmp(magic, RUN_MAGIC_3, 8) == 0)
+		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 3, made by an older rout "
+					   "(whose report watched for 15 phenomena); this build reads version 4: run again from the start",
+				   lc->path);
 	if (r.failed || memcmp(magic, RUN_MAGIC, 8) != 0) return refuse(err, lc->path, "is missing: this is a world's checkpoint, not a run's");
 	uint64_t fp;
 	get(&r, &fp, sizeof fp);

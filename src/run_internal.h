@@ -26,10 +26,14 @@ typedef struct rt_run_order {
 	rt_sc_order order;
 } rt_run_order;
 
-/* Phenomena whose first occurrence the run watches for (report.c). */
+/* Every phenomenon of PHENOMENA.md, in its order; the report watches for the first
+ * occurrence of those it recognises (report.c: phenomenon_recognised) and says of the
+ * others that it does not. */
 enum {
-	RT_PH_C2 = 0, RT_PH_C3, RT_PH_C5, RT_PH_E1, RT_PH_E2, RT_PH_E3, RT_PH_E4, RT_PH_E7, RT_PH_M2, RT_PH_M3, RT_PH_M4, RT_PH_M7,
-	RT_PH_M8, RT_PH_Q2, RT_PH_Q9,
+	RT_PH_C1 = 0, RT_PH_C2, RT_PH_C3, RT_PH_C4, RT_PH_C5, RT_PH_C6,
+	RT_PH_M1, RT_PH_M2, RT_PH_M3, RT_PH_M4, RT_PH_M5, RT_PH_M6, RT_PH_M7, RT_PH_M8, RT_PH_M9,
+	RT_PH_E1, RT_PH_E2, RT_PH_E3, RT_PH_E4, RT_PH_E5, RT_PH_E6, RT_PH_E7,
+	RT_PH_Q1, RT_PH_Q2, RT_PH_Q3, RT_PH_Q4, RT_PH_Q5, RT_PH_Q6, RT_PH_Q7, RT_PH_Q8, RT_PH_Q9, RT_PH_Q10,
 	RT_PH_COUNT
 };
 

@@ -527,6 +527,46 @@ static void ensemble_commanders(FILE *f, const run_options *o, const long *seeds
 		four_or_more, runs, 100.0 * four_or_more / runs, any_left ? (double)followers_total / any_left : 0.0);
 }
 
+/* The phenomena over the runs: in how many each occurred (PHENOMENA.md's order, as each
+ * run's summary.json has them; "not recognised" for those the report does not watch for).
+ * Into the table and `out` (ID: runs, or null). */
+static void ensemble_phenomena(FILE *f, const run_options *o, const long *seeds, int runs, json_t *out)
+{
+	json_t *counts = NULL; /* ID -> runs in which it occurred, or null */
+	int read = 0;
+	for (int r = 0; r < runs; ++r) {
+		char path[1300];
+		snprintf(path, sizeof path, "%s/seed-%ld/summary.json", o->out, seeds[r]);
+		json_error_t je;
+		json_t *root = json_load_file(path, 0, &je);
+		const json_t *ph = json_object_get(root, "phenomena");
+		if (!json_is_object(ph)) {
+			json_decref(root);
+			continue;
+		}
+		read++;
+		if (!counts) counts = json_object();
+		const char *id;
+		json_t *v;
+		json_object_foreach((json_t *)ph, id, v) {
+			json_t *c = json_object_get(counts, id);
+			if (!c) json_object_set_new(counts, id, json_is_null(v) ? json_null() : json_integer(json_is_true(v)));
+			else if (json_is_integer(c) && json_is_true(v)) json_integer_set(c, json_integer_value(c) + 1);
+		}
+		json_decref(root);
+	}
+	fprintf(f, "\n## Phenomena (PHENOMENA.md)\n\nIn how many of the %d runs each occurred (docs/run-folder.md gives the rule the "
+		   "report recognises each by).\n\n| ID | occurred in |\n|---|---|\n",
+		read);
+	const char *id;
+	json_t *v;
+	json_object_foreach(counts, id, v) {
+		if (json_is_null(v)) fprintf(f, "| %s | not recognised by the report |\n", id);
+		else fprintf(f, "| %s | %lld of %d runs |\n", id, (long long)json_integer_value(v), read);
+	}
+	json_object_set_new(out, "phenomena", counts ? counts : json_object());
+}
+
 /* values: `figures` per run, the runs of `seeds` in that order (increasing). */
 static int write_ensemble(const rt_scenario *sc, const run_options *o, const long *seeds, const double *values, int runs,
 			  int figures)
@@ -587,6 +627,7 @@ static int write_ensemble(const rt_scenario *sc, const run_options *o, const lon
 	}
 	free(col);
 	ensemble_commanders(f, o, seeds, runs);
+	ensemble_phenomena(f, o, seeds, runs, root);
 	json_object_set_new(root, "scenario", json_string(info.name));
 	json_object_set_new(root, "first_seed", json_integer(seeds[0]));
 	json_t *seed_list = json_array();

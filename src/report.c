@@ -40,7 +40,7 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 	"men take the torches of their own side for the enemy",
 	"men drown in the sea or a river",
 	"men burn in a grass fire the wind drives",
-	"rivers crossed only at fords; a small force holding the bank stops a large one",
+	"a crossing held stops the flight (rivers crossed only at fords)",
 	"trenches channel movement; the unditched coast is the way out",
 	"men escape by boat",
 	"ambushes sprung as the enemy enters their zone",
@@ -56,14 +56,14 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 };
 /* Whether the report watches for the phenomenon (rt__run_watch, and the ambushes of
  * run.c for Q1). The others are left to the reader of the timeline, the plots and `rout
- * where` (docs/run-folder.md says why for each): M5's stand is seen in a unit's losses, E5
- * and E6 in where men crossed and ran, Q3-Q8 and Q10 in what the orders and the pursuit
- * did, none a single moment a count can mark. */
+ * where` (docs/run-folder.md says why for each): M5's stand is seen in a unit's losses, E6
+ * in where men ran, Q3-Q8 and Q10 in what the orders and the pursuit did, none a single
+ * moment a count can mark. */
 static const bool phenomenon_recognised[RT_PH_COUNT] = {
 	[RT_PH_C1] = true, [RT_PH_C2] = true, [RT_PH_C3] = true, [RT_PH_C4] = true, [RT_PH_C5] = true, [RT_PH_C6] = true,
 	[RT_PH_M1] = true, [RT_PH_M2] = true, [RT_PH_M3] = true, [RT_PH_M4] = true, [RT_PH_M6] = true, [RT_PH_M7] = true,
 	[RT_PH_M8] = true, [RT_PH_M9] = true,
-	[RT_PH_E1] = true, [RT_PH_E2] = true, [RT_PH_E3] = true, [RT_PH_E4] = true, [RT_PH_E7] = true,
+	[RT_PH_E1] = true, [RT_PH_E2] = true, [RT_PH_E3] = true, [RT_PH_E4] = true, [RT_PH_E5] = true, [RT_PH_E7] = true,
 	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q9] = true,
 };
 
@@ -439,6 +439,27 @@ static rt_status seen(rt_run *run, int ph, rt_vec2 where, const char *who)
 	return rt__run_event(run, "first", who, where, phenomenon_id[ph], "first: %s", phenomenon_text[ph]);
 }
 
+/* E5: whether river or ford water (rt_map_layer_water_depth_m: not the sea) lies within
+ * `within_m` of p, on the map's cells. */
+static bool near_river(const rt_map *map, rt_vec2 p, double within_m)
+{
+	int nx, ny;
+	double cell;
+	rt_vec2 origin;
+	rt_map_size(map, &nx, &ny, &cell, &origin);
+	const float *depth = rt_map_layer_water_depth_m(map);
+	if (!depth || cell <= 0.0) return false;
+	const int r = (int)ceil(within_m / cell);
+	const int cx = (int)floor((p.x - origin.x) / cell), cy = (int)floor((p.y - origin.y) / cell);
+	for (int iy = cy - r; iy <= cy + r; ++iy)
+		for (int ix = cx - r; ix <= cx + r; ++ix) {
+			if (ix < 0 || iy < 0 || ix >= nx || iy >= ny) continue;
+			const double dx = (ix + 0.5) * cell + origin.x - p.x, dy = (iy + 0.5) * cell + origin.y - p.y;
+			if (dx * dx + dy * dy <= within_m * within_m && depth[(size_t)iy * (size_t)nx + (size_t)ix] > 0.0f) return true;
+		}
+	return false;
+}
+
 /* The phenomena a man shows on his own, the first man in agent order at the check:
  *   C1  a man in flight (routing, or marching off after his commander) whom the crowd holds
  *       to less than held_speed_share of the pace he wants (the crush's "pressed",
@@ -447,26 +468,39 @@ static rt_status seen(rt_run *run, int ph, rt_vec2 where, const char *who)
  *       from his run to the pace he keeps all day (rt__spent >= 0.9; section 15: the
  *       fatigue tends to the run-out point without reaching it, nearer it the longer the
  *       run: 24 minutes' run on foot, four hours' trot);
- *   M6  a man of a rearguard (the counter_charge order) engaged with the enemy. */
+ *   M6  a man of a rearguard (the counter_charge order) engaged with the enemy;
+ *   E5  a man on foot in flight standing because the enemy bars his way (the way barred,
+ *       docs/model.md section 9: RT_CRUSH_STOOD) with river or ford water within the
+ *       range he looks along his way (barred_range_m, 1 km): the flight stopped in sight
+ *       of a crossing held. Of the men so standing, the first 64 in agent order are
+ *       looked at each check (a disc of map cells round each), so that a flight barred
+ *       far from any river costs the run little. */
 static rt_status watch_men(rt_run *run)
 {
 	const rt_scenario *sc = run->scenario;
 	const rt_world *w = run->world;
 	const rt_agents *a = &w->agents;
-	int found[3] = { -1, -1, -1 };
+	const double river_m = w->def.morale.barred_range_m;
+	int found[4] = { -1, -1, -1, -1 }, looked = 0;
 	for (int s = 0; s < a->count; ++s) {
 		if (!rt__active(a->state[s])) continue;
 		const bool flight = rt__in_flight(w, s);
 		if (found[0] < 0 && flight && (a->crush[s] & RT_CRUSH_PRESSED)) found[0] = s;
 		if (found[1] < 0 && (flight || a->mount[s]) && rt__spent(w, s) >= 0.9) found[1] = s;
 		if (found[2] < 0 && a->stance[s] == RT_STANCE_REARGUARD && a->state[s] == RT_STATE_ENGAGED) found[2] = s;
+		if (found[3] < 0 && !run->seen[RT_PH_E5] && w->map && river_m > 0.0 && looked < 64 && flight && (a->crush[s] & RT_CRUSH_STOOD) &&
+		    ++looked && near_river(w->map, (rt_vec2){ a->x[s], a->y[s] }, river_m))
+			found[3] = s;
 	}
-	static const int ph[3] = { RT_PH_C1, RT_PH_C4, RT_PH_M6 };
+	static const int ph[4] = { RT_PH_C1, RT_PH_C4, RT_PH_M6, RT_PH_E5 };
 	rt_status st = RT_OK;
-	for (int k = 0; k < 3 && st == RT_OK; ++k) {
+	for (int k = 0; k < 4 && st == RT_OK; ++k) {
 		const int s = found[k];
 		if (s < 0 || run->seen[ph[k]]) continue;
-		st = seen(run, ph[k], (rt_vec2){ a->x[s], a->y[s] }, a->unit[s] < (uint32_t)sc->unit_count ? sc->units[a->unit[s]].id : "");
+		/* who: his unit, or for a commander or a guard (of no unit) his corps */
+		const char *who = a->unit[s] < (uint32_t)sc->unit_count ? sc->units[a->unit[s]].id :
+				  a->corps[s] >= 0 && a->corps[s] < sc->corps_count ? sc->corps[a->corps[s]].id : "";
+		st = seen(run, ph[k], (rt_vec2){ a->x[s], a->y[s] }, who);
 	}
 	return st;
 }
@@ -551,7 +585,7 @@ rt_status rt__run_watch(rt_run *run)
 		}
 	}
 	/* first occurrences */
-	if (s == RT_OK && !(run->seen[RT_PH_C1] && run->seen[RT_PH_C4] && run->seen[RT_PH_M6])) s = watch_men(run);
+	if (s == RT_OK && !(run->seen[RT_PH_C1] && run->seen[RT_PH_C4] && run->seen[RT_PH_M6] && run->seen[RT_PH_E5])) s = watch_men(run);
 	rt_world_stats st;
 	rt_world_get_stats(w, &st);
 	if (s == RT_OK && st.by_state[RT_STATE_DEAD_TRAMPLED] > 0) s = seen(run, RT_PH_C2, first_in_state(run, RT_STATE_DEAD_TRAMPLED), "");

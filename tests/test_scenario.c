@@ -1282,8 +1282,8 @@ TEST(scenario_report_marks_a_commander_brought_in_by_his_guards)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
-/* A run of a mini-scenario text (the mini's folder for its map) at a seed, to until_s (0:
- * its end), with --set values, its outputs written into dir (made here; the caller removes it): its summary,
+/* A run of a scenario text (its map read from `folder`) at a seed, to until_s (0: its
+ * end), with --set values, its outputs written into dir (made here; the caller removes it): its summary,
  * which the caller frees; the rows of report.md's phenomena table; whether a commander was
  * carried by a guard (C6) at a check, as the world has it; the time and who of the first
  * sight of phenomenon `id` in events.jsonl (empty when none). */
@@ -1293,8 +1293,8 @@ typedef struct phenomena_seen {
 	char first_time[40], first_who[64];
 } phenomena_seen;
 
-static void phenomena_run(const char *text, uint64_t seed, double until_s, const char *const *sets, int set_count, char *dir,
-			  const char *id, phenomena_seen *out, json_t **root)
+static void phenomena_run(const char *text, const char *folder, uint64_t seed, double until_s, const char *const *sets, int set_count,
+			  char *dir, const char *id, phenomena_seen *out, json_t **root)
 {
 	memset(out, 0, sizeof *out);
 	*root = NULL;
@@ -1303,7 +1303,7 @@ static void phenomena_run(const char *text, uint64_t seed, double until_s, const
 	def.set_count = set_count;
 	rt_scenario *sc = NULL;
 	rt_error err;
-	CHECK_OK(rt_scenario_load_string(text, strlen(text), "mini-phenomena.yaml", "tests/data/scenarios/mini", &def, &sc, &err), err);
+	CHECK_OK(rt_scenario_load_string(text, strlen(text), "phenomena.yaml", folder, &def, &sc, &err), err);
 	CHECK(mkdtemp(dir) != NULL);
 	if (!sc) return;
 	rt_run_def rd = run_def(seed, 1);
@@ -1370,9 +1370,9 @@ static const char *left_at(const json_t *root, const char *corps)
 	return NULL;
 }
 
-/* The report names every phenomenon of PHENOMENA.md: the 22 it recognises with whether
- * and when they occurred, the other 10 (M5, E5, E6, Q3-Q8, Q10) as not recognised (null
- * in summary.json). The mini scenario as it is: red_one's green foot are the first of the
+/* The report names every phenomenon of PHENOMENA.md: the 23 it recognises with whether
+ * and when they occurred, the other 9 (M5, E6, Q3-Q8, Q10) as not recognised (null in
+ * summary.json). The mini scenario as it is: red_one's green foot are the first of the
  * red units to break (M1), and its captain, hungry, leaves (M9, at his leaving); with that
  * foot veteran and the corps fed, the captain still leaves but neither is reported. */
 TEST(scenario_report_names_every_phenomenon)
@@ -1382,9 +1382,9 @@ TEST(scenario_report_names_every_phenomenon)
 	char dir[] = "/tmp/rout-phenomena-XXXXXX", dir2[] = "/tmp/rout-phenomena-XXXXXX";
 	phenomena_seen m9, fed;
 	json_t *root, *control;
-	phenomena_run(text, 1, 0.0, NULL, 0, dir, "M9", &m9, &root);
+	phenomena_run(text, "tests/data/scenarios/mini", 1, 0.0, NULL, 0, dir, "M9", &m9, &root);
 	const char *sets[] = { "corps.red_one.units.one_foot.experience=veteran", "corps.red_one.hunger=0" };
-	phenomena_run(text, 1, 0.0, sets, 2, dir2, "M9", &fed, &control);
+	phenomena_run(text, "tests/data/scenarios/mini", 1, 0.0, sets, 2, dir2, "M9", &fed, &control);
 	int ids = 0, nulls = 0;
 	const char *key;
 	json_t *v;
@@ -1397,8 +1397,8 @@ TEST(scenario_report_names_every_phenomenon)
 		     "veteran and fed: M1 %d, M9 %d, the captain left at %s",
 		     ids, nulls, m9.rows, phenomenon(root, "M1"), phenomenon(root, "M9"), m9.first_time, m9.first_who, left ? left : "-",
 		     phenomenon(root, "C1"), phenomenon(control, "M1"), phenomenon(control, "M9"), left_fed ? left_fed : "-");
-	CHECK(ids == 32 && nulls == 10 && m9.rows == 32);
-	CHECK(phenomenon(root, "M5") == -1 && phenomenon(root, "Q10") == -1 && phenomenon(root, "E5") == -1);
+	CHECK(ids == 32 && nulls == 9 && m9.rows == 32);
+	CHECK(phenomenon(root, "M5") == -1 && phenomenon(root, "Q10") == -1 && phenomenon(root, "E6") == -1);
 	CHECK(phenomenon(root, "M1") == 1 && phenomenon(root, "C1") == 1);
 	CHECK(phenomenon(root, "M9") == 1 && left && strcmp(m9.first_time, left) == 0 && strcmp(m9.first_who, "red_one") == 0);
 	CHECK(phenomenon(control, "M1") == 0 && phenomenon(control, "M9") == 0 && left_fed != NULL);
@@ -1428,8 +1428,8 @@ TEST(scenario_report_marks_a_rearguard_and_a_carried_commander)
 		char dir[] = "/tmp/rout-phenomena-XXXXXX", dir2[] = "/tmp/rout-phenomena-XXXXXX";
 		phenomena_seen a, b;
 		json_t *with, *without;
-		phenomena_run(text, (uint64_t)seed, 900.0, sets, 5, dir, "M6", &a, &with);
-		phenomena_run(text, (uint64_t)seed, 900.0, sets, 4, dir2, "M6", &b, &without);
+		phenomena_run(text, "tests/data/scenarios/mini", (uint64_t)seed, 900.0, sets, 5, dir, "M6", &a, &with);
+		phenomena_run(text, "tests/data/scenarios/mini", (uint64_t)seed, 900.0, sets, 4, dir2, "M6", &b, &without);
 		m6 += phenomenon(with, "M6") == 1 && strcmp(a.first_who, "one_foot") == 0;
 		m6_without += phenomenon(without, "M6") == 1;
 		json_decref(with);
@@ -1446,7 +1446,7 @@ TEST(scenario_report_marks_a_rearguard_and_a_carried_commander)
 		char dir[] = "/tmp/rout-phenomena-XXXXXX";
 		phenomena_seen c;
 		json_t *root;
-		phenomena_run(text, (uint64_t)seed, 900.0, sets, 3, dir, "C6", &c, &root);
+		phenomena_run(text, "tests/data/scenarios/mini", (uint64_t)seed, 900.0, sets, 3, dir, "C6", &c, &root);
 		carried += c.carried;
 		agree += (phenomenon(root, "C6") == 1) == c.carried && (!c.carried || strcmp(c.first_who, "red_one") == 0);
 		json_decref(root);
@@ -1458,6 +1458,45 @@ TEST(scenario_report_marks_a_rearguard_and_a_carried_commander)
 	CHECK(m6 == m6_seeds && m6_without == 0);
 	CHECK(agree == seeds);
 	if (seeds == 12) CHECK(carried > 0);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* E5 in the report (tests/data/scenarios/ford-held): 100 foot whose captain leaves for
+ * the far bank of the Xiaoling at once, 600 m from the crossing, with 200 horse spread
+ * over the ford, stand with their way barred in sight of it and the report has E5; with
+ * the horse 1 km east of the ford instead they cross, and it has none. */
+TEST(scenario_report_marks_a_crossing_held)
+{
+	static char text[8192];
+	FILE *f = fopen("tests/data/scenarios/ford-held/scenario.yaml", "r");
+	CHECK(f != NULL);
+	const size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	const char *away[] = { "corps.riders.units.plain_red.at=away" };
+	const int seeds = RT_TEST_SANITIZED ? 1 : 2;
+	int held = 0, open = 0, crossed_held = 0, crossed_open = 0;
+	for (int seed = 1; seed <= seeds; ++seed)
+		for (int k = 0; k < 2; ++k) {
+			char dir[] = "/tmp/rout-phenomena-XXXXXX";
+			phenomena_seen e5;
+			json_t *root;
+			phenomena_run(text, "tests/data/scenarios/ford-held", (uint64_t)seed, 0.0, away, k, dir, "E5", &e5, &root);
+			const double escaped = json_number_value(json_object_get(json_object_get(json_object_get(root, "sides"), "ming"), "escaped"));
+			if (k == 0) {
+				held += phenomenon(root, "E5") == 1 && strcmp(e5.first_who, "watch_foot") == 0;
+				crossed_held += (int)escaped;
+			} else {
+				open += phenomenon(root, "E5") == 1;
+				crossed_open += (int)escaped;
+			}
+			json_decref(root);
+			remove_dir(dir);
+		}
+	rt_test_note("the ford held: E5 in %d of %d seeds, %d men over; the horse away: E5 in %d, %d men over", held, seeds, crossed_held, open,
+		     crossed_open);
+	CHECK(held == seeds && crossed_held == 0);
+	CHECK(open == 0 && crossed_open >= 90 * seeds);
 	CHECK(rt_test_bytes_held() == 0);
 }
 

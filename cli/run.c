@@ -475,6 +475,15 @@ static double iso_seconds(const char *t)
 	return rt_julian_day_from_civil(y, mo, d, h, mi, (double)s, 0.0) * 86400.0;
 }
 
+/* The summary.json of the run of one seed of an ensemble, or NULL when it cannot be read. */
+static json_t *run_summary(const run_options *o, long seed)
+{
+	char path[1300];
+	snprintf(path, sizeof path, "%s/seed-%ld/summary.json", o->out, seed);
+	json_error_t je;
+	return json_load_file(path, 0, &je);
+}
+
 /* The commanders over the runs (M2): who left first in how many runs, and how many
  * others left within three hours of the first. */
 static void ensemble_commanders(FILE *f, const run_options *o, const long *seeds, int runs)
@@ -484,10 +493,7 @@ static void ensemble_commanders(FILE *f, const run_options *o, const long *seeds
 	int first[MAX_C] = { 0 }, count = 0, four_or_more = 0, any_left = 0;
 	int followers_total = 0;
 	for (int r = 0; r < runs; ++r) {
-		char path[1300];
-		snprintf(path, sizeof path, "%s/seed-%ld/summary.json", o->out, seeds[r]);
-		json_error_t je;
-		json_t *root = json_load_file(path, 0, &je);
+		json_t *root = run_summary(o, seeds[r]);
 		if (!root) continue;
 		json_t *cmd = json_object_get(root, "commanders");
 		double t_first = INFINITY;
@@ -535,10 +541,7 @@ static void ensemble_phenomena(FILE *f, const run_options *o, const long *seeds,
 	json_t *counts = NULL; /* ID -> runs in which it occurred, or null */
 	int read = 0;
 	for (int r = 0; r < runs; ++r) {
-		char path[1300];
-		snprintf(path, sizeof path, "%s/seed-%ld/summary.json", o->out, seeds[r]);
-		json_error_t je;
-		json_t *root = json_load_file(path, 0, &je);
+		json_t *root = run_summary(o, seeds[r]);
 		const json_t *ph = json_object_get(root, "phenomena");
 		if (!json_is_object(ph)) {
 			json_decref(root);

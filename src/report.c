@@ -31,7 +31,7 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 	"a commander leaves after another has (blame shared)",
 	"a commander cut off from headquarters leaves",
 	"routing men rally and stand again",
-	"some units hold and fight to the end; a few hundred escape with the banner",
+	"a unit holds and fights on until half its men are killed",
 	"a rearguard turns on the pursuers",
 	"cornered men turn desperate and fight on",
 	"a commander's guards get him to safety",
@@ -56,12 +56,12 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 };
 /* Whether the report watches for the phenomenon (rt__run_watch, and the ambushes of
  * run.c for Q1). The others are left to the reader of the timeline, the plots and `rout
- * where` (docs/run-folder.md says why for each): M5's stand is seen in a unit's losses, E6
- * in where men ran, Q3-Q8 and Q10 in what the orders and the pursuit did, none a single
- * moment a count can mark. */
+ * where` (docs/run-folder.md says why for each): E6 in where men ran, Q3-Q8 and Q10 in
+ * what the orders and the pursuit did, none a single moment a count can mark. */
 static const bool phenomenon_recognised[RT_PH_COUNT] = {
 	[RT_PH_C1] = true, [RT_PH_C2] = true, [RT_PH_C3] = true, [RT_PH_C4] = true, [RT_PH_C5] = true, [RT_PH_C6] = true,
-	[RT_PH_M1] = true, [RT_PH_M2] = true, [RT_PH_M3] = true, [RT_PH_M4] = true, [RT_PH_M6] = true, [RT_PH_M7] = true,
+	[RT_PH_M1] = true, [RT_PH_M2] = true, [RT_PH_M3] = true, [RT_PH_M4] = true, [RT_PH_M5] = true, [RT_PH_M6] = true,
+	[RT_PH_M7] = true,
 	[RT_PH_M8] = true, [RT_PH_M9] = true,
 	[RT_PH_E1] = true, [RT_PH_E2] = true, [RT_PH_E3] = true, [RT_PH_E4] = true, [RT_PH_E5] = true, [RT_PH_E7] = true,
 	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q9] = true,
@@ -505,6 +505,46 @@ static rt_status watch_men(rt_run *run)
 	return st;
 }
 
+/* M5 ("车营兵全军覆没，副将满库战死…其余尽数战死", seed 000): the first unit of which half
+ * the men have been killed fighting (dead in combat: not drowned, trampled or burned,
+ * not taken) while its commander is still at his post (he has not left without orders)
+ * and, of its men still on their feet, as many stand ready to fight as are in flight:
+ * a unit that stood and was cut down where it stood, not one that ran. Where: the mean
+ * place of its dead. The few hundred who get away with the banner are not part of the
+ * rule (the scenario's history figure sets them beside the record). */
+static rt_status watch_stand(rt_run *run)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	const rt_agents *a = &w->agents;
+	const int U = sc->unit_count;
+	int *count = rt__calloc(&run->allocator, 4 * (size_t)U + 1, sizeof *count); /* men, killed, ready, in flight */
+	double *at = rt__calloc(&run->allocator, 2 * (size_t)U + 1, sizeof *at);
+	rt_status st = count && at ? RT_OK : RT_ERR_NOMEM;
+	for (int s = 0; s < a->count && st == RT_OK; ++s) {
+		const uint32_t u = a->unit[s];
+		if (u >= (uint32_t)U) continue;
+		int *c = count + 4 * (size_t)u;
+		c[0]++;
+		if (a->state[s] == RT_STATE_DEAD_COMBAT) {
+			c[1]++;
+			at[2 * u] += a->x[s];
+			at[2 * u + 1] += a->y[s];
+		}
+		c[2] += rt__active(a->state[s]) && rt__ready_to_fight(w, s);
+		c[3] += rt__active(a->state[s]) && rt__in_flight(w, s);
+	}
+	for (int u = 0; u < U && st == RT_OK; ++u) {
+		const int *c = count + 4 * (size_t)u;
+		if (c[0] == 0 || 2 * c[1] < c[0] || c[2] < c[3] || w->corps[sc->units[u].corps].left) continue;
+		st = seen(run, RT_PH_M5, (rt_vec2){ at[2 * u] / c[1], at[2 * u + 1] / c[1] }, sc->units[u].id);
+		break;
+	}
+	rt__free(&run->allocator, count, (4 * (size_t)U + 1) * sizeof *count);
+	rt__free(&run->allocator, at, (2 * (size_t)U + 1) * sizeof *at);
+	return st;
+}
+
 rt_status rt__run_watch(rt_run *run)
 {
 	const rt_scenario *sc = run->scenario;
@@ -586,6 +626,7 @@ rt_status rt__run_watch(rt_run *run)
 	}
 	/* first occurrences */
 	if (s == RT_OK && !(run->seen[RT_PH_C1] && run->seen[RT_PH_C4] && run->seen[RT_PH_M6] && run->seen[RT_PH_E5])) s = watch_men(run);
+	if (s == RT_OK && !run->seen[RT_PH_M5]) s = watch_stand(run);
 	rt_world_stats st;
 	rt_world_get_stats(w, &st);
 	if (s == RT_OK && st.by_state[RT_STATE_DEAD_TRAMPLED] > 0) s = seen(run, RT_PH_C2, first_in_state(run, RT_STATE_DEAD_TRAMPLED), "");

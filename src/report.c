@@ -49,22 +49,22 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 	"two columns converge to close the gap",
 	"blockers focused on one group let another slip past",
 	"the commander's own camp stripped to feed the pursuit; a raid nearly reaches him",
-	"orders follow scout reports during the night",
+	"pursuers sent in the dark on what is heard and seen by torchlight",
 	"pursuers confused when the enemy splits into many routes",
 	"fleeing men shelter in a fort",
 	"chasing the enemy commander through a crowd fails",
 };
 /* Whether the report watches for the phenomenon (rt__run_watch, and the ambushes of
  * run.c for Q1). The others are left to the reader of the timeline, the plots and `rout
- * where` (docs/run-folder.md says why for each): E6 in where men ran, Q3-Q8 and Q10 in
- * what the orders and the pursuit did, none a single moment a count can mark. */
+ * where` (docs/run-folder.md says why for each): E6 in where men ran, Q3-Q6, Q8 and Q10
+ * in what the orders and the pursuit did, none a single moment a count can mark. */
 static const bool phenomenon_recognised[RT_PH_COUNT] = {
 	[RT_PH_C1] = true, [RT_PH_C2] = true, [RT_PH_C3] = true, [RT_PH_C4] = true, [RT_PH_C5] = true, [RT_PH_C6] = true,
 	[RT_PH_M1] = true, [RT_PH_M2] = true, [RT_PH_M3] = true, [RT_PH_M4] = true, [RT_PH_M5] = true, [RT_PH_M6] = true,
 	[RT_PH_M7] = true,
 	[RT_PH_M8] = true, [RT_PH_M9] = true,
 	[RT_PH_E1] = true, [RT_PH_E2] = true, [RT_PH_E3] = true, [RT_PH_E4] = true, [RT_PH_E5] = true, [RT_PH_E7] = true,
-	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q9] = true,
+	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q7] = true, [RT_PH_Q9] = true,
 };
 
 /* ---- small text buffer ------------------------------------------------------------------ */
@@ -661,6 +661,15 @@ rt_status rt__run_watch(rt_run *run)
 	rt_world_get_environment(w, &env);
 	if (s == RT_OK && env.set && env.illuminance_lux < 0.01 && st.by_state[RT_STATE_ROUTING] > 0)
 		s = seen(run, RT_PH_E1, first_in_state(run, RT_STATE_ROUTING), "");
+	/* Q7 ("探马不断进来汇报明军的动态和进止", seed 004): a corps sends men after a flight in the
+	 * dark (under 0.01 lux, E1's), known to it by what its men hear and the torches they see
+	 * (docs/model.md section 10, "What is heard"): the night's orders follow the reports */
+	if (s == RT_OK && !run->seen[RT_PH_Q7] && env.set && env.illuminance_lux < 0.01)
+		for (int c = 0; c < sc->corps_count; ++c)
+			if (w->corps[c].pursuers > 0) {
+				s = seen(run, RT_PH_Q7, (rt_vec2){ NAN, NAN }, sc->corps[c].id);
+				break;
+			}
 	/* high water: the level at the last check was above those either side of it */
 	if (env.set && s == RT_OK) {
 		if (run->tide_samples >= 2 && run->tide_prev_m > run->tide_prev2_m && run->tide_prev_m >= env.sea_level_m)

@@ -61,8 +61,7 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 static const bool phenomenon_recognised[RT_PH_COUNT] = {
 	[RT_PH_C1] = true, [RT_PH_C2] = true, [RT_PH_C3] = true, [RT_PH_C4] = true, [RT_PH_C5] = true, [RT_PH_C6] = true,
 	[RT_PH_M1] = true, [RT_PH_M2] = true, [RT_PH_M3] = true, [RT_PH_M4] = true, [RT_PH_M5] = true, [RT_PH_M6] = true,
-	[RT_PH_M7] = true,
-	[RT_PH_M8] = true, [RT_PH_M9] = true,
+	[RT_PH_M7] = true, [RT_PH_M8] = true, [RT_PH_M9] = true,
 	[RT_PH_E1] = true, [RT_PH_E2] = true, [RT_PH_E3] = true, [RT_PH_E4] = true, [RT_PH_E5] = true, [RT_PH_E7] = true,
 	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q7] = true, [RT_PH_Q9] = true,
 };
@@ -481,6 +480,7 @@ static rt_status watch_men(rt_run *run)
 	const rt_world *w = run->world;
 	const rt_agents *a = &w->agents;
 	const double river_m = w->def.morale.barred_range_m;
+	const bool e5 = !run->seen[RT_PH_E5] && w->map && river_m > 0.0;
 	int found[4] = { -1, -1, -1, -1 }, looked = 0;
 	for (int s = 0; s < a->count; ++s) {
 		if (!rt__active(a->state[s])) continue;
@@ -488,9 +488,10 @@ static rt_status watch_men(rt_run *run)
 		if (found[0] < 0 && flight && (a->crush[s] & RT_CRUSH_PRESSED)) found[0] = s;
 		if (found[1] < 0 && (flight || a->mount[s]) && rt__spent(w, s) >= 0.9) found[1] = s;
 		if (found[2] < 0 && a->stance[s] == RT_STANCE_REARGUARD && a->state[s] == RT_STATE_ENGAGED) found[2] = s;
-		if (found[3] < 0 && !run->seen[RT_PH_E5] && w->map && river_m > 0.0 && looked < 64 && flight && (a->crush[s] & RT_CRUSH_STOOD) &&
-		    ++looked && near_river(w->map, (rt_vec2){ a->x[s], a->y[s] }, river_m))
-			found[3] = s;
+		if (e5 && found[3] < 0 && looked < 64 && flight && (a->crush[s] & RT_CRUSH_STOOD)) {
+			looked++;
+			if (near_river(w->map, (rt_vec2){ a->x[s], a->y[s] }, river_m)) found[3] = s;
+		}
 	}
 	static const int ph[4] = { RT_PH_C1, RT_PH_C4, RT_PH_M6, RT_PH_E5 };
 	rt_status st = RT_OK;
@@ -1216,10 +1217,9 @@ static rt_status write_report(rt_run *run, const char *path, const side_tally *t
 		}
 		put(&x, " |\n");
 	}
-	put(&x, "\nC1 is reported when a man in flight is held fast by the crowd, C2 when a man is trampled in the crush, C4 "
-		"when a man on foot in flight or a horse is run nearly to the pace kept all day, M1 when the first unit of a side "
-		"to break is green, E2 when a man takes a torch of his own side for the enemy, E4 when men burn, E7 when men are "
-		"taken off by boat (docs/run-folder.md gives each rule). Whether a turn of the wind turned the battle, and the "
+	put(&x, "\nEach phenomenon is recognised by a rule of its own (docs/run-folder.md): C2, for one, when a man is "
+		"trampled in the crush, M5 when half a unit is killed where it stands, its general still at his post, E5 when men "
+		"in flight stand in sight of a river, their way barred. Whether a turn of the wind turned the battle, and the "
 		"phenomena not recognised, are for the reader of the timeline, the plots and `rout where`.\n\n");
 	if (dir) {
 		rt_status ws = put_where_table(&x, run, dir, err);

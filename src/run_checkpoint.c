@@ -8,8 +8,9 @@
  *   reached place (i32), reached at (f64); per unit: order (kind i32, with 0x100 set for
  *   an order at the gallop and 0x200 for one to spread; place i32, radius f64), broken reported (u8); per trigger: fired at (f64); per history figure:
  *   its value at its time (f64, NAN not yet taken or none), then per figure its measure and
- *   free men at its `since` (2 f64); phenomena seen
- *   (u8 each, one for each of PHENOMENA.md's 32 in its order: C1-C6, M1-M9, E1-E7, Q1-Q10); the events (count i32, then each event as its fixed record); the series
+ *   free men at its `since` (2 f64); phenomena seen (u8 each, one for each of
+ *   PHENOMENA.md's 32 in its order: C1-C6, M1-M9, E1-E7, Q1-Q10); the events (count i32,
+ *   then each event as its fixed record); the series
  *   (rows i64, then the rows: the time, the agents per side and state, the commanders
  *   among them per side and state); the history (its own bytes, length first: its agents
  *   and commanders per sample).

@@ -1374,7 +1374,8 @@ static const char *left_at(const json_t *root, const char *corps)
  * and when they occurred, the other 7 (E6, Q3-Q6, Q8, Q10) as not recognised (null in
  * summary.json). The mini scenario as it is: red_one's green foot are the first of the
  * red units to break (M1), and its captain, hungry, leaves (M9, at his leaving); with that
- * foot veteran and the corps fed, the captain still leaves but neither is reported. */
+ * foot veteran and the corps fed, the captain still leaves but neither is reported. Each
+ * run to 07:15. */
 TEST(scenario_report_names_every_phenomenon)
 {
 	static char text[70000];
@@ -1382,9 +1383,9 @@ TEST(scenario_report_names_every_phenomenon)
 	char dir[] = "/tmp/rout-phenomena-XXXXXX", dir2[] = "/tmp/rout-phenomena-XXXXXX";
 	phenomena_seen m9, fed;
 	json_t *root, *control;
-	phenomena_run(text, "tests/data/scenarios/mini", 1, 0.0, NULL, 0, dir, "M9", &m9, &root);
+	phenomena_run(text, "tests/data/scenarios/mini", 1, 900.0, NULL, 0, dir, "M9", &m9, &root);
 	const char *sets[] = { "corps.red_one.units.one_foot.experience=veteran", "corps.red_one.hunger=0" };
-	phenomena_run(text, "tests/data/scenarios/mini", 1, 0.0, sets, 2, dir2, "M9", &fed, &control);
+	phenomena_run(text, "tests/data/scenarios/mini", 1, 900.0, sets, 2, dir2, "M9", &fed, &control);
 	int ids = 0, nulls = 0;
 	const char *key;
 	json_t *v;
@@ -1416,8 +1417,9 @@ TEST(scenario_report_names_every_phenomenon)
  * leaves, and Captain Two's guns, nearest the attack, are cut down where they stand
  * (the mini scenario as it is has no M5: both captains leave and their men run). And, his foot cut to 10 and his
  * guards 40: the report has C6 in a seed exactly when the world had him carried by a guard
- * at one of its checks (3 seeds of 12 when this was written: he is felled without being
- * killed half the time, docs/model.md section 10b). Each run to 07:15, a quarter hour
+ * at one of its checks (seeds 2, 5 and 11 of 12 when this was written: he is felled
+ * without being killed half the time, docs/model.md section 10b; 8 seeds are run, 3
+ * under the sanitizers). Each run to 07:15, a quarter hour
  * into the attack. */
 TEST(scenario_report_marks_a_rearguard_and_a_carried_commander)
 {
@@ -1425,7 +1427,7 @@ TEST(scenario_report_marks_a_rearguard_and_a_carried_commander)
 	CHECK(read_mini(text, sizeof text - 1024));
 	const char *sets[] = { "corps.red_one.courage=1", "corps.red_one.hunger=0", "corps.red_one.cut_off=false",
 			       "corps.red_one.units.one_foot.experience=veteran", "corps.red_one.units.one_foot.order=counter_charge" };
-	const int m6_seeds = RT_TEST_SANITIZED ? 1 : 3;
+	const int m6_seeds = RT_TEST_SANITIZED ? 1 : 2;
 	int m6 = 0, m6_without = 0, m5 = 0;
 	for (int seed = 1; seed <= m6_seeds; ++seed) {
 		char dir[] = "/tmp/rout-phenomena-XXXXXX", dir2[] = "/tmp/rout-phenomena-XXXXXX";
@@ -1444,7 +1446,7 @@ TEST(scenario_report_marks_a_rearguard_and_a_carried_commander)
 	CHECK(replace_once(text, sizeof text, "one_foot: {kind: foot, men: 300, experience: green",
 			   "one_foot: {kind: foot, men: 10, experience: veteran"));
 	CHECK(replace_once(text, sizeof text, "    guards: 10\n", "    guards: 40\n"));
-	const int seeds = rt_test_seeds(12);
+	const int seeds = RT_TEST_SANITIZED ? 3 : 8;
 	int carried = 0, agree = 0;
 	for (int seed = 1; seed <= seeds; ++seed) {
 		char dir[] = "/tmp/rout-phenomena-XXXXXX";
@@ -1461,14 +1463,14 @@ TEST(scenario_report_marks_a_rearguard_and_a_carried_commander)
 		     m6, m6_seeds, m6_without, m5, carried, seeds, agree);
 	CHECK(m6 == m6_seeds && m6_without == 0 && m5 == m6_seeds);
 	CHECK(agree == seeds);
-	if (seeds == 12) CHECK(carried > 0);
+	CHECK(carried > 0);
 	CHECK(rt_test_bytes_held() == 0);
 }
 
 /* Q7 in the report: the mini scenario moved to an overcast new-moon night (01:00-01:40,
  * cloud 1): the report has Q7 in a seed exactly when it has Q2, a pursuit sent in the
- * dark on what the pursuers heard; by day (the scenario as it is, from 07:00) Q2 without
- * Q7. */
+ * dark on what the pursuers heard (seeds 1-2: Q2 in seed 2 alone); by day (the scenario
+ * as it is, from 07:00, to 07:15) Q2 without Q7. */
 TEST(scenario_report_marks_a_pursuit_sent_in_the_dark)
 {
 	static char text[70000];
@@ -1476,13 +1478,13 @@ TEST(scenario_report_marks_a_pursuit_sent_in_the_dark)
 	char dir[] = "/tmp/rout-phenomena-XXXXXX";
 	phenomena_seen day_seen;
 	json_t *day;
-	phenomena_run(text, "tests/data/scenarios/mini", 2, 0.0, NULL, 0, dir, "Q7", &day_seen, &day);
+	phenomena_run(text, "tests/data/scenarios/mini", 2, 900.0, NULL, 0, dir, "Q7", &day_seen, &day);
 	const int day_q2 = phenomenon(day, "Q2"), day_q7 = phenomenon(day, "Q7");
 	json_decref(day);
 	remove_dir(dir);
 	for (char *t = strstr(text, "1641-09-26T07:"); t; t = strstr(t, "1641-09-26T07:")) t[12] = '1'; /* 07:xx -> 01:xx */
 	CHECK(replace_once(text, sizeof text, "cloud_cover: 0.5", "cloud_cover: 1.0"));
-	const int seeds = RT_TEST_SANITIZED ? 2 : 3;
+	const int seeds = 2;
 	int q2 = 0, q7 = 0, agree = 0;
 	for (int seed = 1; seed <= seeds; ++seed) {
 		char night_dir[] = "/tmp/rout-phenomena-XXXXXX";
@@ -1515,7 +1517,7 @@ TEST(scenario_report_marks_a_crossing_held)
 	fclose(f);
 	text[n] = '\0';
 	const char *away[] = { "corps.riders.units.plain_red.at=away" };
-	const int seeds = RT_TEST_SANITIZED ? 1 : 2;
+	const int seeds = 1;
 	int held = 0, open = 0, crossed_held = 0, crossed_open = 0;
 	for (int seed = 1; seed <= seeds; ++seed)
 		for (int k = 0; k < 2; ++k) {

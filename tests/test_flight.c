@@ -821,8 +821,9 @@ static bool run_round_fire(uint64_t seed, double fire_men, int threads, bool gen
 TEST(flight_men_in_flight_go_round_a_fire)
 {
 	const double men = rt_flight_params_default().fire_men;
+	const int seeds = RT_TEST_SANITIZED ? 1 : 3; /* seed 1 alone under the sanitizers, for the time */
 	int home = 0;
-	for (uint64_t seed = 1; seed <= 3; ++seed) {
+	for (uint64_t seed = 1; seed <= (uint64_t)seeds; ++seed) {
 		round_fire_result with, without;
 		CHECK(run_round_fire(seed, men, 1, false, &with));
 		CHECK(run_round_fire(seed, 0.0, 1, false, &without));
@@ -843,8 +844,8 @@ TEST(flight_men_in_flight_go_round_a_fire)
 			CHECK(two.home == with.home && two.nearest_m == with.nearest_m && two.mean_x == with.mean_x);
 		}
 	}
-	rt_test_note("%d of 300 home in three seeds", home);
-	CHECK(home >= 180); /* 233 when written */
+	rt_test_note("%d of %d home in %d seeds", home, 100 * seeds, seeds);
+	CHECK(home >= 60 * seeds); /* 233 of 300 when written */
 	/* a craven general and his 100 (FIRE_MEN) beside the block: he leaves at once, and his
 	 * men march off after him by the side's road, planned again as the fire moves */
 	round_fire_result road, blind;

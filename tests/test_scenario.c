@@ -1484,9 +1484,9 @@ TEST(scenario_report_marks_a_pursuit_sent_in_the_dark)
 	remove_dir(dir);
 	for (char *t = strstr(text, "1641-09-26T07:"); t; t = strstr(t, "1641-09-26T07:")) t[12] = '1'; /* 07:xx -> 01:xx */
 	CHECK(replace_once(text, sizeof text, "cloud_cover: 0.5", "cloud_cover: 1.0"));
-	const int seeds = 2;
+	const int first = RT_TEST_SANITIZED ? 2 : 1, seeds = 3 - first; /* under the sanitizers seed 2 alone, for the time */
 	int q2 = 0, q7 = 0, agree = 0;
-	for (int seed = 1; seed <= seeds; ++seed) {
+	for (int seed = first; seed <= 2; ++seed) {
 		char night_dir[] = "/tmp/rout-phenomena-XXXXXX";
 		phenomena_seen n;
 		json_t *night;

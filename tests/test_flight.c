@@ -773,6 +773,25 @@ typedef struct round_fire_result {
 	double corps_nearest_m;
 } round_fire_result;
 
+/* Steps the world `steps` times (0.1 s each) and, every fifth second, keeps the nearest
+ * any man still taking part came to flames (looking 120 m round him): agents 0 to men-1
+ * in *nearest, men to all-1 in *others. False, with err filled, if a step fails. */
+static bool step_near_flames(rt_world *w, int steps, int men, int all, double *nearest, double *others, rt_error *err)
+{
+	*nearest = *others = INFINITY;
+	for (int step = 0; step < steps; ++step) {
+		if (rt_world_step(w, err) != RT_OK) return false;
+		if (step % 50 != 0) continue;
+		for (int id = 0; id < all; ++id) {
+			rt_agent_view v;
+			rt_world_get_agent(w, (rt_agent_id)id, &v);
+			double *near = id < men ? nearest : others;
+			if (rt_state_is_active(v.state)) *near = fmin(*near, nearest_flames_m(w, v.position, 120.0));
+		}
+	}
+	return true;
+}
+
 static bool run_round_fire(uint64_t seed, double fire_men, int threads, bool general, round_fire_result *out)
 {
 	memset(out, 0, sizeof *out);
@@ -784,17 +803,7 @@ static bool run_round_fire(uint64_t seed, double fire_men, int threads, bool gen
 	if (!ok) rt_test_note("round the fire: %s", err.message);
 	enum { MEN = FIRE_MEN };
 	const int all = general ? 2 * MEN : MEN;
-	out->nearest_m = out->corps_nearest_m = INFINITY;
-	for (int step = 0; ok && step < 6000; ++step) { /* ten minutes */
-		ok = rt_world_step(w, &err) == RT_OK;
-		if (step % 50 != 0) continue;
-		for (int id = 0; ok && id < all; ++id) {
-			rt_agent_view v;
-			rt_world_get_agent(w, (rt_agent_id)id, &v);
-			double *nearest = id < MEN ? &out->nearest_m : &out->corps_nearest_m;
-			if (rt_state_is_active(v.state)) *nearest = fmin(*nearest, nearest_flames_m(w, v.position, 120.0));
-		}
-	}
+	ok = ok && step_near_flames(w, 6000, MEN, all, &out->nearest_m, &out->corps_nearest_m, &err); /* ten minutes */
 	for (int id = MEN; ok && id < all; ++id) {
 		rt_agent_view v;
 		rt_world_get_agent(w, (rt_agent_id)id, &v);
@@ -879,17 +888,9 @@ static bool run_march_fire(uint64_t seed, double fire_men, int threads, bool att
 	bool ok = w != NULL;
 	if (!ok) rt_test_note("march round the fire: %s", err.message);
 	enum { MEN = FIRE_MEN };
-	out->nearest_m = INFINITY;
 	const rt_vec2 lo = FIRE_CAMP_MIN, hi = FIRE_CAMP_MAX;
-	for (int step = 0; ok && step < 600 * minutes; ++step) {
-		ok = rt_world_step(w, &err) == RT_OK;
-		if (step % 50 != 0) continue;
-		for (int id = 0; ok && id < MEN; ++id) {
-			rt_agent_view v;
-			rt_world_get_agent(w, (rt_agent_id)id, &v);
-			if (rt_state_is_active(v.state)) out->nearest_m = fmin(out->nearest_m, nearest_flames_m(w, v.position, 120.0));
-		}
-	}
+	double unused;
+	ok = ok && step_near_flames(w, 600 * minutes, MEN, MEN, &out->nearest_m, &unused, &err);
 	if (!ok && w) rt_test_note("march round the fire: %s", err.message);
 	int by_state[RT_STATE_COUNT] = { 0 };
 	ok = ok && conserved(w, 0, MEN, by_state);

@@ -9,6 +9,7 @@ int rout_bench(int argc, char **argv);
 int rout_scene(int argc, char **argv, const char *default_scene, const char *default_out);
 int rout_run(int argc, char **argv, const char *default_scenario, const char *default_out);
 int rout_check(int argc, char **argv);
+int rout_sweep(int argc, char **argv);
 int rout_render(int argc, char **argv);
 int rout_where(int argc, char **argv);
 
@@ -27,6 +28,10 @@ static void usage(FILE *f)
 		"                    [--set key.path=value ...] [--runs N [--jobs J]] [--trace-every S] [--quiet] [--no-pictures]\n"
 		"                    [--checkpoint-every DURATION] [--checkpoint FILE] [--resume FILE]\n"
 		"        SCENARIO: a scenario.yaml or its folder (scenarios/songjin-1641)\n"
+		"  rout sweep SCENARIO [--vary key.path=value,value,... ...] [--runs N] [--jobs J] [--seed N] [--scale K]\n"
+		"                      [--until TIME] [--threads T] [--set key.path=value ...] [--out DIR] [--quiet]\n"
+		"        one value changed at a time over the same seeds (without --vary: every declared free\n"
+		"        parameter at both ends of its range); sweep.md sets each beside the record\n"
 		"  rout check SCENARIO [--set key.path=value ...]   validate only\n"
 		"  rout check MAP.geojson | TRACE.bin                validate a map or a trace\n"
 		"  rout demo [--out DIR]      the largest crowd scene, with pictures and a trace\n"
@@ -55,6 +60,7 @@ int main(int argc, char **argv)
 		return rout_scene(argc - 3, argv + 3, argv[2], NULL);
 	}
 	if (strcmp(cmd, "run") == 0) return rout_run(argc - 2, argv + 2, NULL, NULL);
+	if (strcmp(cmd, "sweep") == 0) return rout_sweep(argc - 2, argv + 2);
 	if (strcmp(cmd, "check") == 0) return rout_check(argc - 2, argv + 2);
 	if (strcmp(cmd, "render") == 0) return rout_render(argc - 2, argv + 2);
 	if (strcmp(cmd, "where") == 0) return rout_where(argc - 2, argv + 2);

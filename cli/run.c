@@ -26,6 +26,7 @@
 
 int rout_run(int argc, char **argv, const char *default_scenario, const char *default_out);
 int rout_check(int argc, char **argv);
+int rout_sweep(int argc, char **argv);
 
 #define MAX_SETS 256
 
@@ -647,7 +648,7 @@ static int write_ensemble(const rt_scenario *sc, const run_options *o, const lon
 		fprintf(stderr, "rout: cannot write the ensemble table in %s\n", o->out);
 		return 1;
 	}
-	fprintf(stderr, "rout: %s/ensemble.md written\n", o->out);
+	if (!o->quiet) fprintf(stderr, "rout: %s/ensemble.md written\n", o->out);
 	return 0;
 }
 
@@ -829,6 +830,51 @@ static int runs_in_processes(const rt_scenario *sc, const run_options *o, const 
 	return rc;
 }
 
+/* The o->runs seeds from o->seed of a scenario, each in its folder o->out/seed-N, J at a
+ * time (--jobs), and the ensemble table (ensemble.md, ensemble.json) of those that
+ * finished. values (o->runs x the history's figures) and seeds get the finished runs in
+ * seed order, *done their count. Returns the exit code: 0, 3 stopped (the table has the
+ * runs that finished), else the first failure's. */
+static int ensemble(const rt_scenario *sc, const run_options *o, double *values, long *seeds, int *done)
+{
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	const int figures = info.history_count;
+	bool *finished = calloc((size_t)o->runs, sizeof *finished);
+	if (!finished) {
+		fprintf(stderr, "rout run: out of memory for %ld runs\n", o->runs);
+		return 1;
+	}
+	int rc = 0;
+	run_options each = *o;
+	each.quiet = true;
+	if (o->jobs > 1) rc = runs_in_processes(sc, o, &each, figures, values, finished);
+	else
+		for (long r = 0; r < o->runs && !stop_requested; ++r) {
+			char dir[1200];
+			snprintf(dir, sizeof dir, "%s/seed-%ld", o->out, o->seed + r);
+			const double t0 = now_s();
+			rc = one_run(sc, &each, (uint64_t)(o->seed + r), dir, values + (size_t)r * (size_t)figures, figures);
+			if (rc != 0 && rc != 3) break;
+			finished[r] = rc == 0;
+			if (!o->quiet) fprintf(stderr, "rout: run %ld of %ld (seed %ld) done in %.0f s\n", r + 1, o->runs, o->seed + r, now_s() - t0);
+		}
+	if (stop_requested && rc == 0) rc = 3;
+	/* the runs that finished, in seed order */
+	*done = 0;
+	for (long r = 0; r < o->runs; ++r) {
+		if (!finished[r]) continue;
+		memmove(values + (size_t)*done * (size_t)figures, values + (size_t)r * (size_t)figures, (size_t)figures * sizeof *values);
+		seeds[(*done)++] = o->seed + r;
+	}
+	free(finished);
+	if (*done > 0 && (rc == 0 || rc == 3)) {
+		const int erc = write_ensemble(sc, o, seeds, values, *done, figures);
+		if (rc == 0) rc = erc;
+	}
+	return rc;
+}
+
 int rout_run(int argc, char **argv, const char *default_scenario, const char *default_out)
 {
 	run_options o;
@@ -866,42 +912,383 @@ int rout_run(int argc, char **argv, const char *default_scenario, const char *de
 	const int figures = info.history_count;
 	double *values = calloc((size_t)o.runs * (size_t)(figures + 1), sizeof *values);
 	long *seeds = calloc((size_t)o.runs, sizeof *seeds);
-	bool *finished = calloc((size_t)o.runs, sizeof *finished);
-	if (!values || !seeds || !finished) {
+	if (!values || !seeds) {
 		fprintf(stderr, "rout run: out of memory for %ld runs\n", o.runs);
 		free(values);
 		free(seeds);
-		free(finished);
 		rt_scenario_destroy(sc);
 		return 1;
 	}
-	run_options each = o;
-	each.quiet = true;
-	if (o.jobs > 1) rc = runs_in_processes(sc, &o, &each, figures, values, finished);
-	else
-		for (long r = 0; r < o.runs && !stop_requested; ++r) {
-			char dir[1200];
-			snprintf(dir, sizeof dir, "%s/seed-%ld", o.out, o.seed + r);
-			const double t0 = now_s();
-			rc = one_run(sc, &each, (uint64_t)(o.seed + r), dir, values + (size_t)r * (size_t)figures, figures);
-			if (rc != 0 && rc != 3) break;
-			finished[r] = rc == 0;
-			if (!o.quiet) fprintf(stderr, "rout: run %ld of %ld (seed %ld) done in %.0f s\n", r + 1, o.runs, o.seed + r, now_s() - t0);
-		}
-	/* the runs that finished, in seed order */
 	int done = 0;
-	for (long r = 0; r < o.runs; ++r) {
-		if (!finished[r]) continue;
-		memmove(values + (size_t)done * (size_t)figures, values + (size_t)r * (size_t)figures, (size_t)figures * sizeof *values);
-		seeds[done++] = o.seed + r;
-	}
-	if (done > 0 && (rc == 0 || rc == 3)) {
-		int erc = write_ensemble(sc, &o, seeds, values, done, figures);
-		if (rc == 0) rc = erc;
-	}
+	rc = ensemble(sc, &o, values, seeds, &done);
 	free(values);
 	free(seeds);
-	free(finished);
+	rt_scenario_destroy(sc);
+	return rc;
+}
+
+/* ---- rout sweep ------------------------------------------------------------------------
+ * One thing changed at a time: the scenario as set, then each point (a key at a value,
+ * --set key=value over the rest as set), every point run over the same seeds (so a
+ * difference between points is the value's, not the draws'), each point's runs and
+ * ensemble table in a folder of its own, and sweep.md / sweep.json setting every point's
+ * median and 90 % interval of each history figure beside the scenario as set and the
+ * record. Without --vary, every declared free parameter (the `parameters:` block) at
+ * both ends of its range. A sweep writes numbers: no pictures (run a point with
+ * `rout run --set` for them), and no trace unless --trace-every is given. */
+#define MAX_VARY 64
+#define MAX_POINTS 1024
+
+typedef struct sweep_point {
+	char key[RT_SCENARIO_TEXT_SIZE];  /* "" for the scenario as set */
+	char value[64];
+	char set[RT_SCENARIO_TEXT_SIZE + 80];
+	char folder[RT_SCENARIO_TEXT_SIZE + 80];
+	double *values;                   /* runs x figures, the finished runs in seed order */
+	long *seeds;
+	int done;
+} sweep_point;
+
+/* Loads the scenario with the sweep's --set values and one more (NULL: none). */
+static int load_point(const run_options *o, const char *extra, bool with_map, rt_scenario **sc)
+{
+	const char *sets[MAX_SETS + 1];
+	int n = 0;
+	for (int i = 0; i < o->set_count; ++i) sets[n++] = o->sets[i];
+	if (extra) sets[n++] = extra;
+	rt_scenario_def def = rt_scenario_def_default();
+	def.sets = sets;
+	def.set_count = n;
+	def.load_map = with_map;
+	rt_error err;
+	rt_status s = rt_scenario_load(o->scenario_path, &def, sc, &err);
+	if (s != RT_OK) {
+		if (extra) fprintf(stderr, "rout sweep: the point %s:\n", extra);
+		cli_print_error("sweep", &err);
+		return cli_exit_code(s);
+	}
+	return 0;
+}
+
+static int add_point(sweep_point *p, int *count, const char *key, const char *value)
+{
+	if (*count == MAX_POINTS) {
+		fprintf(stderr, "rout sweep: more than %d points\n", MAX_POINTS);
+		return 2;
+	}
+	if (!*value || strlen(value) >= sizeof p->value || strpbrk(value, "/ \t")) {
+		fprintf(stderr, "rout sweep: --vary %s: '%s' is no value (expected a number or word of at most %zu characters, no '/' or space)\n",
+			key, value, sizeof p->value - 1);
+		return 2;
+	}
+	sweep_point *q = &p[(*count)++];
+	memset(q, 0, sizeof *q);
+	snprintf(q->key, sizeof q->key, "%s", key);
+	snprintf(q->value, sizeof q->value, "%s", value);
+	snprintf(q->set, sizeof q->set, "%s=%s", key, value);
+	snprintf(q->folder, sizeof q->folder, "%s=%s", key, value);
+	return 0;
+}
+
+/* --vary key=v1,v2,...: a point for each value. */
+static int vary_points(const char *text, sweep_point *p, int *count)
+{
+	const char *eq = strchr(text, '=');
+	if (!eq || eq == text || !eq[1] || (size_t)(eq - text) >= RT_SCENARIO_TEXT_SIZE || memchr(text, '/', (size_t)(eq - text))) {
+		fprintf(stderr, "rout sweep: --vary %s: expected key.path=value,value,... (like corps.wang_pu.courage=0.3,0.6)\n", text);
+		return 2;
+	}
+	char key[RT_SCENARIO_TEXT_SIZE];
+	snprintf(key, sizeof key, "%.*s", (int)(eq - text), text);
+	const char *v = eq + 1;
+	for (;;) {
+		const char *comma = strchr(v, ',');
+		const size_t len = comma ? (size_t)(comma - v) : strlen(v);
+		char value[128];
+		snprintf(value, sizeof value, "%.*s", (int)(len < sizeof value ? len : sizeof value - 1), v);
+		const int rc = add_point(p, count, key, value);
+		if (rc) return rc;
+		if (!comma) return 0;
+		v = comma + 1;
+	}
+}
+
+static void sweep_label(const sweep_point *p, char *buf, size_t size)
+{
+	if (p->key[0]) snprintf(buf, size, "`%s` = %s", p->key, p->value);
+	else snprintf(buf, size, "as set");
+}
+
+/* Median and 90 % interval of figure h over a point's finished runs (n 0: none). */
+static void point_figure(const sweep_point *p, int figures, int h, double *work, int *n, double *med, double *lo, double *hi)
+{
+	*n = 0;
+	for (int r = 0; r < p->done; ++r) {
+		const double v = p->values[(size_t)r * (size_t)figures + h];
+		if (isfinite(v)) work[(*n)++] = v;
+	}
+	qsort(work, (size_t)*n, sizeof *work, compare_doubles);
+	*med = quantile(work, *n, 0.5);
+	*lo = quantile(work, *n, 0.05);
+	*hi = quantile(work, *n, 0.95);
+}
+
+static int write_sweep(const rt_scenario *sc, const run_options *o, const sweep_point *points, int count, bool stopped)
+{
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	const int figures = info.history_count;
+	char path[1200], tmp[1300];
+	snprintf(path, sizeof path, "%s/sweep.md", o->out);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	double *work = malloc((size_t)(o->runs > 0 ? o->runs : 1) * sizeof *work);
+	if (!f || !work) {
+		fprintf(stderr, "rout sweep: cannot write %s: %s\n", path, f ? "out of memory" : strerror(errno));
+		if (f) fclose(f);
+		remove(tmp);
+		free(work);
+		return 1;
+	}
+	fprintf(f, "# %s — sweep: %d points, %ld runs each (seeds %ld to %ld)%s\n\n", info.title[0] ? info.title : info.name, count,
+		o->runs, o->seed, o->seed + o->runs - 1, stopped ? ", stopped before the end" : "");
+	fprintf(f, "Each point is the scenario with one value changed (`--set key=value`), the rest as set%s%s; every point "
+		   "runs the same seeds, so a difference between points is the value's and not the draws'. Median and 90 %% "
+		   "interval (5th to 95th percentile) of each history figure over the runs; \"record inside\" says whether the "
+		   "record falls inside the interval; \"change\" is the median's change from the scenario as set. Each point's "
+		   "runs and ensemble table are in its folder.\n",
+		o->set_count ? " (with the sweep's own --set values)" : "", o->until ? " (to --until)" : "");
+	json_t *root = json_object(), *pts = json_array();
+	for (int i = 0; i < count; ++i) {
+		json_t *pj = json_object();
+		json_object_set_new(pj, "key", points[i].key[0] ? json_string(points[i].key) : json_null());
+		json_object_set_new(pj, "value", points[i].key[0] ? json_string(points[i].value) : json_null());
+		json_object_set_new(pj, "folder", json_string(points[i].folder));
+		json_object_set_new(pj, "runs", json_integer(points[i].done));
+		json_object_set_new(pj, "figures", json_array());
+		json_array_append_new(pts, pj);
+	}
+	for (int h = 0; h < figures; ++h) {
+		rt_history_figure hv;
+		rt_scenario_get_history(sc, h, &hv);
+		if (hv.recorded_low == hv.recorded_high)
+			fprintf(f, "\n## %s (recorded %.0f, grade %s)\n\n", hv.figure, hv.recorded_low, hv.grade);
+		else fprintf(f, "\n## %s (recorded %.0f–%.0f, grade %s)\n\n", hv.figure, hv.recorded_low, hv.recorded_high, hv.grade);
+		fprintf(f, "| point | runs | median | 90 %% interval | record inside | change |\n|---|---|---|---|---|---|\n");
+		int n0;
+		double base = NAN, lo0, hi0;
+		if (count > 0) point_figure(&points[0], figures, h, work, &n0, &base, &lo0, &hi0);
+		for (int i = 0; i < count; ++i) {
+			int n;
+			double med, lo, hi;
+			point_figure(&points[i], figures, h, work, &n, &med, &lo, &hi);
+			char label[RT_SCENARIO_TEXT_SIZE + 100];
+			sweep_label(&points[i], label, sizeof label);
+			const bool inside = n > 0 && hv.recorded_high >= lo && hv.recorded_low <= hi;
+			if (n == 0) fprintf(f, "| %s | 0 | — | — | — | — |\n", label);
+			else if (i == 0 || !isfinite(base)) fprintf(f, "| %s | %d | %.0f | %.0f – %.0f | %s | |\n", label, n, med, lo, hi, inside ? "yes" : "**no**");
+			else fprintf(f, "| %s | %d | %.0f | %.0f – %.0f | %s | %+.0f |\n", label, n, med, lo, hi, inside ? "yes" : "**no**", med - base);
+			json_t *e = json_object();
+			json_object_set_new(e, "figure", json_string(hv.figure));
+			json_object_set_new(e, "median", n > 0 ? json_real(med) : json_null());
+			json_object_set_new(e, "p05", n > 0 ? json_real(lo) : json_null());
+			json_object_set_new(e, "p95", n > 0 ? json_real(hi) : json_null());
+			json_object_set_new(e, "record_inside", json_boolean(inside));
+			json_t *all = json_array();
+			for (int r = 0; r < points[i].done; ++r) {
+				const double v = points[i].values[(size_t)r * (size_t)figures + h];
+				json_array_append_new(all, isfinite(v) ? json_real(v) : json_null());
+			}
+			json_object_set_new(e, "values", all);
+			json_array_append_new(json_object_get(json_array_get(pts, (size_t)i), "figures"), e);
+		}
+	}
+	/* which key moves each figure most: the spread of its points' medians with the as-set one */
+	if (count > 1 && figures > 0) {
+		fprintf(f, "\n## Which value moves each figure\n\nFor each key, the spread (highest less lowest) of the medians over its "
+			   "points and the scenario as set; the value as set and the range, for a declared free parameter.\n\n| key | as set | range |");
+		for (int h = 0; h < figures; ++h) {
+			rt_history_figure hv;
+			rt_scenario_get_history(sc, h, &hv);
+			fprintf(f, " %s |", hv.figure);
+		}
+		fprintf(f, "\n|---|---|---|");
+		for (int h = 0; h < figures; ++h) fprintf(f, "---|");
+		fprintf(f, "\n");
+		for (int i = 1; i < count; ++i) {
+			bool first = true;
+			for (int j = 1; j < i; ++j) first = first && strcmp(points[j].key, points[i].key) != 0;
+			if (!first) continue;
+			fprintf(f, "| `%s` |", points[i].key);
+			rt_scenario_info si;
+			rt_scenario_get_info(sc, &si);
+			int k = 0;
+			rt_scenario_parameter par = { 0 };
+			while (k < si.parameter_count && rt_scenario_get_parameter(sc, k, &par) && strcmp(par.key, points[i].key) != 0) k++;
+			if (k < si.parameter_count) fprintf(f, " %.10g | %.10g – %.10g |", par.value, par.low, par.high);
+			else fprintf(f, " — | not declared |");
+			for (int h = 0; h < figures; ++h) {
+				double top = -INFINITY, bottom = INFINITY;
+				for (int j = 0; j < count; ++j) {
+					if (j > 0 && strcmp(points[j].key, points[i].key) != 0) continue;
+					int n;
+					double med, lo, hi;
+					point_figure(&points[j], figures, h, work, &n, &med, &lo, &hi);
+					if (n == 0) continue;
+					top = fmax(top, med);
+					bottom = fmin(bottom, med);
+				}
+				if (isfinite(top)) fprintf(f, " %.0f |", top - bottom);
+				else fprintf(f, " — |");
+			}
+			fprintf(f, "\n");
+		}
+	}
+	free(work);
+	json_object_set_new(root, "scenario", json_string(info.name));
+	json_object_set_new(root, "first_seed", json_integer(o->seed));
+	json_object_set_new(root, "runs", json_integer(o->runs));
+	json_object_set_new(root, "stopped", json_boolean(stopped));
+	json_object_set_new(root, "points", pts);
+	bool ok = fclose(f) == 0 && rename(tmp, path) == 0;
+	snprintf(path, sizeof path, "%s/sweep.json", o->out);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	ok = ok && json_dump_file(root, tmp, JSON_INDENT(2)) == 0 && rename(tmp, path) == 0;
+	json_decref(root);
+	if (!ok) {
+		fprintf(stderr, "rout sweep: cannot write the sweep table in %s\n", o->out);
+		return 1;
+	}
+	if (!o->quiet) fprintf(stderr, "rout: %s/sweep.md written\n", o->out);
+	return 0;
+}
+
+int rout_sweep(int argc, char **argv)
+{
+	run_options o;
+	memset(&o, 0, sizeof o);
+	o.seed = 1;
+	o.runs = 10;
+	o.jobs = 1;
+	const char *vary[MAX_VARY];
+	int vary_count = 0;
+	char **rest = calloc((size_t)argc + 1, sizeof *rest);
+	if (!rest) return 1;
+	int nrest = 0, rc = 0;
+	for (int i = 0; i < argc; ++i) {
+		if (strcmp(argv[i], "--vary") != 0) {
+			rest[nrest++] = argv[i];
+			continue;
+		}
+		if (i + 1 >= argc) {
+			fprintf(stderr, "rout sweep: --vary needs key.path=value,value,...\n");
+			rc = 2;
+		} else if (vary_count == MAX_VARY) {
+			fprintf(stderr, "rout sweep: more than %d --vary options\n", MAX_VARY);
+			rc = 2;
+		} else vary[vary_count++] = argv[++i];
+		if (rc) break;
+	}
+	if (!rc) rc = parse_options(nrest, rest, &o, "sweep");
+	free(rest);
+	if (rc) return rc;
+	if (o.resume || o.checkpoint || o.checkpoint_every_s > 0.0) {
+		fprintf(stderr, "rout sweep: --resume, --checkpoint and --checkpoint-every are for `rout run`\n");
+		return 2;
+	}
+	o.no_pictures = true;
+	char buf[1100];
+	o.scenario_path = scenario_file(o.scenario_path, buf, sizeof buf);
+	rt_scenario *sc;
+	if ((rc = load_point(&o, NULL, true, &sc)) != 0) return rc;
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	double until_s;
+	if (o.until && !until_seconds(sc, o.until, &until_s)) {
+		fprintf(stderr, "rout sweep: --until %s: expected a local time within the run (like 1641-09-26T06:00) or a duration after the start (6h, 90m, 3h30m, 3600s)\n",
+			o.until);
+		rt_scenario_destroy(sc);
+		return 2;
+	}
+	sweep_point *points = calloc(MAX_POINTS, sizeof *points);
+	if (!points) {
+		rt_scenario_destroy(sc);
+		return 1;
+	}
+	int count = 1;
+	snprintf(points[0].folder, sizeof points[0].folder, "as-set");
+	for (int v = 0; v < vary_count && !rc; ++v) rc = vary_points(vary[v], points, &count);
+	if (vary_count == 0)
+		for (int i = 0; i < info.parameter_count && !rc; ++i) {
+			rt_scenario_parameter p;
+			rt_scenario_get_parameter(sc, i, &p);
+			const double ends[2] = { p.low, p.high };
+			for (int e = 0; e < 2 && !rc; ++e) {
+				if (ends[e] == p.value || (e == 1 && p.high == p.low)) continue; /* the scenario as set */
+				char value[64];
+				snprintf(value, sizeof value, "%.10g", ends[e]);
+				rc = add_point(points, &count, p.key, value);
+			}
+		}
+	if (!rc && count == 1) {
+		fprintf(stderr, "rout sweep: nothing to vary: the scenario declares no free parameter (parameters:) and no --vary was given\n");
+		rc = 2;
+	}
+	/* every point checked before any runs: a bad key or value is an error now, not hours on */
+	for (int i = 1; i < count && !rc; ++i) {
+		rt_scenario *check;
+		if ((rc = load_point(&o, points[i].set, false, &check)) == 0) rt_scenario_destroy(check);
+	}
+	char out_default[300];
+	if (!o.out) {
+		snprintf(out_default, sizeof out_default, "out/%s-sweep", info.name);
+		o.out = out_default;
+	}
+	if (!rc && make_dirs(o.out) != 0) {
+		fprintf(stderr, "rout sweep: cannot create the folder %s: %s\n", o.out, strerror(errno));
+		rc = 1;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	int ran = 0;
+	const int figures = info.history_count;
+	for (int i = 0; i < count && !rc && !stop_requested; ++i) {
+		sweep_point *p = &points[i];
+		p->values = calloc((size_t)o.runs * (size_t)(figures + 1), sizeof *p->values);
+		p->seeds = calloc((size_t)o.runs, sizeof *p->seeds);
+		if (!p->values || !p->seeds) {
+			fprintf(stderr, "rout sweep: out of memory for %ld runs\n", o.runs);
+			rc = 1;
+			break;
+		}
+		char label[RT_SCENARIO_TEXT_SIZE + 100];
+		sweep_label(p, label, sizeof label);
+		if (!o.quiet) fprintf(stderr, "rout sweep: point %d of %d (%s), %ld runs\n", i + 1, count, label, o.runs);
+		rt_scenario *psc = sc;
+		if (i > 0 && (rc = load_point(&o, p->set, true, &psc)) != 0) break;
+		char dir[1400];
+		snprintf(dir, sizeof dir, "%s/%s", o.out, p->folder);
+		run_options po = o;
+		po.out = dir;
+		po.quiet = true;
+		rc = ensemble(psc, &po, p->values, p->seeds, &p->done);
+		if (psc != sc) rt_scenario_destroy(psc);
+		ran = i + 1;
+		if (rc == 3) break;
+	}
+	if (ran > 0 && (rc == 0 || rc == 3)) {
+		const int wrc = write_sweep(sc, &o, points, ran, rc == 3 || stop_requested);
+		if (rc == 0) rc = stop_requested ? 3 : wrc;
+	}
+	for (int i = 0; i < count; ++i) {
+		free(points[i].values);
+		free(points[i].seeds);
+	}
+	free(points);
 	rt_scenario_destroy(sc);
 	return rc;
 }

@@ -1657,3 +1657,15 @@ bool rt_scenario_get_history(const rt_scenario *sc, int i, rt_history_figure *o)
 	o->source = h->source;
 	return true;
 }
+
+bool rt_scenario_get_parameter(const rt_scenario *sc, int i, rt_scenario_parameter *o)
+{
+	if (!sc || i < 0 || i >= sc->parameter_count) return false;
+	const rt_sc_parameter *p = &sc->parameters[i];
+	o->key = p->key;
+	o->low = p->low;
+	o->high = p->high;
+	o->value = p->value;
+	o->note = p->note;
+	return true;
+}

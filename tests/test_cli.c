@@ -186,6 +186,70 @@ TEST(cli_runs_at_once_are_the_runs_one_after_another)
 	CHECK(system(cmd) == 0);
 }
 
+/* `rout sweep` (DESIGN.md, "Scale beyond one run"): each point is the ensemble `rout run
+ * --set key=value --runs N` gives, over the same seeds; without --vary every declared
+ * free parameter at both ends of its range; a bad key or value is refused before any run. */
+TEST(cli_sweep_points_are_the_runs_with_their_value_set)
+{
+	if (UNDER_ASAN) {
+		rt_test_note("skipped under the sanitizers: it runs the plain build's build/rout");
+		return;
+	}
+	char dir[128], cmd[1200], line[2048], out[64];
+	snprintf(dir, sizeof dir, "/tmp/rout-test-sweep-%ld", (long)getpid());
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	snprintf(cmd, sizeof cmd,
+		 "build/rout sweep tests/data/scenarios/mini --until 10m --seed 3 --runs 3 --jobs 2 --threads 1 --quiet "
+		 "--vary corps.red_one.courage=0.6,1 --out %s/sweep",
+		 dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 0);
+	snprintf(cmd, sizeof cmd,
+		 "build/rout run tests/data/scenarios/mini --until 10m --seed 3 --runs 3 --jobs 2 --threads 1 --quiet --no-pictures "
+		 "--set corps.red_one.courage=1 --out %s/run",
+		 dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 0);
+	snprintf(cmd, sizeof cmd, "cmp -s %s/sweep/corps.red_one.courage=1/ensemble.json %s/run/ensemble.json", dir, dir);
+	const bool same = system(cmd) == 0;
+	/* what the table says of the captain's nerve: the Red dead (the first figure) per point */
+	double dead[3] = { 0 };
+	for (int i = 0; i < 3; ++i) {
+		snprintf(cmd, sizeof cmd, "grep -A6 '^## Red dead' %s/sweep/sweep.md | grep '^| ' | sed -n %dp | cut -d'|' -f4", dir, i + 3);
+		CHECK(run_shell(cmd, out, sizeof out) == 0);
+		dead[i] = atof(out);
+	}
+	rt_test_note("3 seeds of the mini to 10 minutes: the sweep's point at courage 1 %s rout run --set's ensemble; Red dead "
+		     "(median) as set (0.2) %.0f, at 0.6 %.0f, at 1 %.0f",
+		     same ? "is" : "is NOT", dead[0], dead[1], dead[2]);
+	snprintf(cmd, sizeof cmd, "grep -c '\"folder\"' %s/sweep/sweep.json", dir);
+	CHECK(run_shell(cmd, out, sizeof out) == 0);
+	CHECK(atoi(out) == 3); /* as set, 0.6 and 1 */
+	CHECK(same);
+	CHECK(dead[2] < 0.5 * dead[0]); /* a captain who stands does not lose his men in flight */
+	/* without --vary: the declared parameter (courage, [0, 1], 0.2 as set) at 0 and at 1 */
+	snprintf(cmd, sizeof cmd,
+		 "(build/rout sweep tests/data/scenarios/mini --until 2m --runs 1 --threads 1 --quiet --out %s/ends && ls %s/ends | tr '\\n' ' ')",
+		 dir, dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 0);
+	rt_test_note("without --vary: %s", line);
+	CHECK(strcmp(line, "as-set corps.red_one.courage=0 corps.red_one.courage=1 sweep.json sweep.md ") == 0);
+	/* bad input: refused before any run, naming the key or the value */
+	snprintf(cmd, sizeof cmd, "build/rout sweep tests/data/scenarios/mini --vary corps.red_one.bravery=1 --out %s/bad", dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 2);
+	CHECK(strstr(line, "corps.red_one.bravery=1") != NULL);
+	snprintf(cmd, sizeof cmd, "(build/rout sweep tests/data/scenarios/mini --vary corps.red_one.courage=0.5,2 --out %s/bad 2>&1; echo \\\"exit $?\\\") | tail -2 | tr '\\n' ' '", dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 0);
+	rt_test_note("%s", line);
+	CHECK(strstr(line, "corps.red_one.courage: expected a number in 0..1, found 2") != NULL && strstr(line, "exit 2") != NULL);
+	CHECK(run_shell("build/rout sweep tests/data/scenarios/mini --vary corps.red_one.courage", line, sizeof line) == 2);
+	CHECK(run_shell("build/rout sweep tests/data/scenarios/mini --vary corps.red_one.courage=0.5,,1", line, sizeof line) == 2);
+	CHECK(run_shell("build/rout sweep tests/data/scenarios/mini --resume x.rtck", line, sizeof line) == 2);
+	snprintf(cmd, sizeof cmd, "test -e %s/bad", dir);
+	CHECK(system(cmd) != 0);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 /* `rout bench scenario` runs a battle as `rout run` does (the same state hash) and prints
  * its agent-steps per second; a bad option or time exits 2. */
 TEST(cli_bench_scenario_is_the_run_timed)

@@ -171,6 +171,17 @@ typedef struct rt_history_figure {
 
 bool rt_scenario_get_history(const rt_scenario *scenario, int index, rt_history_figure *out);
 
+/* A declared free parameter (the scenario's `parameters:` block): the key path a --set
+ * names, its range and the value the scenario sets (within the range). */
+typedef struct rt_scenario_parameter {
+	const char *key;         /* "triggers.cut_the_retreat.when.fleeing.men" */
+	double low, high;        /* the range declared */
+	double value;            /* as the scenario (with any sets) has it */
+	const char *note;        /* "" when none */
+} rt_scenario_parameter;
+
+bool rt_scenario_get_parameter(const rt_scenario *scenario, int index, rt_scenario_parameter *out);
+
 #ifdef __cplusplus
 }
 #endif

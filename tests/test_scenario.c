@@ -60,6 +60,17 @@ TEST(scenario_mini_loads_with_every_section)
 	CHECK(strcmp(when, "1641-09-26T07:01:30") == 0);
 	rt_history_figure h;
 	CHECK(rt_scenario_get_history(sc, 1, &h) && h.recorded_low == 100.0 && h.recorded_high == 300.0 && strcmp(h.grade, "B") == 0);
+	/* the declared free parameter, as set and after a --set (what rout sweep varies) */
+	rt_scenario_parameter p;
+	CHECK(rt_scenario_get_parameter(sc, 0, &p) && strcmp(p.key, "corps.red_one.courage") == 0);
+	CHECK(p.low == 0.0 && p.high == 1.0 && p.value == 0.2 && strstr(p.note, "nerve") != NULL);
+	CHECK(!rt_scenario_get_parameter(sc, 1, &p) && !rt_scenario_get_parameter(sc, -1, &p));
+	rt_scenario_destroy(sc);
+	const char *sets[] = { "corps.red_one.courage=0.7" };
+	def.sets = sets;
+	def.set_count = 1;
+	CHECK_OK(rt_scenario_load(MINI, &def, &sc, &err), err);
+	CHECK(rt_scenario_get_parameter(sc, 0, &p) && p.value == 0.7);
 	rt_scenario_destroy(sc);
 	CHECK(rt_test_bytes_held() == 0);
 }

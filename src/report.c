@@ -56,14 +56,14 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 };
 /* Whether the report watches for the phenomenon (rt__run_watch, and the ambushes of
  * run.c for Q1). The others are left to the reader of the timeline, the plots and `rout
- * where` (docs/run-folder.md says why for each): E6 in where men ran, Q3-Q6, Q8 and Q10
+ * where` (docs/run-folder.md says why for each): E6 in where men ran, Q4-Q6, Q8 and Q10
  * in what the orders and the pursuit did, none a single moment a count can mark. */
 static const bool phenomenon_recognised[RT_PH_COUNT] = {
 	[RT_PH_C1] = true, [RT_PH_C2] = true, [RT_PH_C3] = true, [RT_PH_C4] = true, [RT_PH_C5] = true, [RT_PH_C6] = true,
 	[RT_PH_M1] = true, [RT_PH_M2] = true, [RT_PH_M3] = true, [RT_PH_M4] = true, [RT_PH_M5] = true, [RT_PH_M6] = true,
 	[RT_PH_M7] = true, [RT_PH_M8] = true, [RT_PH_M9] = true,
 	[RT_PH_E1] = true, [RT_PH_E2] = true, [RT_PH_E3] = true, [RT_PH_E4] = true, [RT_PH_E5] = true, [RT_PH_E7] = true,
-	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q7] = true, [RT_PH_Q9] = true,
+	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q3] = true, [RT_PH_Q7] = true, [RT_PH_Q9] = true,
 };
 
 /* ---- small text buffer ------------------------------------------------------------------ */
@@ -546,6 +546,59 @@ static rt_status watch_stand(rt_run *run)
 	return st;
 }
 
+/* Q3 ("岳托…放弃追杀明军，改从狼奔的明军人流中杀开一条口子…往小凌河跑…抢先一步的岳托在明军
+ * 前头到达了小凌河", seed 000): a unit sent on a march order (not an attack) to a place it did
+ * not start in has half its men standing in the place (of those not in flight), while at
+ * least 100 men of another side in flight still have the place ahead of them on their way
+ * to their refuge (the place is nearer their refuge than they are, and nearer them than
+ * their refuge is) and more of them still have it ahead than have got past it: the race
+ * for the crossing won. Where: the place; who: the unit. Only units on such an order are
+ * counted, and the flight only when one of them has come. */
+static rt_status watch_race(rt_run *run)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	const rt_agents *a = &w->agents;
+	const int U = sc->unit_count;
+	bool any = false;
+	for (int u = 0; u < U && !any; ++u)
+		any = run->unit_order[u].kind == RT_ORDER_MARCH && run->unit_order[u].place >= 0 && sc->units[u].place != run->unit_order[u].place;
+	if (!any) return RT_OK;
+	int *count = rt__calloc(&run->allocator, 2 * (size_t)U + 1, sizeof *count); /* standing, of them in the place */
+	if (!count) return RT_ERR_NOMEM;
+	for (int s = 0; s < a->count; ++s) {
+		const uint32_t u = a->unit[s];
+		if (u >= (uint32_t)U || !rt__active(a->state[s]) || rt__in_flight(w, s)) continue;
+		const rt_sc_order *o = &run->unit_order[u];
+		if (o->kind != RT_ORDER_MARCH || o->place < 0 || sc->units[u].place == o->place) continue;
+		const rt_sc_place *p = &sc->places[o->place];
+		count[2 * u]++;
+		count[2 * u + 1] += a->x[s] >= p->min.x && a->x[s] <= p->max.x && a->y[s] >= p->min.y && a->y[s] <= p->max.y;
+	}
+	rt_status st = RT_OK;
+	for (int u = 0; u < U && st == RT_OK && !run->seen[RT_PH_Q3]; ++u) {
+		if (count[2 * u] == 0 || 2 * count[2 * u + 1] < count[2 * u]) continue;
+		const rt_vec2 at = sc->places[run->unit_order[u].place].centre;
+		const int side = sc->corps[sc->units[u].corps].side;
+		double ahead = 0.0, past = 0.0;
+		for (int s = 0; s < a->count; ++s) {
+			if ((int)a->side[s] == side || !rt__active(a->state[s]) || !rt__in_flight(w, s)) continue;
+			const int c = a->corps[s];
+			if (c < 0 || c >= sc->corps_count) continue;
+			const bool party = a->kind[s] == RT_KIND_COMMANDER || a->stance[s] == RT_STANCE_GUARD; /* his own refuge */
+			const int r = sc->corps[c].ranks_refuge >= 0 && !party ? sc->corps[c].ranks_refuge : sc->corps[c].refuge;
+			if (r < 0) continue;
+			const rt_vec2 home = sc->places[r].centre;
+			const double to_home = hypot(home.x - a->x[s], home.y - a->y[s]), place_home = hypot(home.x - at.x, home.y - at.y);
+			if (place_home < to_home && hypot(at.x - a->x[s], at.y - a->y[s]) < to_home) ahead += men_of(run, s);
+			else if (to_home <= place_home) past += men_of(run, s);
+		}
+		if (ahead >= 100.0 && ahead > past) st = seen(run, RT_PH_Q3, at, sc->units[u].id);
+	}
+	rt__free(&run->allocator, count, (2 * (size_t)U + 1) * sizeof *count);
+	return st;
+}
+
 rt_status rt__run_watch(rt_run *run)
 {
 	const rt_scenario *sc = run->scenario;
@@ -628,6 +681,7 @@ rt_status rt__run_watch(rt_run *run)
 	/* first occurrences */
 	if (s == RT_OK && !(run->seen[RT_PH_C1] && run->seen[RT_PH_C4] && run->seen[RT_PH_M6] && run->seen[RT_PH_E5])) s = watch_men(run);
 	if (s == RT_OK && !run->seen[RT_PH_M5]) s = watch_stand(run);
+	if (s == RT_OK && !run->seen[RT_PH_Q3]) s = watch_race(run);
 	rt_world_stats st;
 	rt_world_get_stats(w, &st);
 	if (s == RT_OK && st.by_state[RT_STATE_DEAD_TRAMPLED] > 0) s = seen(run, RT_PH_C2, first_in_state(run, RT_STATE_DEAD_TRAMPLED), "");

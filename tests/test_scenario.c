@@ -1381,8 +1381,8 @@ static const char *left_at(const json_t *root, const char *corps)
 	return NULL;
 }
 
-/* The report names every phenomenon of PHENOMENA.md: the 25 it recognises with whether
- * and when they occurred, the other 7 (E6, Q3-Q6, Q8, Q10) as not recognised (null in
+/* The report names every phenomenon of PHENOMENA.md: the 26 it recognises with whether
+ * and when they occurred, the other 6 (E6, Q4-Q6, Q8, Q10) as not recognised (null in
  * summary.json). The mini scenario as it is: red_one's green foot are the first of the
  * red units to break (M1), and its captain, hungry, leaves (M9, at his leaving); with that
  * foot veteran and the corps fed, the captain still leaves but neither is reported. Each
@@ -1409,8 +1409,8 @@ TEST(scenario_report_names_every_phenomenon)
 		     "veteran and fed: M1 %d, M9 %d, the captain left at %s",
 		     ids, nulls, m9.rows, phenomenon(root, "M1"), phenomenon(root, "M9"), m9.first_time, m9.first_who, left ? left : "-",
 		     phenomenon(root, "C1"), phenomenon(control, "M1"), phenomenon(control, "M9"), left_fed ? left_fed : "-");
-	CHECK(ids == 32 && nulls == 7 && m9.rows == 32);
-	CHECK(phenomenon(root, "Q3") == -1 && phenomenon(root, "Q10") == -1 && phenomenon(root, "E6") == -1);
+	CHECK(ids == 32 && nulls == 6 && m9.rows == 32);
+	CHECK(phenomenon(root, "Q4") == -1 && phenomenon(root, "Q10") == -1 && phenomenon(root, "E6") == -1);
 	CHECK(phenomenon(root, "M5") == 0); /* both captains leave, their men run */
 	CHECK(phenomenon(root, "M1") == 1 && phenomenon(root, "C1") == 1);
 	CHECK(phenomenon(root, "M9") == 1 && left && strcmp(m9.first_time, left) == 0 && strcmp(m9.first_who, "red_one") == 0);
@@ -1551,6 +1551,50 @@ TEST(scenario_report_marks_a_crossing_held)
 		     crossed_open);
 	CHECK(held == seeds && crossed_held == 0);
 	CHECK(open == 0 && crossed_open >= 90 * seeds);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* Q3 (docs/run-folder.md): the riders sent to the ford from 2 km off race the watch in
+ * flight for it. At the gallop they are there first, and the report marks the race won at
+ * the crossing; at the trot the watch is over before them (no Q3, every man of it home);
+ * riders who stand in the ford from the start ran no race (no Q3, E5 as before). */
+TEST(scenario_report_marks_a_race_for_the_crossing_won)
+{
+	static char text[8192];
+	FILE *f = fopen("tests/data/scenarios/ford-held/scenario.yaml", "r");
+	CHECK(f != NULL);
+	const size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	const char *sets[] = { "corps.riders.units.plain_red.at=away", "corps.riders.units.plain_red.order.pace=gallop" };
+	const int seeds = RT_TEST_SANITIZED ? 1 : 2;
+	int won = 0, lost = 0, still = 0, over_won = 0, over_lost = 0;
+	for (int seed = 1; seed <= seeds; ++seed)
+		for (int k = 0; k < 3; ++k) {
+			char dir[] = "/tmp/rout-phenomena-XXXXXX";
+			phenomena_seen q3;
+			json_t *root;
+			/* k 0: from 2 km off at the gallop; 1: at the trot; 2: in the ford from the start */
+			phenomena_run(text, "tests/data/scenarios/ford-held", (uint64_t)seed, 0.0, sets, k == 0 ? 2 : k == 1 ? 1 : 0, dir, "Q3", &q3,
+				      &root);
+			const double over = json_number_value(json_object_get(json_object_get(json_object_get(root, "sides"), "ming"), "escaped"));
+			if (k == 0) {
+				won += phenomenon(root, "Q3") == 1 && strcmp(q3.first_who, "plain_red") == 0;
+				over_won += (int)over;
+			} else if (k == 1) {
+				lost += phenomenon(root, "Q3") == 1;
+				over_lost += (int)over;
+			} else {
+				still += phenomenon(root, "Q3") == 1;
+			}
+			json_decref(root);
+			remove_dir(dir);
+		}
+	rt_test_note("%d seeds: at the gallop Q3 in %d, %d men over; at the trot Q3 in %d, %d over; in the ford from the start Q3 in %d",
+		     seeds, won, over_won, lost, over_lost, still);
+	CHECK(won == seeds && over_won == 0);
+	CHECK(lost == 0 && over_lost >= 90 * seeds);
+	CHECK(still == 0);
 	CHECK(rt_test_bytes_held() == 0);
 }
 

@@ -56,14 +56,14 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 };
 /* Whether the report watches for the phenomenon (rt__run_watch, and the ambushes of
  * run.c for Q1). The others are left to the reader of the timeline, the plots and `rout
- * where` (docs/run-folder.md says why for each): E6 in where men ran, Q4-Q6, Q8 and Q10
+ * where` (docs/run-folder.md says why for each): E6 in where men ran, Q5, Q6, Q8 and Q10
  * in what the orders and the pursuit did, none a single moment a count can mark. */
 static const bool phenomenon_recognised[RT_PH_COUNT] = {
 	[RT_PH_C1] = true, [RT_PH_C2] = true, [RT_PH_C3] = true, [RT_PH_C4] = true, [RT_PH_C5] = true, [RT_PH_C6] = true,
 	[RT_PH_M1] = true, [RT_PH_M2] = true, [RT_PH_M3] = true, [RT_PH_M4] = true, [RT_PH_M5] = true, [RT_PH_M6] = true,
 	[RT_PH_M7] = true, [RT_PH_M8] = true, [RT_PH_M9] = true,
 	[RT_PH_E1] = true, [RT_PH_E2] = true, [RT_PH_E3] = true, [RT_PH_E4] = true, [RT_PH_E5] = true, [RT_PH_E7] = true,
-	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q3] = true, [RT_PH_Q7] = true, [RT_PH_Q9] = true,
+	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q3] = true, [RT_PH_Q4] = true, [RT_PH_Q7] = true, [RT_PH_Q9] = true,
 };
 
 /* ---- small text buffer ------------------------------------------------------------------ */
@@ -546,15 +546,60 @@ static rt_status watch_stand(rt_run *run)
 	return st;
 }
 
-/* Q3 ("岳托…放弃追杀明军，改从狼奔的明军人流中杀开一条口子…往小凌河跑…抢先一步的岳托在明军
- * 前头到达了小凌河", seed 000): a unit sent on a march order (not an attack) to a place it did
- * not start in has half its men standing in the place (of those not in flight), while at
- * least 100 men of another side in flight still have the place ahead of them on their way
- * to their refuge (the place is nearer their refuge than they are, and nearer them than
- * their refuge is) and more of them still have it ahead than have got past it: the race
- * for the crossing won. Where: the place; who: the unit. Only units on such an order are
- * counted, and the flight only when one of them has come. */
-static rt_status watch_race(rt_run *run)
+/* The units of a side sent on a march order (not an attack) to a place they did not start
+ * in, that have come: half their men standing in the place (of those not in flight).
+ *
+ * Q3 ("岳托…放弃追杀明军，改从狼奔的明军人流中杀开一条口子…往小凌河跑…抢先一步的岳托在明军
+ * 前头到达了小凌河", seed 000): such a unit has come while at least 100 men of another side in
+ * flight still have its place ahead of them on their way to their refuge (the place is
+ * nearer their refuge than they are, and nearer them than their refuge is) and more of
+ * them still have it ahead than have got past it: the race for the crossing won. Where:
+ * the place; who: the unit.
+ *
+ * Q4 ("他们和东面的两黄旗相互呼应，形成犄角之势，若两军会合，便将牢牢锁死明军向南逃窜的缺口",
+ * seed 000): two such units of different corps of one side have come to places at most
+ * 6 km apart, and at least 100 men of another side in flight stand within half that
+ * distance and 500 m of the midpoint between the places, with the two places seen from
+ * their centre more than 120° apart: two columns closing the gap from either side. Where:
+ * the men in flight's centre; who: the first unit (in the scenario's order).
+ *
+ * Only units on such an order are counted, and the flight only when one of them has come. */
+enum { COME_MAX = 64 };
+
+/* The men of another side than `side` in flight, in men: ahead of `at` on their way home
+ * and past it (Q3), or within `radius` of `mid` (Q4: their count and centre). */
+static void flight_about(const rt_run *run, int side, rt_vec2 at, double *ahead, double *past, rt_vec2 mid, double radius,
+			 double *near, rt_vec2 *centre)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	const rt_agents *a = &w->agents;
+	double cx = 0.0, cy = 0.0;
+	*near = 0.0;
+	if (ahead) *ahead = *past = 0.0;
+	for (int s = 0; s < a->count; ++s) {
+		if ((int)a->side[s] == side || !rt__active(a->state[s]) || !rt__in_flight(w, s)) continue;
+		const double m = men_of(run, s);
+		if (radius > 0.0 && hypot(a->x[s] - mid.x, a->y[s] - mid.y) <= radius) {
+			*near += m;
+			cx += m * a->x[s];
+			cy += m * a->y[s];
+		}
+		if (!ahead) continue;
+		const int c = a->corps[s];
+		if (c < 0 || c >= sc->corps_count) continue;
+		const bool party = a->kind[s] == RT_KIND_COMMANDER || a->stance[s] == RT_STANCE_GUARD; /* his own refuge */
+		const int r = sc->corps[c].ranks_refuge >= 0 && !party ? sc->corps[c].ranks_refuge : sc->corps[c].refuge;
+		if (r < 0) continue;
+		const rt_vec2 home = sc->places[r].centre;
+		const double to_home = hypot(home.x - a->x[s], home.y - a->y[s]), place_home = hypot(home.x - at.x, home.y - at.y);
+		if (place_home < to_home && hypot(at.x - a->x[s], at.y - a->y[s]) < to_home) *ahead += m;
+		else if (to_home <= place_home) *past += m;
+	}
+	if (*near > 0.0) *centre = (rt_vec2){ cx / *near, cy / *near };
+}
+
+static rt_status watch_columns(rt_run *run)
 {
 	const rt_scenario *sc = run->scenario;
 	const rt_world *w = run->world;
@@ -575,27 +620,37 @@ static rt_status watch_race(rt_run *run)
 		count[2 * u]++;
 		count[2 * u + 1] += a->x[s] >= p->min.x && a->x[s] <= p->max.x && a->y[s] >= p->min.y && a->y[s] <= p->max.y;
 	}
+	int come[COME_MAX], n = 0;
+	for (int u = 0; u < U && n < COME_MAX; ++u)
+		if (count[2 * u] > 0 && 2 * count[2 * u + 1] >= count[2 * u]) come[n++] = u;
+	rt__free(&run->allocator, count, (2 * (size_t)U + 1) * sizeof *count);
 	rt_status st = RT_OK;
-	for (int u = 0; u < U && st == RT_OK && !run->seen[RT_PH_Q3]; ++u) {
-		if (count[2 * u] == 0 || 2 * count[2 * u + 1] < count[2 * u]) continue;
+	for (int i = 0; i < n && st == RT_OK && !run->seen[RT_PH_Q3]; ++i) {
+		const int u = come[i];
 		const rt_vec2 at = sc->places[run->unit_order[u].place].centre;
-		const int side = sc->corps[sc->units[u].corps].side;
-		double ahead = 0.0, past = 0.0;
-		for (int s = 0; s < a->count; ++s) {
-			if ((int)a->side[s] == side || !rt__active(a->state[s]) || !rt__in_flight(w, s)) continue;
-			const int c = a->corps[s];
-			if (c < 0 || c >= sc->corps_count) continue;
-			const bool party = a->kind[s] == RT_KIND_COMMANDER || a->stance[s] == RT_STANCE_GUARD; /* his own refuge */
-			const int r = sc->corps[c].ranks_refuge >= 0 && !party ? sc->corps[c].ranks_refuge : sc->corps[c].refuge;
-			if (r < 0) continue;
-			const rt_vec2 home = sc->places[r].centre;
-			const double to_home = hypot(home.x - a->x[s], home.y - a->y[s]), place_home = hypot(home.x - at.x, home.y - at.y);
-			if (place_home < to_home && hypot(at.x - a->x[s], at.y - a->y[s]) < to_home) ahead += men_of(run, s);
-			else if (to_home <= place_home) past += men_of(run, s);
-		}
+		double ahead, past, near;
+		rt_vec2 centre;
+		flight_about(run, sc->corps[sc->units[u].corps].side, at, &ahead, &past, at, 0.0, &near, &centre);
 		if (ahead >= 100.0 && ahead > past) st = seen(run, RT_PH_Q3, at, sc->units[u].id);
 	}
-	rt__free(&run->allocator, count, (2 * (size_t)U + 1) * sizeof *count);
+	for (int i = 0; i < n && st == RT_OK && !run->seen[RT_PH_Q4]; ++i)
+		for (int j = i + 1; j < n && st == RT_OK && !run->seen[RT_PH_Q4]; ++j) {
+			const int u = come[i], v = come[j];
+			const int side = sc->corps[sc->units[u].corps].side;
+			if (sc->units[u].corps == sc->units[v].corps || sc->corps[sc->units[v].corps].side != side) continue;
+			const rt_vec2 p = sc->places[run->unit_order[u].place].centre, q = sc->places[run->unit_order[v].place].centre;
+			const double apart = hypot(q.x - p.x, q.y - p.y);
+			if (apart > 6000.0 || apart <= 0.0) continue;
+			const rt_vec2 mid = { 0.5 * (p.x + q.x), 0.5 * (p.y + q.y) };
+			double near = 0.0;
+			rt_vec2 c = mid;
+			flight_about(run, side, mid, NULL, NULL, mid, 0.5 * apart + 500.0, &near, &c);
+			if (near < 100.0) continue;
+			const double ax = p.x - c.x, ay = p.y - c.y, bx = q.x - c.x, by = q.y - c.y;
+			const double la = hypot(ax, ay), lb = hypot(bx, by);
+			if (la <= 0.0 || lb <= 0.0 || (ax * bx + ay * by) / (la * lb) > -0.5) continue; /* cos 120° */
+			st = seen(run, RT_PH_Q4, c, sc->units[u].id);
+		}
 	return st;
 }
 
@@ -681,7 +736,7 @@ rt_status rt__run_watch(rt_run *run)
 	/* first occurrences */
 	if (s == RT_OK && !(run->seen[RT_PH_C1] && run->seen[RT_PH_C4] && run->seen[RT_PH_M6] && run->seen[RT_PH_E5])) s = watch_men(run);
 	if (s == RT_OK && !run->seen[RT_PH_M5]) s = watch_stand(run);
-	if (s == RT_OK && !run->seen[RT_PH_Q3]) s = watch_race(run);
+	if (s == RT_OK && !(run->seen[RT_PH_Q3] && run->seen[RT_PH_Q4])) s = watch_columns(run);
 	rt_world_stats st;
 	rt_world_get_stats(w, &st);
 	if (s == RT_OK && st.by_state[RT_STATE_DEAD_TRAMPLED] > 0) s = seen(run, RT_PH_C2, first_in_state(run, RT_STATE_DEAD_TRAMPLED), "");

@@ -1302,6 +1302,7 @@ typedef struct phenomena_seen {
 	int rows;
 	bool carried;
 	char first_time[40], first_who[64];
+	double first_lat;       /* where it was first seen (NAN: nowhere named) */
 } phenomena_seen;
 
 static void phenomena_run(const char *text, const char *folder, uint64_t seed, double until_s, const char *const *sets, int set_count,
@@ -1356,6 +1357,8 @@ static void phenomena_run(const char *text, const char *folder, uint64_t seed, d
 		    strcmp(json_string_value(json_object_get(e, "type")), "first") == 0) {
 			snprintf(out->first_time, sizeof out->first_time, "%s", json_string_value(json_object_get(e, "time")));
 			snprintf(out->first_who, sizeof out->first_who, "%s", json_string_value(json_object_get(e, "who")));
+			const json_t *lat = json_object_get(json_object_get(e, "where"), "lat");
+			out->first_lat = json_is_number(lat) ? json_number_value(lat) : NAN;
 		}
 		json_decref(e);
 	}
@@ -1381,8 +1384,8 @@ static const char *left_at(const json_t *root, const char *corps)
 	return NULL;
 }
 
-/* The report names every phenomenon of PHENOMENA.md: the 26 it recognises with whether
- * and when they occurred, the other 6 (E6, Q4-Q6, Q8, Q10) as not recognised (null in
+/* The report names every phenomenon of PHENOMENA.md: the 27 it recognises with whether
+ * and when they occurred, the other 5 (E6, Q5, Q6, Q8, Q10) as not recognised (null in
  * summary.json). The mini scenario as it is: red_one's green foot are the first of the
  * red units to break (M1), and its captain, hungry, leaves (M9, at his leaving); with that
  * foot veteran and the corps fed, the captain still leaves but neither is reported. Each
@@ -1409,8 +1412,8 @@ TEST(scenario_report_names_every_phenomenon)
 		     "veteran and fed: M1 %d, M9 %d, the captain left at %s",
 		     ids, nulls, m9.rows, phenomenon(root, "M1"), phenomenon(root, "M9"), m9.first_time, m9.first_who, left ? left : "-",
 		     phenomenon(root, "C1"), phenomenon(control, "M1"), phenomenon(control, "M9"), left_fed ? left_fed : "-");
-	CHECK(ids == 32 && nulls == 6 && m9.rows == 32);
-	CHECK(phenomenon(root, "Q4") == -1 && phenomenon(root, "Q10") == -1 && phenomenon(root, "E6") == -1);
+	CHECK(ids == 32 && nulls == 5 && m9.rows == 32);
+	CHECK(phenomenon(root, "Q5") == -1 && phenomenon(root, "Q10") == -1 && phenomenon(root, "E6") == -1);
 	CHECK(phenomenon(root, "M5") == 0); /* both captains leave, their men run */
 	CHECK(phenomenon(root, "M1") == 1 && phenomenon(root, "C1") == 1);
 	CHECK(phenomenon(root, "M9") == 1 && left && strcmp(m9.first_time, left) == 0 && strcmp(m9.first_who, "red_one") == 0);
@@ -1595,6 +1598,48 @@ TEST(scenario_report_marks_a_race_for_the_crossing_won)
 	CHECK(won == seeds && over_won == 0);
 	CHECK(lost == 0 && over_lost >= 90 * seeds);
 	CHECK(still == 0);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* Q4 (docs/run-folder.md): two columns of different corps sent at the gallop to the bank
+ * up and down the river from the crossing come to either side of the Ming in flight for it
+ * (tests/data/scenarios/pincers): the report marks the gap closing, where the Ming are;
+ * with the east column at the trot from 6 km off, or sent up the river beside the west
+ * one, no Q4. */
+TEST(scenario_report_marks_two_columns_closing_the_gap)
+{
+	static char text[8192];
+	FILE *f = fopen("tests/data/scenarios/pincers/scenario.yaml", "r");
+	CHECK(f != NULL);
+	const size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	const char *late[] = { "corps.east.units.east_horse.at=far_east", "corps.east.units.east_horse.order.pace=trot" };
+	const char *same[] = { "corps.east.units.east_horse.order.to=bank_west" };
+	const int seeds = RT_TEST_SANITIZED ? 1 : 2;
+	int closed = 0, closed_late = 0, closed_same = 0;
+	double lat = 0.0;
+	for (int seed = 1; seed <= seeds; ++seed)
+		for (int k = 0; k < 3; ++k) {
+			char dir[] = "/tmp/rout-phenomena-XXXXXX";
+			phenomena_seen q4;
+			json_t *root;
+			phenomena_run(text, "tests/data/scenarios/pincers", (uint64_t)seed, 0.0, k == 1 ? late : same, k == 1 ? 2 : k == 2 ? 1 : 0, dir,
+				      "Q4", &q4, &root);
+			const int q = phenomenon(root, "Q4") == 1;
+			if (k == 0) {
+				closed += q && strcmp(q4.first_who, "west_horse") == 0;
+				lat = q4.first_lat;
+			} else if (k == 1) closed_late += q;
+			else closed_same += q;
+			json_decref(root);
+			remove_dir(dir);
+		}
+	rt_test_note("%d seeds: both columns at the gallop, Q4 in %d (at %.3f N); the east one late, in %d; both up the river, in %d", seeds,
+		     closed, lat, closed_late, closed_same);
+	CHECK(closed == seeds);
+	CHECK(lat > 41.0877 && lat < 41.0990); /* between the crossing and where the Ming stood */
+	CHECK(closed_late == 0 && closed_same == 0);
 	CHECK(rt_test_bytes_held() == 0);
 }
 

@@ -547,7 +547,8 @@ static rt_status watch_stand(rt_run *run)
 }
 
 /* The units of a side sent on a march order (not an attack) to a place they did not start
- * in, that have come: half their men standing in the place (of those not in flight).
+ * in, that have come: half their men standing in the place (of those not in flight),
+ * still on that order or holding or containing there since (run.c: unit_sent_to).
  *
  * Q3 ("岳托…放弃追杀明军，改从狼奔的明军人流中杀开一条口子…往小凌河跑…抢先一步的岳托在明军
  * 前头到达了小凌河", seed 000): such a unit has come while at least 100 men of another side in
@@ -606,17 +607,16 @@ static rt_status watch_columns(rt_run *run)
 	const rt_agents *a = &w->agents;
 	const int U = sc->unit_count;
 	bool any = false;
-	for (int u = 0; u < U && !any; ++u)
-		any = run->unit_order[u].kind == RT_ORDER_MARCH && run->unit_order[u].place >= 0 && sc->units[u].place != run->unit_order[u].place;
+	for (int u = 0; u < U && !any; ++u) any = run->unit_sent_to[u] >= 0 && sc->units[u].place != run->unit_sent_to[u];
 	if (!any) return RT_OK;
 	int *count = rt__calloc(&run->allocator, 2 * (size_t)U + 1, sizeof *count); /* standing, of them in the place */
 	if (!count) return RT_ERR_NOMEM;
 	for (int s = 0; s < a->count; ++s) {
 		const uint32_t u = a->unit[s];
 		if (u >= (uint32_t)U || !rt__active(a->state[s]) || rt__in_flight(w, s)) continue;
-		const rt_sc_order *o = &run->unit_order[u];
-		if (o->kind != RT_ORDER_MARCH || o->place < 0 || sc->units[u].place == o->place) continue;
-		const rt_sc_place *p = &sc->places[o->place];
+		const int to = run->unit_sent_to[u];
+		if (to < 0 || sc->units[u].place == to) continue;
+		const rt_sc_place *p = &sc->places[to];
 		count[2 * u]++;
 		count[2 * u + 1] += a->x[s] >= p->min.x && a->x[s] <= p->max.x && a->y[s] >= p->min.y && a->y[s] <= p->max.y;
 	}
@@ -627,7 +627,7 @@ static rt_status watch_columns(rt_run *run)
 	rt_status st = RT_OK;
 	for (int i = 0; i < n && st == RT_OK && !run->seen[RT_PH_Q3]; ++i) {
 		const int u = come[i];
-		const rt_vec2 at = sc->places[run->unit_order[u].place].centre;
+		const rt_vec2 at = sc->places[run->unit_sent_to[u]].centre;
 		double ahead, past, near;
 		rt_vec2 centre;
 		flight_about(run, sc->corps[sc->units[u].corps].side, at, &ahead, &past, at, 0.0, &near, &centre);
@@ -638,7 +638,7 @@ static rt_status watch_columns(rt_run *run)
 			const int u = come[i], v = come[j];
 			const int side = sc->corps[sc->units[u].corps].side;
 			if (sc->units[u].corps == sc->units[v].corps || sc->corps[sc->units[v].corps].side != side) continue;
-			const rt_vec2 p = sc->places[run->unit_order[u].place].centre, q = sc->places[run->unit_order[v].place].centre;
+			const rt_vec2 p = sc->places[run->unit_sent_to[u]].centre, q = sc->places[run->unit_sent_to[v]].centre;
 			const double apart = hypot(q.x - p.x, q.y - p.y);
 			if (apart > 6000.0 || apart <= 0.0) continue;
 			const rt_vec2 mid = { 0.5 * (p.x + q.x), 0.5 * (p.y + q.y) };

@@ -268,6 +268,9 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o, bool f
 	rt_world *w = run->world;
 	rt_agents *a = &w->agents;
 	run->unit_order[unit] = *o;
+	/* Q3, Q4: the place a march sends it to, kept while it holds or contains there */
+	if (o->kind == RT_ORDER_MARCH) run->unit_sent_to[unit] = o->place;
+	else if (o->kind != RT_ORDER_HOLD && o->kind != RT_ORDER_CONTAIN) run->unit_sent_to[unit] = -1;
 	/* the fort the unit's commander shelters in, if he does: the order is given there, and
 	 * men of the unit sheltering in another fort do not hear it */
 	int order_fort = -1;
@@ -738,6 +741,7 @@ void rt_run_destroy(rt_run *run)
 	rt__free(&a, run->reached_at_s, (size_t)sc->corps_count * sizeof(double));
 	rt__free(&a, run->unit_order, (size_t)(sc->unit_count + 1) * sizeof(rt_sc_order));
 	rt__free(&a, run->unit_routed, (size_t)(sc->unit_count + 1) * sizeof(bool));
+	rt__free(&a, run->unit_sent_to, (size_t)(sc->unit_count + 1) * sizeof(int32_t));
 	rt__free(&a, run->trigger_fired_s, (size_t)(sc->trigger_count + 1) * sizeof(double));
 	rt__free(&a, run->figure_value, (size_t)(sc->history_count + 1) * sizeof(double));
 	rt__free(&a, run->figure_since, (size_t)(2 * sc->history_count + 1) * sizeof(double));
@@ -791,12 +795,14 @@ rt_status rt_run_create(const rt_scenario *sc, const rt_run_def *def, rt_run **o
 	run->reached_at_s = rt__calloc(a, (size_t)sc->corps_count, sizeof(double));
 	run->unit_order = rt__calloc(a, (size_t)(sc->unit_count + 1), sizeof(rt_sc_order));
 	run->unit_routed = rt__calloc(a, (size_t)(sc->unit_count + 1), sizeof(bool));
+	run->unit_sent_to = rt__calloc(a, (size_t)(sc->unit_count + 1), sizeof(int32_t));
+	for (int u = 0; run->unit_sent_to && u < sc->unit_count; ++u) run->unit_sent_to[u] = -1;
 	run->trigger_fired_s = rt__calloc(a, (size_t)(sc->trigger_count + 1), sizeof(double));
 	run->figure_value = rt__calloc(a, (size_t)(sc->history_count + 1), sizeof(double));
 	run->figure_since = rt__calloc(a, (size_t)(2 * sc->history_count + 1), sizeof(double));
 	rt_status s = RT_OK;
 	if (!run->place_goal || !run->commander || !run->commander_state || !run->commander_left || !run->reached_place ||
-	    !run->reached_at_s || !run->unit_order || !run->unit_routed || !run->trigger_fired_s ||
+	    !run->reached_at_s || !run->unit_order || !run->unit_routed || !run->unit_sent_to || !run->trigger_fired_s ||
 	    !run->figure_value || !run->figure_since) {
 		s = rt__fail(err, RT_ERR_NOMEM, "out of memory building the run");
 		goto error;

@@ -2,11 +2,12 @@
  * own state as its extra bytes, under the same checksum, so the two can never be
  * replaced apart. The run's state is laid out as
  *
- *   magic "RTRUN4\0", fingerprint (u64: the scenario's tables, seed, scale, end),
+ *   magic "RTRUN5\0", fingerprint (u64: the scenario's tables, seed, scale, end),
  *   last_check, last_series, sheltered_at_start (i64), tide samples (i32) and the last
  *   two sea levels (f64), then per corps: commander state (u8), left reported (u8),
  *   reached place (i32), reached at (f64); per unit: order (kind i32, with 0x100 set for
- *   an order at the gallop and 0x200 for one to spread; place i32, radius f64), broken reported (u8); per trigger: fired at (f64); per history figure:
+ *   an order at the gallop and 0x200 for one to spread; place i32, radius f64), broken reported (u8),
+ *   the place its last march sent it to (i32, -1 none); per trigger: fired at (f64); per history figure:
  *   its value at its time (f64, NAN not yet taken or none), then per figure its measure and
  *   free men at its `since` (2 f64); phenomena seen (u8 each, one for each of
  *   PHENOMENA.md's 32 in its order: C1-C6, M1-M9, E1-E7, Q1-Q10); the events (count i32,
@@ -17,17 +18,19 @@
  *
  * Version 2 ("RTRUN2") counts the commanders apart in the series and the history (a
  * commander is one man at any scale); version 3 ("RTRUN3") a `from` figure's cohort;
- * version 4 a flag for every phenomenon (version 3 had 15). Older ones are refused.
+ * version 4 a flag for every phenomenon (version 3 had 15); version 5 the place each unit
+ * was last sent to (Q3, Q4). Older ones are refused.
  * Every read is bounds-checked; a value out of range is refused. */
 #include "run_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#define RUN_MAGIC "RTRUN4\0"
+#define RUN_MAGIC "RTRUN5\0"
 #define RUN_MAGIC_1 "RTRUN1\0" /* before the commanders were counted apart */
 #define RUN_MAGIC_2 "RTRUN2\0" /* before a `from` figure followed its men (figure_cohort) */
 #define RUN_MAGIC_3 "RTRUN3\0" /* before the report watched for every phenomenon (15 flags) */
+#define RUN_MAGIC_4 "RTRUN4\0" /* before a unit kept the place it was sent to (Q3, Q4) */
 
 typedef struct buffer {
 	unsigned char *data;
@@ -116,6 +119,7 @@ static void write_state(const rt_run *run, buffer *b)
 		put(b, &place, sizeof place);
 		put(b, &run->unit_order[u].radius_m, sizeof(double));
 		put(b, &broken, 1);
+		put(b, &run->unit_sent_to[u], sizeof(int32_t));
 	}
 	for (int t = 0; t < sc->trigger_count; ++t) put(b, &run->trigger_fired_s[t], sizeof(double));
 	for (int i = 0; i < sc->history_count; ++i) put(b, &run->figure_value[i], sizeof(double));
@@ -176,14 +180,19 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	get(&r, magic, 8);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_1, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 1, made by an older rout "
-					   "(which counted a commander as `scale` men); this build reads version 4: run again from the start", lc->path);
+					   "(which counted a commander as `scale` men); this build reads version 5: run again from the start", lc->path);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_2, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 2, made by an older rout "
 					   "(whose figures of the men in a place counted their corps' losses elsewhere too); this build reads "
-					   "version 4: run again from the start", lc->path);
+					   "version 5: run again from the start", lc->path);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_3, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 3, made by an older rout "
-					   "(whose report watched for 15 phenomena); this build reads version 4: run again from the start",
+					   "(whose report watched for 15 phenomena); this build reads version 5: run again from the start",
+				   lc->path);
+	if (!r.failed && memcmp(magic, RUN_MAGIC_4, 8) == 0)
+		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 4, made by an older rout "
+					   "(whose units did not keep the place they were sent to); this build reads version 5: run again from "
+					   "the start",
 				   lc->path);
 	if (r.failed || memcmp(magic, RUN_MAGIC, 8) != 0) return refuse(err, lc->path, "is missing: this is a world's checkpoint, not a run's");
 	uint64_t fp;
@@ -205,6 +214,7 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	double *cat = rt__calloc(&run->allocator, (size_t)C + 1, sizeof(double));
 	rt_sc_order *orders = rt__calloc(&run->allocator, (size_t)U + 1, sizeof(rt_sc_order));
 	uint8_t *broken = rt__calloc(&run->allocator, (size_t)U + 1, 1);
+	int32_t *sent = rt__calloc(&run->allocator, (size_t)U + 1, sizeof(int32_t));
 	double *fired = rt__calloc(&run->allocator, (size_t)T + 1, sizeof(double));
 	double *figures = rt__calloc(&run->allocator, 3 * (size_t)sc->history_count + 1, sizeof(double));
 	int cohorts = 0;
@@ -214,7 +224,7 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	rt_run_event *events = NULL;
 	int32_t *series = NULL;
 	size_t events_bytes = 0, series_bytes = 0;
-	if (!cst || !cleft || !cplace || !cat || !orders || !broken || !fired || !figures || !cohort) {
+	if (!cst || !cleft || !cplace || !cat || !orders || !broken || !sent || !fired || !figures || !cohort) {
 		s = rt__fail(err, RT_ERR_NOMEM, "out of memory reading %s", lc->path);
 		goto done;
 	}
@@ -231,6 +241,8 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 		get(&r, &place, sizeof place);
 		get(&r, &orders[u].radius_m, sizeof(double));
 		get(&r, &broken[u], 1);
+		get(&r, &sent[u], sizeof(int32_t));
+		if (sent[u] < -1 || sent[u] >= sc->place_count) r.failed = true;
 		orders[u].gallop = (kind & 0x100) != 0; /* the pace rides in bit 8 of the kind */
 		orders[u].spread = (kind & 0x200) != 0; /* the spread in bit 9 */
 		kind &= ~0x300;
@@ -304,6 +316,7 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	for (int u = 0; u < U; ++u) {
 		run->unit_order[u] = orders[u];
 		run->unit_routed[u] = broken[u] != 0;
+		run->unit_sent_to[u] = sent[u];
 	}
 	memcpy(run->trigger_fired_s, fired, (size_t)T * sizeof(double));
 	memcpy(run->figure_value, figures, (size_t)sc->history_count * sizeof(double));
@@ -328,6 +341,7 @@ done:
 	rt__free(&run->allocator, cat, ((size_t)C + 1) * sizeof(double));
 	rt__free(&run->allocator, orders, ((size_t)U + 1) * sizeof(rt_sc_order));
 	rt__free(&run->allocator, broken, (size_t)U + 1);
+	rt__free(&run->allocator, sent, ((size_t)U + 1) * sizeof(int32_t));
 	rt__free(&run->allocator, fired, ((size_t)T + 1) * sizeof(double));
 	rt__free(&run->allocator, figures, (3 * (size_t)sc->history_count + 1) * sizeof(double));
 	rt__free(&run->allocator, cohort, cohort_bytes + 1);

@@ -51,6 +51,8 @@ struct rt_run {
 	double *reached_at_s;
 	rt_sc_order *unit_order;      /* per unit: the order it was last given */
 	bool *unit_routed;            /* per unit: its breaking has been reported */
+	int32_t *unit_sent_to;        /* per unit: the place of the march order it last came under, kept while
+	                               * it holds or contains there (Q3, Q4: report.c); -1 none */
 	double *trigger_fired_s;      /* per trigger: when it fired, -1 not yet */
 	double *figure_value;         /* per history figure with a time (`at`): its value then, NAN not yet */
 	double *figure_since;         /* per history figure with `since`: its measure and its free men then (2 each), NAN not yet */

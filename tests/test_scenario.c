@@ -687,12 +687,12 @@ TEST(scenario_run_resumes_from_its_checkpoint_bit_for_bit)
 	/* a run state of an older version, sealed again with the file's checksum (FNV-1a over
 	 * all but its last 8 bytes), is refused by its version and says so: version 1
 	 * (commanders counted as `scale` men), 2 (a `from` figure counted its corps' men
-	 * anywhere), 3 (15 phenomena watched for, not PHENOMENA.md's 32) */
+	 * anywhere), 3 (15 phenomena watched for, not PHENOMENA.md's 32), 4 (no place a unit was sent to) */
 	char *magic = NULL;
 	for (size_t at = 0; bytes && !magic && at + 8 <= n; ++at)
-		if (memcmp(bytes + at, "RTRUN4\0", 8) == 0) magic = bytes + at;
+		if (memcmp(bytes + at, "RTRUN5\0", 8) == 0) magic = bytes + at;
 	CHECK(magic != NULL);
-	for (char v = '1'; magic && v <= '3'; ++v) {
+	for (char v = '1'; magic && v <= '4'; ++v) {
 		magic[5] = v;
 		uint64_t h = 0xcbf29ce484222325ull;
 		for (size_t i = 0; i + 8 < n; ++i) h = (h ^ (unsigned char)bytes[i]) * 0x100000001b3ull;

@@ -38,6 +38,17 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
+/* Ctrl-C (SIGINT) and SIGTERM set stop_requested: the runs finish their step and write. */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -571,6 +582,25 @@ static void ensemble_phenomena(FILE *f, const run_options *o, const long *seeds,
 	json_object_set_new(out, "phenomena", counts ? counts : json_object());
 }
 
+/* Closes a table's markdown (written to tmp) and renames it DIR/<name>.md, then writes root
+ * to DIR/<name>.json the same way: each whole or not at all. Takes root. */
+static int finish_table(FILE *f, const char *tmp, json_t *root, const run_options *o, const char *name, const char *cmd)
+{
+	char path[1200], jtmp[1300];
+	snprintf(path, sizeof path, "%s/%s.md", o->out, name);
+	bool ok = fclose(f) == 0 && rename(tmp, path) == 0;
+	snprintf(path, sizeof path, "%s/%s.json", o->out, name);
+	snprintf(jtmp, sizeof jtmp, "%s.tmp", path);
+	ok = ok && json_dump_file(root, jtmp, JSON_INDENT(2)) == 0 && rename(jtmp, path) == 0;
+	json_decref(root);
+	if (!ok) {
+		fprintf(stderr, "%s: cannot write the %s table in %s\n", cmd, name, o->out);
+		return 1;
+	}
+	if (!o->quiet) fprintf(stderr, "rout: %s/%s.md written\n", o->out, name);
+	return 0;
+}
+
 /* values: `figures` per run, the runs of `seeds` in that order (increasing). */
 static int write_ensemble(const rt_scenario *sc, const run_options *o, const long *seeds, const double *values, int runs,
 			  int figures)
@@ -639,17 +669,7 @@ static int write_ensemble(const rt_scenario *sc, const run_options *o, const lon
 	json_object_set_new(root, "seeds", seed_list);
 	json_object_set_new(root, "runs", json_integer(runs));
 	json_object_set_new(root, "figures", arr);
-	bool ok = fclose(f) == 0 && rename(tmp, path) == 0;
-	snprintf(path, sizeof path, "%s/ensemble.json", o->out);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	ok = ok && json_dump_file(root, tmp, JSON_INDENT(2)) == 0 && rename(tmp, path) == 0;
-	json_decref(root);
-	if (!ok) {
-		fprintf(stderr, "rout: cannot write the ensemble table in %s\n", o->out);
-		return 1;
-	}
-	if (!o->quiet) fprintf(stderr, "rout: %s/ensemble.md written\n", o->out);
-	return 0;
+	return finish_table(f, tmp, root, o, "ensemble", "rout");
 }
 
 static int parse_options(int argc, char **argv, run_options *o, const char *cmd)
@@ -898,12 +918,7 @@ int rout_run(int argc, char **argv, const char *default_scenario, const char *de
 		snprintf(out_default, sizeof out_default, "out/%s", info.name);
 		o.out = out_default;
 	}
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	catch_stop_signals();
 	if (o.runs == 1) {
 		rc = one_run(sc, &o, (uint64_t)o.seed, o.out, NULL, 0);
 		rt_scenario_destroy(sc);
@@ -1150,17 +1165,7 @@ static int write_sweep(const rt_scenario *sc, const run_options *o, const sweep_
 	json_object_set_new(root, "runs", json_integer(o->runs));
 	json_object_set_new(root, "stopped", json_boolean(stopped));
 	json_object_set_new(root, "points", pts);
-	bool ok = fclose(f) == 0 && rename(tmp, path) == 0;
-	snprintf(path, sizeof path, "%s/sweep.json", o->out);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	ok = ok && json_dump_file(root, tmp, JSON_INDENT(2)) == 0 && rename(tmp, path) == 0;
-	json_decref(root);
-	if (!ok) {
-		fprintf(stderr, "rout sweep: cannot write the sweep table in %s\n", o->out);
-		return 1;
-	}
-	if (!o->quiet) fprintf(stderr, "rout: %s/sweep.md written\n", o->out);
-	return 0;
+	return finish_table(f, tmp, root, o, "sweep", "rout sweep");
 }
 
 int rout_sweep(int argc, char **argv)
@@ -1248,12 +1253,7 @@ int rout_sweep(int argc, char **argv)
 		fprintf(stderr, "rout sweep: cannot create the folder %s: %s\n", o.out, strerror(errno));
 		rc = 1;
 	}
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	catch_stop_signals();
 	int ran = 0;
 	const int figures = info.history_count;
 	for (int i = 0; i < count && !rc && !stop_requested; ++i) {

@@ -246,6 +246,16 @@ TEST(cli_sweep_points_are_the_runs_with_their_value_set)
 	CHECK(run_shell("build/rout sweep tests/data/scenarios/mini --resume x.rtck", line, sizeof line) == 2);
 	snprintf(cmd, sizeof cmd, "test -e %s/bad", dir);
 	CHECK(system(cmd) != 0);
+	/* Ctrl-C: the run under way writes what it has, no other starts, the sweep of what was
+	 * done is written and says it was stopped; exit 3 */
+	snprintf(cmd, sizeof cmd,
+		 "timeout --preserve-status -s INT 3 build/rout sweep tests/data/scenarios/mini --runs 50 --threads 1 --quiet --out %s/stop",
+		 dir);
+	const int stopped = run_shell(cmd, line, sizeof line);
+	snprintf(cmd, sizeof cmd, "grep -c 'stopped before the end' %s/stop/sweep.md", dir);
+	CHECK(run_shell(cmd, out, sizeof out) == 0);
+	rt_test_note("stopped by SIGINT: exit %d, sweep.md says so %d time(s)", stopped, atoi(out));
+	CHECK(stopped == 3 && atoi(out) == 1);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
 }

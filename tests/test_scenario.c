@@ -1518,6 +1518,16 @@ TEST(scenario_report_marks_a_pursuit_sent_in_the_dark)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
+/* A test scenario's text, whole, into buf (a static buffer of the test). */
+static void read_text(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	CHECK(f != NULL);
+	const size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+	if (f) fclose(f);
+	buf[n] = '\0';
+}
+
 /* E5 in the report (tests/data/scenarios/ford-held): 100 foot whose captain leaves for
  * the far bank of the Xiaoling at once, 600 m from the crossing, with 200 horse spread
  * over the ford, stand with their way barred in sight of it and the report has E5; with
@@ -1525,11 +1535,7 @@ TEST(scenario_report_marks_a_pursuit_sent_in_the_dark)
 TEST(scenario_report_marks_a_crossing_held)
 {
 	static char text[8192];
-	FILE *f = fopen("tests/data/scenarios/ford-held/scenario.yaml", "r");
-	CHECK(f != NULL);
-	const size_t n = fread(text, 1, sizeof text - 1, f);
-	fclose(f);
-	text[n] = '\0';
+	read_text("tests/data/scenarios/ford-held/scenario.yaml", text, sizeof text);
 	const char *away[] = { "corps.riders.units.plain_red.at=away" };
 	const int seeds = 1;
 	int held = 0, open = 0, crossed_held = 0, crossed_open = 0;
@@ -1564,11 +1570,7 @@ TEST(scenario_report_marks_a_crossing_held)
 TEST(scenario_report_marks_a_race_for_the_crossing_won)
 {
 	static char text[8192];
-	FILE *f = fopen("tests/data/scenarios/ford-held/scenario.yaml", "r");
-	CHECK(f != NULL);
-	const size_t n = fread(text, 1, sizeof text - 1, f);
-	fclose(f);
-	text[n] = '\0';
+	read_text("tests/data/scenarios/ford-held/scenario.yaml", text, sizeof text);
 	const char *sets[] = { "corps.riders.units.plain_red.at=away", "corps.riders.units.plain_red.order.pace=gallop" };
 	const int seeds = RT_TEST_SANITIZED ? 1 : 2;
 	int won = 0, lost = 0, still = 0, over_won = 0, over_lost = 0;
@@ -1609,11 +1611,7 @@ TEST(scenario_report_marks_a_race_for_the_crossing_won)
 TEST(scenario_report_marks_two_columns_closing_the_gap)
 {
 	static char text[8192];
-	FILE *f = fopen("tests/data/scenarios/pincers/scenario.yaml", "r");
-	CHECK(f != NULL);
-	const size_t n = fread(text, 1, sizeof text - 1, f);
-	fclose(f);
-	text[n] = '\0';
+	read_text("tests/data/scenarios/pincers/scenario.yaml", text, sizeof text);
 	const char *late[] = { "corps.east.units.east_horse.at=far_east", "corps.east.units.east_horse.order.pace=trot" };
 	const char *same[] = { "corps.east.units.east_horse.order.to=bank_west" };
 	const int seeds = RT_TEST_SANITIZED ? 1 : 2;

@@ -564,7 +564,9 @@ static rt_status watch_stand(rt_run *run)
  * their centre more than 120° apart: two columns closing the gap from either side. Where:
  * the men in flight's centre; who: the first unit (in the scenario's order).
  *
- * Only units on such an order are counted, and the flight only when one of them has come. */
+ * Only units on such an order are counted (the first 64 come, in the scenario's order), and
+ * the flight only when one of them has come. A unit set at a lat/lon did not start in a
+ * place. */
 enum { COME_MAX = 64 };
 
 /* The men of another side than `side` in flight, in men: ahead of `at` on their way home

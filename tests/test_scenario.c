@@ -1617,12 +1617,13 @@ TEST(scenario_report_marks_two_columns_closing_the_gap)
 	const int seeds = RT_TEST_SANITIZED ? 1 : 2;
 	int closed = 0, closed_late = 0, closed_same = 0;
 	double lat = 0.0;
+	/* to 10:15 (the gap closes at 10:09-10:11); under the sanitizers without the last control */
 	for (int seed = 1; seed <= seeds; ++seed)
-		for (int k = 0; k < 3; ++k) {
+		for (int k = 0; k < (RT_TEST_SANITIZED ? 2 : 3); ++k) {
 			char dir[] = "/tmp/rout-phenomena-XXXXXX";
 			phenomena_seen q4;
 			json_t *root;
-			phenomena_run(text, "tests/data/scenarios/pincers", (uint64_t)seed, 0.0, k == 1 ? late : same, k == 1 ? 2 : k == 2 ? 1 : 0, dir,
+			phenomena_run(text, "tests/data/scenarios/pincers", (uint64_t)seed, 900.0, k == 1 ? late : same, k == 1 ? 2 : k == 2 ? 1 : 0, dir,
 				      "Q4", &q4, &root);
 			const int q = phenomenon(root, "Q4") == 1;
 			if (k == 0) {

@@ -72,15 +72,23 @@ typedef struct run_options {
 	const char *resume;         /* a checkpoint to go on from */
 } run_options;
 
-static int load(const run_options *o, rt_scenario **sc)
+/* Loads the scenario with the --set values and, for a sweep's point, one more (extra,
+ * NULL: none); an error is printed as `rout <cmd>`'s. */
+static int load(const run_options *o, const char *extra, bool with_map, const char *cmd, rt_scenario **sc)
 {
+	const char *sets[MAX_SETS + 1];
+	int n = 0;
+	for (int i = 0; i < o->set_count; ++i) sets[n++] = o->sets[i];
+	if (extra) sets[n++] = extra;
 	rt_scenario_def def = rt_scenario_def_default();
-	def.sets = o->sets;
-	def.set_count = o->set_count;
+	def.sets = sets;
+	def.set_count = n;
+	def.load_map = with_map;
 	rt_error err;
 	rt_status s = rt_scenario_load(o->scenario_path, &def, sc, &err);
 	if (s != RT_OK) {
-		cli_print_error("run", &err);
+		if (extra) fprintf(stderr, "rout %s: the point %s:\n", cmd, extra);
+		cli_print_error(cmd, &err);
 		return cli_exit_code(s);
 	}
 	return 0;
@@ -910,7 +918,7 @@ int rout_run(int argc, char **argv, const char *default_scenario, const char *de
 	char buf[1100];
 	o.scenario_path = scenario_file(o.scenario_path, buf, sizeof buf);
 	rt_scenario *sc;
-	if ((rc = load(&o, &sc)) != 0) return rc;
+	if ((rc = load(&o, NULL, true, "run", &sc)) != 0) return rc;
 	rt_scenario_info info;
 	rt_scenario_get_info(sc, &info);
 	char out_default[300];
@@ -963,27 +971,6 @@ typedef struct sweep_point {
 	long *seeds;
 	int done;
 } sweep_point;
-
-/* Loads the scenario with the sweep's --set values and one more (NULL: none). */
-static int load_point(const run_options *o, const char *extra, bool with_map, rt_scenario **sc)
-{
-	const char *sets[MAX_SETS + 1];
-	int n = 0;
-	for (int i = 0; i < o->set_count; ++i) sets[n++] = o->sets[i];
-	if (extra) sets[n++] = extra;
-	rt_scenario_def def = rt_scenario_def_default();
-	def.sets = sets;
-	def.set_count = n;
-	def.load_map = with_map;
-	rt_error err;
-	rt_status s = rt_scenario_load(o->scenario_path, &def, sc, &err);
-	if (s != RT_OK) {
-		if (extra) fprintf(stderr, "rout sweep: the point %s:\n", extra);
-		cli_print_error("sweep", &err);
-		return cli_exit_code(s);
-	}
-	return 0;
-}
 
 static int add_point(sweep_point *p, int *count, const char *key, const char *value)
 {
@@ -1205,7 +1192,7 @@ int rout_sweep(int argc, char **argv)
 	char buf[1100];
 	o.scenario_path = scenario_file(o.scenario_path, buf, sizeof buf);
 	rt_scenario *sc;
-	if ((rc = load_point(&o, NULL, true, &sc)) != 0) return rc;
+	if ((rc = load(&o, NULL, true, "sweep", &sc)) != 0) return rc;
 	rt_scenario_info info;
 	rt_scenario_get_info(sc, &info);
 	double until_s;
@@ -1242,7 +1229,7 @@ int rout_sweep(int argc, char **argv)
 	/* every point checked before any runs: a bad key or value is an error now, not hours on */
 	for (int i = 1; i < count && !rc; ++i) {
 		rt_scenario *check;
-		if ((rc = load_point(&o, points[i].set, false, &check)) == 0) rt_scenario_destroy(check);
+		if ((rc = load(&o, points[i].set, false, "sweep", &check)) == 0) rt_scenario_destroy(check);
 	}
 	char out_default[300];
 	if (!o.out) {
@@ -1269,7 +1256,7 @@ int rout_sweep(int argc, char **argv)
 		sweep_label(p, label, sizeof label);
 		if (!o.quiet) fprintf(stderr, "rout sweep: point %d of %d (%s), %ld runs\n", i + 1, count, label, o.runs);
 		rt_scenario *psc = sc;
-		if (i > 0 && (rc = load_point(&o, p->set, true, &psc)) != 0) break;
+		if (i > 0 && (rc = load(&o, p->set, true, "sweep", &psc)) != 0) break;
 		char dir[1400];
 		snprintf(dir, sizeof dir, "%s/%s", o.out, p->folder);
 		run_options po = o;
@@ -1349,7 +1336,7 @@ int rout_check(int argc, char **argv)
 	char buf[1100];
 	o.scenario_path = scenario_file(o.scenario_path, buf, sizeof buf);
 	rt_scenario *sc;
-	if ((rc = load(&o, &sc)) != 0) return rc;
+	if ((rc = load(&o, NULL, true, "run", &sc)) != 0) return rc;
 	rt_scenario_info info;
 	rt_scenario_get_info(sc, &info);
 	/* build the world too: men must stand on dry, passable ground */

@@ -10,6 +10,7 @@ int rout_scene(int argc, char **argv, const char *default_scene, const char *def
 int rout_run(int argc, char **argv, const char *default_scenario, const char *default_out);
 int rout_check(int argc, char **argv);
 int rout_sweep(int argc, char **argv);
+int rout_fit(int argc, char **argv);
 int rout_render(int argc, char **argv);
 int rout_where(int argc, char **argv);
 
@@ -32,6 +33,10 @@ static void usage(FILE *f)
 		"                      [--until TIME] [--threads T] [--set key.path=value ...] [--out DIR] [--quiet]\n"
 		"        one value changed at a time over the same seeds (without --vary: every declared free\n"
 		"        parameter at both ends of its range); sweep.md sets each beside the record\n"
+		"  rout fit SCENARIO [--fit key.path ...] [--evals E] [--steps S] [--runs N] [--jobs J] [--seed N]\n"
+		"                    [--scale K] [--until TIME] [--threads T] [--set key.path=value ...] [--out DIR] [--quiet]\n"
+		"        moves the declared free parameters (or those named) within their ranges to bring the\n"
+		"        history figures' medians nearest the record; fit.md names the best point\n"
 		"  rout check SCENARIO [--set key.path=value ...]   validate only\n"
 		"  rout check MAP.geojson | TRACE.bin                validate a map or a trace\n"
 		"  rout demo [--out DIR]      the largest crowd scene, with pictures and a trace\n"
@@ -61,6 +66,7 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "run") == 0) return rout_run(argc - 2, argv + 2, NULL, NULL);
 	if (strcmp(cmd, "sweep") == 0) return rout_sweep(argc - 2, argv + 2);
+	if (strcmp(cmd, "fit") == 0) return rout_fit(argc - 2, argv + 2);
 	if (strcmp(cmd, "check") == 0) return rout_check(argc - 2, argv + 2);
 	if (strcmp(cmd, "render") == 0) return rout_render(argc - 2, argv + 2);
 	if (strcmp(cmd, "where") == 0) return rout_where(argc - 2, argv + 2);

@@ -10,6 +10,7 @@
 #include "rout/replay.h"
 #include "rout/scenario.h"
 #include "args.h"
+#include "ensemble.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,9 +29,7 @@ int rout_run(int argc, char **argv, const char *default_scenario, const char *de
 int rout_check(int argc, char **argv);
 int rout_sweep(int argc, char **argv);
 
-#define MAX_SETS 256
-
-static volatile sig_atomic_t stop_requested = 0;
+volatile sig_atomic_t stop_requested = 0;
 
 static void on_signal(int sig)
 {
@@ -39,7 +38,7 @@ static void on_signal(int sig)
 }
 
 /* Ctrl-C (SIGINT) and SIGTERM set stop_requested: the runs finish their step and write. */
-static void catch_stop_signals(void)
+void catch_stop_signals(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -57,29 +56,15 @@ static double now_s(void)
 }
 
 
-typedef struct run_options {
-	const char *scenario_path;
-	const char *out;
-	long seed, threads, runs, jobs;
-	double scale;
-	const char *until;
-	const char *sets[MAX_SETS];
-	int set_count;
-	bool quiet, no_pictures;
-	double trace_every_s;
-	double checkpoint_every_s;  /* simulated seconds between checkpoints; 0 none */
-	const char *checkpoint;     /* where they go; NULL: DIR/checkpoint.rtck */
-	const char *resume;         /* a checkpoint to go on from */
-} run_options;
 
-/* Loads the scenario with the --set values and, for a sweep's point, one more (extra,
- * NULL: none); an error is printed as `rout <cmd>`'s. */
-static int load(const run_options *o, const char *extra, bool with_map, const char *cmd, rt_scenario **sc)
+/* Loads the scenario with the --set values and, for a sweep's or a fit's point, more
+ * (extra, extra_count of them); an error is printed as `rout <cmd>`'s. */
+int load(const run_options *o, const char *const *extra, int extra_count, bool with_map, const char *cmd, rt_scenario **sc)
 {
-	const char *sets[MAX_SETS + 1];
+	const char *sets[2 * MAX_SETS];
 	int n = 0;
 	for (int i = 0; i < o->set_count; ++i) sets[n++] = o->sets[i];
-	if (extra) sets[n++] = extra;
+	for (int i = 0; i < extra_count && n < 2 * MAX_SETS; ++i) sets[n++] = extra[i];
 	rt_scenario_def def = rt_scenario_def_default();
 	def.sets = sets;
 	def.set_count = n;
@@ -87,7 +72,11 @@ static int load(const run_options *o, const char *extra, bool with_map, const ch
 	rt_error err;
 	rt_status s = rt_scenario_load(o->scenario_path, &def, sc, &err);
 	if (s != RT_OK) {
-		if (extra) fprintf(stderr, "rout %s: the point %s:\n", cmd, extra);
+		if (extra_count > 0) {
+			fprintf(stderr, "rout %s: the point", cmd);
+			for (int i = 0; i < extra_count; ++i) fprintf(stderr, " %s", extra[i]);
+			fprintf(stderr, ":\n");
+		}
 		cli_print_error(cmd, &err);
 		return cli_exit_code(s);
 	}
@@ -471,14 +460,14 @@ static int one_run(const rt_scenario *sc, const run_options *o, uint64_t seed, c
 	return code;
 }
 
-static int compare_doubles(const void *a, const void *b)
+int compare_doubles(const void *a, const void *b)
 {
 	const double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
 }
 
 /* The q-quantile of n sorted values (linear interpolation). */
-static double quantile(const double *v, int n, double q)
+double quantile(const double *v, int n, double q)
 {
 	if (n == 0) return NAN;
 	const double pos = q * (n - 1);
@@ -592,7 +581,7 @@ static void ensemble_phenomena(FILE *f, const run_options *o, const long *seeds,
 
 /* Closes a table's markdown (written to tmp) and renames it DIR/<name>.md, then writes root
  * to DIR/<name>.json the same way: each whole or not at all. Takes root. */
-static int finish_table(FILE *f, const char *tmp, json_t *root, const run_options *o, const char *name, const char *cmd)
+int finish_table(FILE *f, const char *tmp, json_t *root, const run_options *o, const char *name, const char *cmd)
 {
 	char path[1200], jtmp[1300];
 	snprintf(path, sizeof path, "%s/%s.md", o->out, name);
@@ -680,7 +669,7 @@ static int write_ensemble(const rt_scenario *sc, const run_options *o, const lon
 	return finish_table(f, tmp, root, o, "ensemble", "rout");
 }
 
-static int parse_options(int argc, char **argv, run_options *o, const char *cmd)
+int parse_options(int argc, char **argv, run_options *o, const char *cmd)
 {
 	for (int i = 0; i < argc; ++i) {
 		if (arg_long(argc, argv, &i, "--seed", &o->seed, 0, 1L << 62)) continue;
@@ -863,7 +852,7 @@ static int runs_in_processes(const rt_scenario *sc, const run_options *o, const 
  * finished. values (o->runs x the history's figures) and seeds get the finished runs in
  * seed order, *done their count. Returns the exit code: 0, 3 stopped (the table has the
  * runs that finished), else the first failure's. */
-static int ensemble(const rt_scenario *sc, const run_options *o, double *values, long *seeds, int *done)
+int ensemble(const rt_scenario *sc, const run_options *o, double *values, long *seeds, int *done)
 {
 	rt_scenario_info info;
 	rt_scenario_get_info(sc, &info);
@@ -918,7 +907,7 @@ int rout_run(int argc, char **argv, const char *default_scenario, const char *de
 	char buf[1100];
 	o.scenario_path = scenario_file(o.scenario_path, buf, sizeof buf);
 	rt_scenario *sc;
-	if ((rc = load(&o, NULL, true, "run", &sc)) != 0) return rc;
+	if ((rc = load(&o, NULL, 0, true, "run", &sc)) != 0) return rc;
 	rt_scenario_info info;
 	rt_scenario_get_info(sc, &info);
 	char out_default[300];
@@ -1192,7 +1181,7 @@ int rout_sweep(int argc, char **argv)
 	char buf[1100];
 	o.scenario_path = scenario_file(o.scenario_path, buf, sizeof buf);
 	rt_scenario *sc;
-	if ((rc = load(&o, NULL, true, "sweep", &sc)) != 0) return rc;
+	if ((rc = load(&o, NULL, 0, true, "sweep", &sc)) != 0) return rc;
 	rt_scenario_info info;
 	rt_scenario_get_info(sc, &info);
 	double until_s;
@@ -1229,7 +1218,7 @@ int rout_sweep(int argc, char **argv)
 	/* every point checked before any runs: a bad key or value is an error now, not hours on */
 	for (int i = 1; i < count && !rc; ++i) {
 		rt_scenario *check;
-		if ((rc = load(&o, points[i].set, false, "sweep", &check)) == 0) rt_scenario_destroy(check);
+		if ((rc = load(&o, (const char *const[]){ points[i].set }, 1, false, "sweep", &check)) == 0) rt_scenario_destroy(check);
 	}
 	char out_default[300];
 	if (!o.out) {
@@ -1256,7 +1245,7 @@ int rout_sweep(int argc, char **argv)
 		sweep_label(p, label, sizeof label);
 		if (!o.quiet) fprintf(stderr, "rout sweep: point %d of %d (%s), %ld runs\n", i + 1, count, label, o.runs);
 		rt_scenario *psc = sc;
-		if (i > 0 && (rc = load(&o, p->set, true, "sweep", &psc)) != 0) break;
+		if (i > 0 && (rc = load(&o, (const char *const[]){ p->set }, 1, true, "sweep", &psc)) != 0) break;
 		char dir[1400];
 		snprintf(dir, sizeof dir, "%s/%s", o.out, p->folder);
 		run_options po = o;
@@ -1336,7 +1325,7 @@ int rout_check(int argc, char **argv)
 	char buf[1100];
 	o.scenario_path = scenario_file(o.scenario_path, buf, sizeof buf);
 	rt_scenario *sc;
-	if ((rc = load(&o, NULL, true, "run", &sc)) != 0) return rc;
+	if ((rc = load(&o, NULL, 0, true, "run", &sc)) != 0) return rc;
 	rt_scenario_info info;
 	rt_scenario_get_info(sc, &info);
 	/* build the world too: men must stand on dry, passable ground */

@@ -112,16 +112,29 @@ bool until_seconds(const rt_scenario *sc, const char *text, double *out)
 {
 	rt_scenario_info info;
 	rt_scenario_get_info(sc, &info);
-	int y, mo, d, h, mi;
+	int y, mo, d, h, mi, used = 0;
 	char sep;
 	if (sscanf(text, "%d-%d-%d%c%d:%d", &y, &mo, &d, &sep, &h, &mi) == 6 && (sep == 'T' || sep == ' ')) {
 		double jd = rt_julian_day_from_civil(y, mo, d, h, mi, 0.0, info.utc_offset_h);
 		*out = (jd - info.start_jd_ut) * 86400.0;
+	} else if (sscanf(text, "%d:%d%n", &h, &mi, &used) == 2 && text[used] == '\0' && h >= 0 && h <= 23 && mi >= 0 && mi <= 59 &&
+		   strchr(text, '-') == NULL) {
+		/* HH:MM on the run's clock: the first such moment after the start (as `rout render --at`) */
+		const rt_civil_time c = rt_civil_from_julian_day(info.start_jd_ut, info.utc_offset_h);
+		*out = (h * 3600.0 + mi * 60.0) - (c.hour * 3600.0 + c.minute * 60.0 + c.second);
+		if (*out <= 0.0) *out += 86400.0;
 	} else if (!duration_seconds(text, out)) {
 		return false;
 	}
 	*out = floor(*out * 1000.0 + 0.5) / 1000.0;
 	return *out > 0.0 && *out <= info.duration_s + 1e-6;
+}
+
+void until_error(const char *cmd, const char *text)
+{
+	fprintf(stderr, "rout %s: --until %s: expected a local time within the run (like 1641-09-26T06:00), a time on its clock (like 06:00: "
+			"the first such moment after the start) or a duration after the start (6h, 90m, 3h30m, 3600s)\n",
+		cmd, text);
 }
 
 /* A folder stands for the scenario.yaml inside it. */

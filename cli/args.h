@@ -16,9 +16,12 @@ bool arg_string(int argc, char **argv, int *i, const char *name, const char **ou
 int make_dirs(const char *path);
 /* "6h", "90m", "3600s" or "3600": a duration in simulated seconds (> 0). */
 bool duration_seconds(const char *text, double *out);
-/* --until: a local time of the scenario ("1641-09-26T12:00") or a duration after its
- * start; false outside the run. */
+/* --until: a local time of the scenario ("1641-09-26T12:00"), a time on its clock
+ * ("12:00": the first such moment after the start) or a duration after its start; false
+ * outside the run. */
 bool until_seconds(const rt_scenario *sc, const char *text, double *out);
+/* The message for a bad --until, as `rout <cmd>`'s. */
+void until_error(const char *cmd, const char *text);
 /* A folder stands for the scenario.yaml inside it (buf holds the path). */
 const char *scenario_file(const char *path, char *buf, size_t size);
 /* A library error on stderr: "file:line:column: message" when it has a place, else

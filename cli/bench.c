@@ -103,8 +103,7 @@ static int bench_scenario(int argc, char **argv)
 	rd.scale = scale;
 	rd.threads = (int)threads;
 	if (until && !until_seconds(sc, until, &rd.until_s)) {
-		fprintf(stderr, "rout bench scenario: --until %s: expected a local time within the run (like 1641-09-26T06:00) or a duration after the start (6h, 90m, 3h30m, 3600s)\n",
-			until);
+		until_error("bench scenario", until);
 		rt_scenario_destroy(sc);
 		return 2;
 	}

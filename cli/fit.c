@@ -435,8 +435,7 @@ int rout_fit(int argc, char **argv)
 		s->figures = info.history_count;
 		double until_s;
 		if (o->until && !until_seconds(sc, o->until, &until_s)) {
-			fprintf(stderr, "rout fit: --until %s: expected a local time within the run (like 1641-09-26T06:00) or a duration after the start (6h, 90m, 3h30m, 3600s)\n",
-				o->until);
+			until_error("fit", o->until);
 			rc = 2;
 		} else if (s->figures == 0) {
 			fprintf(stderr, "rout fit: %s has no history figures to fit to (history:)\n", o->scenario_path);

@@ -379,8 +379,7 @@ static int one_run(const rt_scenario *sc, const run_options *o, uint64_t seed, c
 	rd.trace_every_s = o->trace_every_s;
 	rd.trace_path = o->trace_every_s > 0.0 ? trace_path : NULL;
 	if (o->until && !until_seconds(sc, o->until, &rd.until_s)) {
-		fprintf(stderr, "rout run: --until %s: expected a local time within the run (like 1641-09-26T06:00) or a duration after the start (6h, 90m, 3h30m, 3600s)\n",
-			o->until);
+		until_error("run", o->until);
 		return 2;
 	}
 	rt_error err;
@@ -1186,8 +1185,7 @@ int rout_sweep(int argc, char **argv)
 	rt_scenario_get_info(sc, &info);
 	double until_s;
 	if (o.until && !until_seconds(sc, o.until, &until_s)) {
-		fprintf(stderr, "rout sweep: --until %s: expected a local time within the run (like 1641-09-26T06:00) or a duration after the start (6h, 90m, 3h30m, 3600s)\n",
-			o.until);
+		until_error("sweep", o.until);
 		rt_scenario_destroy(sc);
 		return 2;
 	}

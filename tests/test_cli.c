@@ -56,6 +56,12 @@ TEST(cli_bad_scenarios_exit_2_with_file_and_line)
 	CHECK(run_shell("build/rout run tests/data/scenarios/mini --until 1m30s --quiet --no-pictures --threads 1 --out /tmp/rout-test-until && "
 			"grep -o '\"end\": *\"[^\"]*\"' /tmp/rout-test-until/summary.json", line, sizeof line) == 0);
 	CHECK(strstr(line, "1641-09-26T07:01:30") != NULL); /* the mini scenario starts at 07:00 */
+	/* a time on the run's clock, as `rout render --at` takes it; one outside the run refused */
+	CHECK(run_shell("build/rout run tests/data/scenarios/mini --until 07:02 --quiet --no-pictures --threads 1 --out /tmp/rout-test-until && "
+			"grep -o '\"end\": *\"[^\"]*\"' /tmp/rout-test-until/summary.json", line, sizeof line) == 0);
+	CHECK(strstr(line, "1641-09-26T07:02:00") != NULL);
+	CHECK(run_shell("build/rout run tests/data/scenarios/mini --until 08:00", line, sizeof line) == 2);
+	CHECK(run_shell("build/rout run tests/data/scenarios/mini --until 7:61", line, sizeof line) == 2);
 	CHECK(run_shell("build/rout run tests/data/scenarios/mini --seed", line, sizeof line) == 2);
 	CHECK(run_shell("build/rout check tests/data/scenarios/mini", line, sizeof line) == 0);
 }

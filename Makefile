@@ -8,6 +8,10 @@ CFLAGS  ?= -O2 -g
 FLAGS   := $(CSTD) $(WARN) -fopenmp -ffp-contract=off -fno-math-errno -Iinclude -Isrc $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -fopenmp
 B       ?= build
+# Open MPI, for ensembles across machines (DESIGN.md; cli/cluster.h): the command only,
+# never the library; built without it where it is not installed (one machine).
+MPI_LIBS  := $(shell pkg-config --libs ompi-c 2>/dev/null)
+MPI_FLAGS := $(if $(MPI_LIBS),-DROUT_MPI $(patsubst -I%,-isystem %,$(shell pkg-config --cflags ompi-c 2>/dev/null)))
 
 LIB_SRC   := $(wildcard src/*.c)
 CLI_SRC   := $(wildcard cli/*.c)
@@ -31,12 +35,17 @@ $(B)/%.o: %.c $(wildcard include/rout/*.h src/*.h tests/*.h) Makefile
 	@echo "  CC $<"
 	@$(CC) $(FLAGS) $(CFLAGS) -c $< -o $@
 
+$(B)/cli/%.o: cli/%.c $(wildcard include/rout/*.h cli/*.h) Makefile
+	@mkdir -p $(dir $@)
+	@echo "  CC $<"
+	@$(CC) $(FLAGS) $(MPI_FLAGS) $(CFLAGS) -c $< -o $@
+
 $(B)/librout.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
 $(B)/rout: $(CLI_OBJ) $(B)/librout.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(B)/librout.a $(LIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(B)/librout.a $(LIBS) $(MPI_LIBS)
 
 $(B)/rout-tests: $(TEST_OBJ) $(B)/librout.a
 	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(B)/librout.a $(LIBS)

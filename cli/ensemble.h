@@ -37,7 +37,8 @@ int parse_options(int argc, char **argv, run_options *o, const char *cmd);
 /* The scenario with o's --set values and extra_count more after them. */
 int load(const run_options *o, const char *const *extra, int extra_count, bool with_map, const char *cmd, rt_scenario **sc);
 /* o->runs seeds from o->seed, each in o->out/seed-N, and o->out/ensemble.{md,json};
- * values (o->runs x history figures) and seeds get the finished runs in seed order. */
+ * values (room for o->runs x (history figures + 1)) and seeds get the finished runs in
+ * seed order. Under MPI every rank calls it alike and gets the whole table (cluster.h). */
 int ensemble(const rt_scenario *sc, const run_options *o, double *values, long *seeds, int *done);
 
 int compare_doubles(const void *a, const void *b);

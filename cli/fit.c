@@ -27,6 +27,7 @@
  * between points is the values' and not the draws'. */
 #include "rout/scenario.h"
 #include "args.h"
+#include "cluster.h"
 #include "ensemble.h"
 
 #include <errno.h>
@@ -139,7 +140,15 @@ static bool same_point(const fit_state *s, const double *a, const double *b)
 	return true;
 }
 
+static int write_table(const fit_state *s);
+
+/* Rank 0 writes (cluster.h); every rank gets the job's exit code. */
 static int write_fit(const fit_state *s)
+{
+	return cluster_code(cluster_lead() ? write_table(s) : 0);
+}
+
+static int write_table(const fit_state *s)
 {
 	rt_scenario_info info;
 	rt_scenario_get_info(s->sc, &info);
@@ -280,7 +289,7 @@ static int evaluate(fit_state *s, const double *x, int *rc)
 {
 	for (int e = 0; e < s->count; ++e)
 		if (same_point(s, s->evals[e].x, x)) return e;
-	if (s->count >= s->max_evals || stop_requested) return -1;
+	if (s->count >= s->max_evals || cluster_any(stop_requested)) return -1;
 	fit_eval *ev = &s->evals[s->count];
 	memset(ev, 0, sizeof *ev);
 	const char *sets[MAX_FIT];
@@ -346,7 +355,7 @@ static int search(fit_state *s, long steps)
 			const int e = evaluate(s, x, &rc);
 			if (e < 0) {
 				if (rc != 0) return rc;
-				s->ended = stop_requested ? "stopped" : "out of evaluations";
+				s->ended = s->count >= s->max_evals ? "out of evaluations" : "stopped";
 				return write_fit(s);
 			}
 			if (s->evals[e].loss < s->evals[c].loss) {
@@ -497,7 +506,7 @@ int rout_fit(int argc, char **argv)
 	if (!rc) {
 		catch_stop_signals();
 		rc = search(s, steps);
-		if (rc == 3 || (rc == 0 && stop_requested)) {
+		if (rc == 3 || (rc == 0 && s->ended && strcmp(s->ended, "stopped") == 0)) {
 			s->ended = "stopped";
 			if (s->count > 0) write_fit(s);
 			rc = 3;

@@ -1,5 +1,6 @@
 /* The `rout` command: the only code that prints or exits. */
 #include "rout/rout.h"
+#include "cluster.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ static void usage(FILE *f)
 		"                    [--scale K] [--until TIME] [--threads T] [--set key.path=value ...] [--out DIR] [--quiet]\n"
 		"        moves the declared free parameters (or those named) within their ranges to bring the\n"
 		"        history figures' medians nearest the record; fit.md names the best point\n"
+		"        run --runs, sweep and fit under mpirun -np R: the R ranks share the runs, rank 0 writes the tables\n"
 		"  rout check SCENARIO [--set key.path=value ...]   validate only\n"
 		"  rout check MAP.geojson | TRACE.bin                validate a map or a trace\n"
 		"  rout demo [--out DIR]      the largest crowd scene, with pictures and a trace\n"
@@ -64,9 +66,14 @@ int main(int argc, char **argv)
 		}
 		return rout_scene(argc - 3, argv + 3, argv[2], NULL);
 	}
-	if (strcmp(cmd, "run") == 0) return rout_run(argc - 2, argv + 2, NULL, NULL);
-	if (strcmp(cmd, "sweep") == 0) return rout_sweep(argc - 2, argv + 2);
-	if (strcmp(cmd, "fit") == 0) return rout_fit(argc - 2, argv + 2);
+	if (strcmp(cmd, "run") == 0 || strcmp(cmd, "sweep") == 0 || strcmp(cmd, "fit") == 0) {
+		/* the commands that run ensembles, which a cluster shares out (cluster.h) */
+		int rc = cluster_start();
+		if (rc) return rc;
+		rc = cmd[0] == 'r' ? rout_run(argc - 2, argv + 2, NULL, NULL) : cmd[0] == 's' ? rout_sweep(argc - 2, argv + 2) : rout_fit(argc - 2, argv + 2);
+		cluster_end();
+		return rc;
+	}
 	if (strcmp(cmd, "check") == 0) return rout_check(argc - 2, argv + 2);
 	if (strcmp(cmd, "render") == 0) return rout_render(argc - 2, argv + 2);
 	if (strcmp(cmd, "where") == 0) return rout_where(argc - 2, argv + 2);

@@ -10,6 +10,7 @@
 #include "rout/replay.h"
 #include "rout/scenario.h"
 #include "args.h"
+#include "cluster.h"
 #include "ensemble.h"
 
 #include <dirent.h>
@@ -717,6 +718,12 @@ int parse_options(int argc, char **argv, run_options *o, const char *cmd)
 		fprintf(stderr, "rout %s: which scenario? (a scenario.yaml, or a folder holding one)\n", cmd);
 		return 2;
 	}
+	if (cluster_size() > 1 && o->jobs > 1) {
+		fprintf(stderr, "rout %s: --jobs is for one machine; under MPI each rank runs its share of the runs one after another "
+				"(start a rank for each core: mpirun -np N)\n", cmd);
+		return 2;
+	}
+	if (!cluster_lead()) o->quiet = true; /* rank 0 speaks for the job */
 	return 0;
 }
 
@@ -847,9 +854,10 @@ static int runs_in_processes(const rt_scenario *sc, const run_options *o, const 
 }
 
 /* The o->runs seeds from o->seed of a scenario, each in its folder o->out/seed-N, J at a
- * time (--jobs), and the ensemble table (ensemble.md, ensemble.json) of those that
- * finished. values (o->runs x the history's figures) and seeds get the finished runs in
- * seed order, *done their count. Returns the exit code: 0, 3 stopped (the table has the
+ * time (--jobs) or shared among the ranks of an MPI job (cluster.h), and the ensemble
+ * table (ensemble.md, ensemble.json) of those that finished. values (room for o->runs x
+ * (the history's figures + 1)) and seeds get the finished runs in seed order, *done their
+ * count, on every rank. Returns the exit code: 0, 3 stopped (the table has the
  * runs that finished), else the first failure's. */
 int ensemble(const rt_scenario *sc, const run_options *o, double *values, long *seeds, int *done)
 {
@@ -864,18 +872,34 @@ int ensemble(const rt_scenario *sc, const run_options *o, double *values, long *
 	int rc = 0;
 	run_options each = *o;
 	each.quiet = true;
+	/* under MPI (cluster.h) run r is rank r mod N's, and the figures are gathered below */
+	const long first = cluster_rank(), stride = cluster_size();
 	if (o->jobs > 1) rc = runs_in_processes(sc, o, &each, figures, values, finished);
 	else
-		for (long r = 0; r < o->runs && !stop_requested; ++r) {
+		for (long r = first; r < o->runs && !stop_requested; r += stride) {
 			char dir[1200];
 			snprintf(dir, sizeof dir, "%s/seed-%ld", o->out, o->seed + r);
 			const double t0 = now_s();
 			rc = one_run(sc, &each, (uint64_t)(o->seed + r), dir, values + (size_t)r * (size_t)figures, figures);
 			if (rc != 0 && rc != 3) break;
 			finished[r] = rc == 0;
-			if (!o->quiet) fprintf(stderr, "rout: run %ld of %ld (seed %ld) done in %.0f s\n", r + 1, o->runs, o->seed + r, now_s() - t0);
+			if (!o->quiet) fprintf(stderr, "rout: run %ld of %ld (seed %ld) done in %.0f s%s\n", r + 1, o->runs, o->seed + r, now_s() - t0,
+					       stride > 1 ? " on rank 0" : "");
 		}
 	if (stop_requested && rc == 0) rc = 3;
+	if (stride > 1) {
+		/* each run is one rank's: the others hold zeros in its row (a figure a run did not
+		 * reach is NaN, and stays NaN in the sum); which finished, in the o->runs values
+		 * after the table (the callers' arrays have room for them) */
+		double *done_runs = values + (size_t)o->runs * (size_t)figures;
+		for (long r = 0; r < o->runs; ++r) {
+			done_runs[r] = finished[r] ? 1.0 : 0.0;
+			if (r % stride != first) memset(values + (size_t)r * (size_t)figures, 0, (size_t)figures * sizeof *values);
+		}
+		rc = cluster_code(rc);
+		cluster_sum(values, (size_t)o->runs * (size_t)(figures + 1));
+		for (long r = 0; r < o->runs; ++r) finished[r] = done_runs[r] > 0.5;
+	}
 	/* the runs that finished, in seed order */
 	*done = 0;
 	for (long r = 0; r < o->runs; ++r) {
@@ -885,7 +909,7 @@ int ensemble(const rt_scenario *sc, const run_options *o, double *values, long *
 	}
 	free(finished);
 	if (*done > 0 && (rc == 0 || rc == 3)) {
-		const int erc = write_ensemble(sc, o, seeds, values, *done, figures);
+		const int erc = cluster_code(cluster_lead() ? write_ensemble(sc, o, seeds, values, *done, figures) : 0);
 		if (rc == 0) rc = erc;
 	}
 	return rc;
@@ -915,6 +939,11 @@ int rout_run(int argc, char **argv, const char *default_scenario, const char *de
 		o.out = out_default;
 	}
 	catch_stop_signals();
+	if (o.runs == 1 && cluster_size() > 1) {
+		fprintf(stderr, "rout run: under MPI give --runs N: the ranks share the runs (one run is one rank's work)\n");
+		rt_scenario_destroy(sc);
+		return 2;
+	}
 	if (o.runs == 1) {
 		rc = one_run(sc, &o, (uint64_t)o.seed, o.out, NULL, 0);
 		rt_scenario_destroy(sc);
@@ -1230,7 +1259,8 @@ int rout_sweep(int argc, char **argv)
 	catch_stop_signals();
 	int ran = 0;
 	const int figures = info.history_count;
-	for (int i = 0; i < count && !rc && !stop_requested; ++i) {
+	for (int i = 0; i < count && !rc; ++i) {
+		if (cluster_any(stop_requested)) break; /* every rank stops at the same point */
 		sweep_point *p = &points[i];
 		p->values = calloc((size_t)o.runs * (size_t)(figures + 1), sizeof *p->values);
 		p->seeds = calloc((size_t)o.runs, sizeof *p->seeds);
@@ -1254,9 +1284,10 @@ int rout_sweep(int argc, char **argv)
 		ran = i + 1;
 		if (rc == 3) break;
 	}
+	const bool stopped = cluster_any(stop_requested);
 	if (ran > 0 && (rc == 0 || rc == 3)) {
-		const int wrc = write_sweep(sc, &o, points, ran, rc == 3 || stop_requested);
-		if (rc == 0) rc = stop_requested ? 3 : wrc;
+		const int wrc = cluster_code(cluster_lead() ? write_sweep(sc, &o, points, ran, rc == 3 || stopped) : 0);
+		if (rc == 0) rc = stopped ? 3 : wrc;
 	}
 	for (int i = 0; i < count; ++i) {
 		free(points[i].values);

@@ -5,7 +5,8 @@ set -eu
 # chromium: the browser test of the replay page (skipped, with a message, where it is absent)
 # clang, libclang-rt-14-dev (libFuzzer and the sanitizer runtimes), libomp-dev (clang's
 # OpenMP): make fuzz and make fuzz-ci
-packages="build-essential pkg-config libyaml-dev libjansson-dev librandom123-dev libcairo2-dev fonts-noto-cjk python3 chromium clang libclang-rt-14-dev libomp-dev"
+# libopenmpi-dev, openmpi-bin: ensembles across machines (mpirun -np N rout run --runs R)
+packages="build-essential pkg-config libyaml-dev libjansson-dev librandom123-dev libcairo2-dev fonts-noto-cjk python3 chromium clang libclang-rt-14-dev libomp-dev libopenmpi-dev openmpi-bin"
 missing=""
 for p in $packages; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -20,7 +20,7 @@
 /* Runs a shell command; returns its exit code and the first line of its output. */
 static int run_shell(const char *cmd, char *line, size_t size)
 {
-	char full[1200];
+	char full[4200];
 	snprintf(full, sizeof full, "%s 2>&1", cmd);
 	FILE *p = popen(full, "r");
 	if (!p) return -1;
@@ -308,6 +308,50 @@ TEST(cli_fit_moves_the_free_parameters_toward_the_record)
 	CHECK(run_shell(cmd, line, sizeof line) == 0);
 	rt_test_note("stopped by SIGINT: exit %d, fit.md says so %d time(s)", stopped, atoi(line));
 	CHECK(stopped == 3 && atoi(line) == 1);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
+/* Ensembles across machines (DESIGN.md, "Scale beyond one run"; cli/cluster.h): under
+ * mpirun the ranks share the runs and rank 0 writes the table, byte for byte the table of
+ * the runs on one machine; so does a fit's (a sweep's points are ensembles alike). Two ranks on this machine stand
+ * for two machines (the folders are on a disk both see, as a cluster's are). */
+TEST(cli_mpi_ranks_share_the_runs)
+{
+	if (UNDER_ASAN) {
+		rt_test_note("skipped under the sanitizers: it runs the plain build's build/rout");
+		return;
+	}
+	char dir[64], cmd[4096], line[2048];
+	/* installed by make deps (scripts/setup-deps.sh) and built in when installed */
+	CHECK(run_shell("command -v mpirun", line, sizeof line) == 0);
+	CHECK(run_shell("ldd build/rout | grep -c libmpi", line, sizeof line) == 0);
+	snprintf(dir, sizeof dir, "/tmp/rout-test-mpi-%ld", (long)getpid());
+	const char *mpi = "mpirun --allow-run-as-root --oversubscribe -np 2";
+	const char *common = "tests/data/scenarios/mini --until 10m --seed 3 --runs 3 --threads 1 --quiet";
+	snprintf(cmd, sizeof cmd,
+		 "rm -rf %s && %s build/rout run %s --no-pictures --out %s/mpi && build/rout run %s --no-pictures --out %s/one && "
+		 "cmp %s/mpi/ensemble.json %s/one/ensemble.json && cmp %s/mpi/ensemble.md %s/one/ensemble.md && "
+		 "for k in 3 4 5; do cmp %s/mpi/seed-$k/summary.json %s/one/seed-$k/summary.json || exit 1; done",
+		 dir, mpi, common, dir, common, dir, dir, dir, dir, dir, dir, dir);
+	const int run = run_shell(cmd, line, sizeof line);
+	rt_test_note("rout run --runs 3 on two ranks: %s", run == 0 ? "the runs and the table as on one machine" : line);
+	CHECK(run == 0);
+	const char *small = "tests/data/scenarios/mini --until 2m --seed 3 --runs 2 --evals 3 --threads 1 --quiet";
+	snprintf(cmd, sizeof cmd,
+		 "%s build/rout fit %s --out %s/fit && build/rout fit %s --out %s/fit1 && cmp %s/fit/fit.json %s/fit1/fit.json", mpi,
+		 small, dir, small, dir, dir, dir);
+	const int fit = run_shell(cmd, line, sizeof line);
+	rt_test_note("rout fit on two ranks: %s", fit == 0 ? "the same fit.json" : line);
+	CHECK(fit == 0);
+	/* one run is one rank's work, and --jobs is for one machine: refused (2) */
+	snprintf(cmd, sizeof cmd, "%s build/rout run tests/data/scenarios/mini --until 1m --out %s/bad", mpi, dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 2);
+	CHECK(strstr(line, "under MPI give --runs N") != NULL);
+	snprintf(cmd, sizeof cmd, "%s build/rout run tests/data/scenarios/mini --until 1m --runs 2 --jobs 2 --out %s/bad", mpi, dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 2);
+	snprintf(cmd, sizeof cmd, "test -e %s/bad", dir);
+	CHECK(system(cmd) != 0);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
 }

@@ -56,14 +56,14 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 };
 /* Whether the report watches for the phenomenon (rt__run_watch, and the ambushes of
  * run.c for Q1). The others are left to the reader of the timeline, the plots and `rout
- * where` (docs/run-folder.md says why for each): E6 in where men ran, Q5, Q6, Q8 and Q10
- * in what the orders and the pursuit did, none a single moment a count can mark. */
+ * where` (docs/run-folder.md says why for each): E6 in where men ran, Q5, Q8 and Q10 in
+ * what the orders and the pursuit did, none a single moment a count can mark. */
 static const bool phenomenon_recognised[RT_PH_COUNT] = {
 	[RT_PH_C1] = true, [RT_PH_C2] = true, [RT_PH_C3] = true, [RT_PH_C4] = true, [RT_PH_C5] = true, [RT_PH_C6] = true,
 	[RT_PH_M1] = true, [RT_PH_M2] = true, [RT_PH_M3] = true, [RT_PH_M4] = true, [RT_PH_M5] = true, [RT_PH_M6] = true,
 	[RT_PH_M7] = true, [RT_PH_M8] = true, [RT_PH_M9] = true,
 	[RT_PH_E1] = true, [RT_PH_E2] = true, [RT_PH_E3] = true, [RT_PH_E4] = true, [RT_PH_E5] = true, [RT_PH_E7] = true,
-	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q3] = true, [RT_PH_Q4] = true, [RT_PH_Q7] = true, [RT_PH_Q9] = true,
+	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q3] = true, [RT_PH_Q4] = true, [RT_PH_Q6] = true, [RT_PH_Q7] = true, [RT_PH_Q9] = true,
 };
 
 /* ---- small text buffer ------------------------------------------------------------------ */
@@ -656,6 +656,55 @@ static rt_status watch_columns(rt_run *run)
 	return st;
 }
 
+/* Q6 ("这时候清军都散出去追击明军了，皇太极的大营空虚至极…他很快就冲到了皇太极的营门前",
+ * seed 004; "此时清军大部都在松杏之间追杀明军…直杀入皇太极的御营", seed 003): a raid comes
+ * upon a commander whose side has its men out after the enemy. The first commander at his
+ * post (he has not left without orders, and is on his feet and not in flight) whose side
+ * has men sent after a flight (Q2) or on a siege ring (Q9) at the check, with at least
+ * `raid_men` (a band: the way barred's 10) of the enemy standing ready to fight within
+ * `raid_m` of him (300 m: a man is known for an enemy that far by day, sense_range_m),
+ * more of them than of his own side ready to fight there (his camp stripped). Where: the
+ * commander. One pass over the men a check for the commanders who qualify, while Q6 is
+ * unseen. */
+static rt_status watch_raid(rt_run *run)
+{
+	const double raid_m = 300.0, raid_men = 10.0;
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	const rt_agents *a = &w->agents;
+	bool out[RT_SCENARIO_MAX_SIDES] = { false };
+	bool any = false;
+	for (int c = 0; c < sc->corps_count; ++c)
+		if (w->corps[c].pursuers > 0 || w->corps[c].besiegers > 0) out[sc->corps[c].side] = any = true;
+	if (!any) return RT_OK;
+	enum { MAX_WATCHED = 64 };
+	int who[MAX_WATCHED], n = 0;
+	rt_vec2 at[MAX_WATCHED];
+	double own[MAX_WATCHED], enemy[MAX_WATCHED];
+	for (int c = 0; c < sc->corps_count && n < MAX_WATCHED; ++c) {
+		if (!out[sc->corps[c].side] || w->corps[c].left) continue;
+		const int slot = (int)w->slot_of_id[run->commander[c]];
+		if (!rt__active(a->state[slot]) || a->state[slot] == RT_STATE_SURRENDERED || rt__in_flight(w, slot)) continue;
+		who[n] = c;
+		at[n] = (rt_vec2){ a->x[slot], a->y[slot] };
+		own[n] = enemy[n] = 0.0;
+		n++;
+	}
+	if (n == 0) return RT_OK;
+	for (int s = 0; s < a->count; ++s) {
+		if (!rt__ready_to_fight(w, s)) continue;
+		for (int i = 0; i < n; ++i) {
+			const double dx = a->x[s] - at[i].x, dy = a->y[s] - at[i].y;
+			if (dx * dx + dy * dy > raid_m * raid_m) continue;
+			if ((int)a->side[s] == sc->corps[who[i]].side) own[i] += men_of(run, s);
+			else enemy[i] += men_of(run, s);
+		}
+	}
+	for (int i = 0; i < n; ++i)
+		if (enemy[i] >= raid_men && enemy[i] > own[i]) return seen(run, RT_PH_Q6, at[i], sc->corps[who[i]].id);
+	return RT_OK;
+}
+
 rt_status rt__run_watch(rt_run *run)
 {
 	const rt_scenario *sc = run->scenario;
@@ -739,6 +788,7 @@ rt_status rt__run_watch(rt_run *run)
 	if (s == RT_OK && !(run->seen[RT_PH_C1] && run->seen[RT_PH_C4] && run->seen[RT_PH_M6] && run->seen[RT_PH_E5])) s = watch_men(run);
 	if (s == RT_OK && !run->seen[RT_PH_M5]) s = watch_stand(run);
 	if (s == RT_OK && !(run->seen[RT_PH_Q3] && run->seen[RT_PH_Q4])) s = watch_columns(run);
+	if (s == RT_OK && !run->seen[RT_PH_Q6]) s = watch_raid(run);
 	rt_world_stats st;
 	rt_world_get_stats(w, &st);
 	if (s == RT_OK && st.by_state[RT_STATE_DEAD_TRAMPLED] > 0) s = seen(run, RT_PH_C2, first_in_state(run, RT_STATE_DEAD_TRAMPLED), "");

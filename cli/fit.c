@@ -7,8 +7,12 @@
  * medians beside the record, and name the best point as --set options.
  *
  * The miss of a figure whose median is m and whose record is the band [a, b] (a = b for a
- * single value) is d = 0 inside it, else |m - e| / max(|e|, 1) with e the nearer end: how
- * far off, as a share of the record. The fit lowers
+ * single value) is d = 0 inside it, else |ln((m + 1) / (e + 1))| with e the nearer end:
+ * by what factor it is off (the log of the accuracy ratio: Tofallis 2015, "A better
+ * measure of relative prediction accuracy", J. Oper. Res. Soc. 66:1352), so that ten
+ * times too many and ten times too few miss alike, where a share of the record (|m - e| /
+ * e) can never miss by more than 1 below and misses without end above, and a fit by it
+ * prefers a figure of 0 to one five times the record. The fit lowers
  *
  *     L = sum over the figures of (d / s_grade)^2,   s_A = 0.1, s_B = 0.3, s_E = 1,
  *
@@ -93,13 +97,14 @@ static double median_of(const fit_state *s, const fit_eval *e, int h, double *lo
 	return m;
 }
 
-/* The figure's miss d (0 inside the record), 1 when no run gave it. */
+/* The figure's miss d (0 inside the record; the log of the factor it is off by), 1 when no
+ * run gave it. */
 static double miss(const rt_history_figure *hv, double m)
 {
 	if (!isfinite(m)) return 1.0;
 	if (m >= hv->recorded_low && m <= hv->recorded_high) return 0.0;
 	const double e = m < hv->recorded_low ? hv->recorded_low : hv->recorded_high;
-	return fabs(m - e) / fmax(fabs(e), 1.0);
+	return fabs(log((fmax(m, 0.0) + 1.0) / (fmax(e, 0.0) + 1.0)));
 }
 
 static double loss_of(const fit_state *s, const fit_eval *e)
@@ -166,8 +171,8 @@ static int write_table(const fit_state *s)
 		s->count, o->runs, o->seed, o->seed + o->runs - 1, s->ended ? ", " : ", under way", s->ended ? s->ended : "");
 	fprintf(f, "The free parameters below are moved within their declared ranges to bring the median of each history figure "
 		   "over the same seeds as near the record as they go (docs/scenario-format.md, Calibration). A figure's miss d is 0 inside the record and "
-		   "otherwise how far the median is from the record's nearer end, as a share of it; the fit lowers L = sum of "
-		   "(d / s)^2, s = 0.1 for a figure of grade A, 0.3 for B, 1 for E. Evaluation 1 is the scenario as set%s%s. Each "
+		   "otherwise |ln((m + 1) / (e + 1))|, m the median and e the record's nearer end (by what factor it is off); the fit "
+		   "lowers L = sum of (d / s)^2, s = 0.1 for a figure of grade A, 0.3 for B, 1 for E. Evaluation 1 is the scenario as set%s%s. Each "
 		   "evaluation's runs and ensemble table are in its folder.\n\n",
 		o->set_count ? " (with the fit's own --set values)" : "", o->until ? "; the runs end at --until" : "");
 	if (b) {

@@ -44,6 +44,8 @@ int ensemble(const rt_scenario *sc, const run_options *o, double *values, long *
 int compare_doubles(const void *a, const void *b);
 /* The q-quantile of n sorted values (linear interpolation); NaN when n is 0. */
 double quantile(const double *v, int n, double q);
+/* Opens o->out/NAME.md.tmp for writing (tmp gets its path), or says why not (NULL). */
+FILE *open_table(const run_options *o, const char *name, const char *cmd, char *tmp, size_t size);
 /* Closes f (written to tmp) as o->out/NAME.md and writes root as o->out/NAME.json, each
  * whole or not at all; root is released. */
 int finish_table(FILE *f, const char *tmp, json_t *root, const run_options *o, const char *name, const char *cmd);

@@ -158,14 +158,9 @@ static int write_table(const fit_state *s)
 	rt_scenario_info info;
 	rt_scenario_get_info(s->sc, &info);
 	const run_options *o = &s->o;
-	char path[1200], tmp[1300];
-	snprintf(path, sizeof path, "%s/fit.md", o->out);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "rout fit: cannot write %s: %s\n", path, strerror(errno));
-		return 1;
-	}
+	char tmp[1300];
+	FILE *f = open_table(o, "fit", "rout fit", tmp, sizeof tmp);
+	if (!f) return 1;
 	const fit_eval *b = s->best >= 0 ? &s->evals[s->best] : NULL;
 	fprintf(f, "# %s — fit: %d evaluations of %ld runs each (seeds %ld to %ld)%s%s\n\n", info.title[0] ? info.title : info.name,
 		s->count, o->runs, o->seed, o->seed + o->runs - 1, s->ended ? ", " : ", under way", s->ended ? s->ended : "");

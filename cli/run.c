@@ -581,6 +581,14 @@ static void ensemble_phenomena(FILE *f, const run_options *o, const long *seeds,
 
 /* Closes a table's markdown (written to tmp) and renames it DIR/<name>.md, then writes root
  * to DIR/<name>.json the same way: each whole or not at all. Takes root. */
+FILE *open_table(const run_options *o, const char *name, const char *cmd, char *tmp, size_t size)
+{
+	snprintf(tmp, size, "%s/%s.md.tmp", o->out, name);
+	FILE *f = fopen(tmp, "w");
+	if (!f) fprintf(stderr, "%s: cannot write %s/%s.md: %s\n", cmd, o->out, name, strerror(errno));
+	return f;
+}
+
 int finish_table(FILE *f, const char *tmp, json_t *root, const run_options *o, const char *name, const char *cmd)
 {
 	char path[1200], jtmp[1300];
@@ -602,14 +610,9 @@ int finish_table(FILE *f, const char *tmp, json_t *root, const run_options *o, c
 static int write_ensemble(const rt_scenario *sc, const run_options *o, const long *seeds, const double *values, int runs,
 			  int figures)
 {
-	char path[1200], tmp[1300];
-	snprintf(path, sizeof path, "%s/ensemble.md", o->out);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "rout: cannot write %s: %s\n", path, strerror(errno));
-		return 1;
-	}
+	char tmp[1300];
+	FILE *f = open_table(o, "ensemble", "rout", tmp, sizeof tmp);
+	if (!f) return 1;
 	rt_scenario_info info;
 	rt_scenario_get_info(sc, &info);
 	if (seeds[runs - 1] - seeds[0] == runs - 1)
@@ -1057,15 +1060,11 @@ static int write_sweep(const rt_scenario *sc, const run_options *o, const sweep_
 	rt_scenario_info info;
 	rt_scenario_get_info(sc, &info);
 	const int figures = info.history_count;
-	char path[1200], tmp[1300];
-	snprintf(path, sizeof path, "%s/sweep.md", o->out);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
+	char tmp[1300];
 	double *work = malloc((size_t)(o->runs > 0 ? o->runs : 1) * sizeof *work);
-	if (!f || !work) {
-		fprintf(stderr, "rout sweep: cannot write %s: %s\n", path, f ? "out of memory" : strerror(errno));
-		if (f) fclose(f);
-		remove(tmp);
+	FILE *f = work ? open_table(o, "sweep", "rout sweep", tmp, sizeof tmp) : NULL;
+	if (!f) {
+		if (!work) fprintf(stderr, "rout sweep: out of memory for the sweep table\n");
 		free(work);
 		return 1;
 	}

@@ -56,8 +56,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-
-
 /* Loads the scenario with the --set values and, for a sweep's or a fit's point, more
  * (extra, extra_count of them); an error is printed as `rout <cmd>`'s. */
 int load(const run_options *o, const char *const *extra, int extra_count, bool with_map, const char *cmd, rt_scenario **sc)
@@ -579,8 +577,7 @@ static void ensemble_phenomena(FILE *f, const run_options *o, const long *seeds,
 	json_object_set_new(out, "phenomena", counts ? counts : json_object());
 }
 
-/* Closes a table's markdown (written to tmp) and renames it DIR/<name>.md, then writes root
- * to DIR/<name>.json the same way: each whole or not at all. Takes root. */
+/* Opens DIR/<name>.md.tmp for a table's markdown, or says why not (NULL). */
 FILE *open_table(const run_options *o, const char *name, const char *cmd, char *tmp, size_t size)
 {
 	snprintf(tmp, size, "%s/%s.md.tmp", o->out, name);
@@ -589,6 +586,8 @@ FILE *open_table(const run_options *o, const char *name, const char *cmd, char *
 	return f;
 }
 
+/* Closes a table's markdown (written to tmp) and renames it DIR/<name>.md, then writes root
+ * to DIR/<name>.json the same way: each whole or not at all. Takes root. */
 int finish_table(FILE *f, const char *tmp, json_t *root, const run_options *o, const char *name, const char *cmd)
 {
 	char path[1200], jtmp[1300];

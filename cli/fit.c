@@ -505,6 +505,9 @@ int rout_fit(int argc, char **argv)
 	}
 	if (!rc) {
 		catch_stop_signals();
+		if (!o->quiet)
+			fprintf(stderr, "rout fit: %d parameters on a grid of %ld steps, at most %ld evaluations of %ld runs (seeds %ld to %ld)%s\n", s->n,
+				steps, s->max_evals, o->runs, o->seed, o->seed + o->runs - 1, cluster_size() > 1 ? ", shared among the ranks" : "");
 		rc = search(s, steps);
 		if (rc == 3 || (rc == 0 && s->ended && strcmp(s->ended, "stopped") == 0)) {
 			s->ended = "stopped";

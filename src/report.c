@@ -56,13 +56,13 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 };
 /* Whether the report watches for the phenomenon (rt__run_watch, and the ambushes of
  * run.c for Q1). The others are left to the reader of the timeline, the plots and `rout
- * where` (docs/run-folder.md says why for each): E6 in where men ran, Q5, Q8 and Q10 in
- * what the orders and the pursuit did, none a single moment a count can mark. */
+ * where` (docs/run-folder.md says why for each): Q5, Q8 and Q10 in what the orders and
+ * the pursuit did, none a single moment a count can mark. */
 static const bool phenomenon_recognised[RT_PH_COUNT] = {
 	[RT_PH_C1] = true, [RT_PH_C2] = true, [RT_PH_C3] = true, [RT_PH_C4] = true, [RT_PH_C5] = true, [RT_PH_C6] = true,
 	[RT_PH_M1] = true, [RT_PH_M2] = true, [RT_PH_M3] = true, [RT_PH_M4] = true, [RT_PH_M5] = true, [RT_PH_M6] = true,
 	[RT_PH_M7] = true, [RT_PH_M8] = true, [RT_PH_M9] = true,
-	[RT_PH_E1] = true, [RT_PH_E2] = true, [RT_PH_E3] = true, [RT_PH_E4] = true, [RT_PH_E5] = true, [RT_PH_E7] = true,
+	[RT_PH_E1] = true, [RT_PH_E2] = true, [RT_PH_E3] = true, [RT_PH_E4] = true, [RT_PH_E5] = true, [RT_PH_E6] = true, [RT_PH_E7] = true,
 	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q3] = true, [RT_PH_Q4] = true, [RT_PH_Q6] = true, [RT_PH_Q7] = true, [RT_PH_Q9] = true,
 };
 
@@ -656,6 +656,52 @@ static rt_status watch_columns(rt_run *run)
 	return st;
 }
 
+/* E6 ("幸运冲破重围的明军沿着清军没有挖壕的海边南奔", seed 003: the way out is where no
+ * trench was dug): a flight going round the end of a trench. At each end of each trench
+ * line of the map (each part's first and last point), the men in flight (rt__in_flight)
+ * within `end_m` (300 m: a man is known for an enemy that far by day, the scale of the gap
+ * a flight files through) of it whose refuge (his corps', or his men's refuge, as for Q3)
+ * lies on the other side of the line through the trench's last segment there: at least
+ * `end_men` (100) of them. Where: the trench's end; who: the trench. A check looks at every
+ * man for each end while E6 is unseen and a map with trenches is set. */
+static rt_status watch_trench_ends(rt_run *run)
+{
+	const double end_m = 300.0, end_men = 100.0;
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	const rt_agents *a = &w->agents;
+	if (!w->map) return RT_OK;
+	const int features = rt_map_feature_count(w->map);
+	for (int f = 0; f < features; ++f) {
+		rt_map_feature_view fv;
+		if (!rt_map_feature_info(w->map, f, &fv) || fv.kind != RT_MAP_TRENCH || fv.area) continue;
+		for (int p = 0; p < fv.part_count; ++p) {
+			const int first = fv.part_start[p], last = fv.part_start[p + 1] - 1;
+			if (last <= first) continue;
+			for (int e = 0; e < 2; ++e) {
+				const rt_vec2 end = fv.points[e ? last : first], prev = fv.points[e ? last - 1 : first + 1];
+				const double dx = end.x - prev.x, dy = end.y - prev.y;
+				double men = 0.0;
+				for (int s = 0; s < a->count; ++s) {
+					if (!rt__active(a->state[s]) || !rt__in_flight(w, s)) continue;
+					if (hypot(a->x[s] - end.x, a->y[s] - end.y) > end_m) continue;
+					const int c = a->corps[s];
+					if (c < 0 || c >= sc->corps_count) continue;
+					const bool party = a->kind[s] == RT_KIND_COMMANDER || a->stance[s] == RT_STANCE_GUARD;
+					const int r = sc->corps[c].ranks_refuge >= 0 && !party ? sc->corps[c].ranks_refuge : sc->corps[c].refuge;
+					if (r < 0) continue;
+					const rt_vec2 home = sc->places[r].centre;
+					const double side_man = dx * (a->y[s] - prev.y) - dy * (a->x[s] - prev.x);
+					const double side_home = dx * (home.y - prev.y) - dy * (home.x - prev.x);
+					if (side_man * side_home < 0.0) men += men_of(run, s);
+				}
+				if (men >= end_men) return seen(run, RT_PH_E6, end, fv.id ? fv.id : "");
+			}
+		}
+	}
+	return RT_OK;
+}
+
 /* Q6 ("这时候清军都散出去追击明军了，皇太极的大营空虚至极…他很快就冲到了皇太极的营门前",
  * seed 004; "此时清军大部都在松杏之间追杀明军…直杀入皇太极的御营", seed 003): a raid comes
  * upon a commander whose side has its men out after the enemy. The first commander at his
@@ -789,6 +835,7 @@ rt_status rt__run_watch(rt_run *run)
 	if (s == RT_OK && !run->seen[RT_PH_M5]) s = watch_stand(run);
 	if (s == RT_OK && !(run->seen[RT_PH_Q3] && run->seen[RT_PH_Q4])) s = watch_columns(run);
 	if (s == RT_OK && !run->seen[RT_PH_Q6]) s = watch_raid(run);
+	if (s == RT_OK && !run->seen[RT_PH_E6]) s = watch_trench_ends(run);
 	rt_world_stats st;
 	rt_world_get_stats(w, &st);
 	if (s == RT_OK && st.by_state[RT_STATE_DEAD_TRAMPLED] > 0) s = seen(run, RT_PH_C2, first_in_state(run, RT_STATE_DEAD_TRAMPLED), "");

@@ -1386,8 +1386,8 @@ static const char *left_at(const json_t *root, const char *corps)
 	return NULL;
 }
 
-/* The report names every phenomenon of PHENOMENA.md: the 28 it recognises with whether
- * and when they occurred, the other 4 (E6, Q5, Q8, Q10) as not recognised (null in
+/* The report names every phenomenon of PHENOMENA.md: the 29 it recognises with whether
+ * and when they occurred, the other 3 (Q5, Q8, Q10) as not recognised (null in
  * summary.json). The mini scenario as it is: red_one's green foot are the first of the
  * red units to break (M1), and its captain, hungry, leaves (M9, at his leaving); with that
  * foot veteran and the corps fed, the captain still leaves but neither is reported. Each
@@ -1414,8 +1414,8 @@ TEST(scenario_report_names_every_phenomenon)
 		     "veteran and fed: M1 %d, M9 %d, the captain left at %s",
 		     ids, nulls, m9.rows, phenomenon(root, "M1"), phenomenon(root, "M9"), m9.first_time, m9.first_who, left ? left : "-",
 		     phenomenon(root, "C1"), phenomenon(control, "M1"), phenomenon(control, "M9"), left_fed ? left_fed : "-");
-	CHECK(ids == 32 && nulls == 4 && m9.rows == 32);
-	CHECK(phenomenon(root, "Q5") == -1 && phenomenon(root, "Q10") == -1 && phenomenon(root, "E6") == -1);
+	CHECK(ids == 32 && nulls == 3 && m9.rows == 32);
+	CHECK(phenomenon(root, "Q5") == -1 && phenomenon(root, "Q10") == -1 && phenomenon(root, "Q8") == -1);
 	CHECK(phenomenon(root, "M5") == 0); /* both captains leave, their men run */
 	CHECK(phenomenon(root, "M1") == 1 && phenomenon(root, "C1") == 1);
 	CHECK(phenomenon(root, "M9") == 1 && left && strcmp(m9.first_time, left) == 0 && strcmp(m9.first_who, "red_one") == 0);
@@ -1641,6 +1641,41 @@ TEST(scenario_report_marks_two_columns_closing_the_gap)
 	CHECK(closed == seeds);
 	CHECK(lat > 41.0877 && lat < 41.0990); /* between the crossing and where the Ming stood */
 	CHECK(closed_late == 0 && closed_same == 0);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* E6 (docs/run-folder.md): 200 foot in flight for a refuge across a trench that reaches
+ * past the north of their plain go round its open south end (tests/data/scenarios/
+ * trench-end): the report marks the flight round the trench's end, there; with the refuge
+ * on their own side of the trench, no E6. */
+TEST(scenario_report_marks_a_flight_round_a_trench_end)
+{
+	static char text[8192];
+	read_text("tests/data/scenarios/trench-end/scenario.yaml", text, sizeof text);
+	const char *same_side[] = { "places.refuge.lon=120.98" };
+	const int seeds = RT_TEST_SANITIZED ? 1 : 2;
+	int round_end = 0, same = 0;
+	double lat = 0.0, lon = 0.0;
+	for (int seed = 1; seed <= seeds; ++seed)
+		for (int k = 0; k < 2; ++k) {
+			char dir[] = "/tmp/rout-phenomena-XXXXXX";
+			phenomena_seen e6;
+			json_t *root;
+			phenomena_run(text, "tests/data/scenarios/trench-end", (uint64_t)seed, 0.0, same_side, k, dir, "E6", &e6, &root);
+			const int q = phenomenon(root, "E6") == 1;
+			if (k == 0) {
+				round_end += q && strcmp(e6.first_who, "trench") == 0;
+				lat = e6.first_lat;
+				lon = e6.first_lon;
+			} else same += q;
+			json_decref(root);
+			remove_dir(dir);
+		}
+	rt_test_note("%d seeds: the refuge across the trench, E6 in %d (at %.4f N %.4f E); on their own side, in %d", seeds, round_end, lat,
+		     lon, same);
+	CHECK(round_end == seeds);
+	CHECK(fabs(lat - 40.998) < 1e-4 && fabs(lon - 121.0) < 1e-4); /* the trench's south end, the way round */
+	CHECK(same == 0);
 	CHECK(rt_test_bytes_held() == 0);
 }
 

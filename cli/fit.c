@@ -310,6 +310,7 @@ static int evaluate(fit_state *s, const double *x, int *rc)
 		return -1;
 	}
 	const int index = s->count++;
+	ev->loss = INFINITY; /* until its runs are in */
 	rt_scenario *psc;
 	if ((*rc = load(&s->o, sets, s->n, true, "fit", &psc)) != 0) return -1;
 	char dir[1300];

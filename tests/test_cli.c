@@ -36,6 +36,22 @@ static int run_shell(const char *cmd, char *line, size_t size)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
+/* Ctrl-C three seconds into `rout <command> ... --out DIR` (a sweep or a fit of the mini
+ * over more runs than three seconds hold): the run under way writes what it has, no other
+ * starts, and DIR/TABLE (sweep.md, fit.md) is written and says once that it was stopped
+ * (PHRASE); exit 3. */
+static void check_stopped_by_sigint(const char *command, const char *dir, const char *table, const char *phrase)
+{
+	char cmd[1400], line[2048], out[64];
+	snprintf(cmd, sizeof cmd, "timeout --preserve-status -s INT 3 build/rout %s tests/data/scenarios/mini --runs 50 --threads 1 --quiet --out %s/stop",
+		 command, dir);
+	const int stopped = run_shell(cmd, line, sizeof line);
+	snprintf(cmd, sizeof cmd, "grep -c '%s' %s/stop/%s", phrase, dir, table);
+	CHECK(run_shell(cmd, out, sizeof out) == 0);
+	rt_test_note("%s stopped by SIGINT: exit %d, %s says so %d time(s)", command, stopped, table, atoi(out));
+	CHECK(stopped == 3 && atoi(out) == 1);
+}
+
 TEST(cli_bad_scenarios_exit_2_with_file_and_line)
 {
 	if (UNDER_ASAN) {
@@ -303,13 +319,7 @@ TEST(cli_fit_moves_the_free_parameters_toward_the_record)
 	CHECK(system(cmd) != 0);
 	/* Ctrl-C: the evaluation under way writes what it has, the fit so far is written and
 	 * says it was stopped; exit 3 */
-	snprintf(cmd, sizeof cmd,
-		 "timeout --preserve-status -s INT 3 build/rout fit tests/data/scenarios/mini --runs 50 --threads 1 --quiet --out %s/stop", dir);
-	const int stopped = run_shell(cmd, line, sizeof line);
-	snprintf(cmd, sizeof cmd, "grep -c 'stopped' %s/stop/fit.md", dir);
-	CHECK(run_shell(cmd, line, sizeof line) == 0);
-	rt_test_note("stopped by SIGINT: exit %d, fit.md says so %d time(s)", stopped, atoi(line));
-	CHECK(stopped == 3 && atoi(line) == 1);
+	check_stopped_by_sigint("fit", dir, "fit.md", "stopped");
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
 }
@@ -420,14 +430,7 @@ TEST(cli_sweep_points_are_the_runs_with_their_value_set)
 	CHECK(system(cmd) != 0);
 	/* Ctrl-C: the run under way writes what it has, no other starts, the sweep of what was
 	 * done is written and says it was stopped; exit 3 */
-	snprintf(cmd, sizeof cmd,
-		 "timeout --preserve-status -s INT 3 build/rout sweep tests/data/scenarios/mini --runs 50 --threads 1 --quiet --out %s/stop",
-		 dir);
-	const int stopped = run_shell(cmd, line, sizeof line);
-	snprintf(cmd, sizeof cmd, "grep -c 'stopped before the end' %s/stop/sweep.md", dir);
-	CHECK(run_shell(cmd, out, sizeof out) == 0);
-	rt_test_note("stopped by SIGINT: exit %d, sweep.md says so %d time(s)", stopped, atoi(out));
-	CHECK(stopped == 3 && atoi(out) == 1);
+	check_stopped_by_sigint("sweep", dir, "sweep.md", "stopped before the end");
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
 }

@@ -170,6 +170,9 @@ static int write_table(const fit_state *s)
 		   "lowers L = sum of (d / s)^2, s = 0.1 for a figure of grade A, 0.3 for B, 1 for E. Evaluation 1 is the scenario as set%s%s. Each "
 		   "evaluation's runs and ensemble table are in its folder.\n\n",
 		o->set_count ? " (with the fit's own --set values)" : "", o->until ? "; the runs end at --until" : "");
+	if (o->runs % 2 == 0)
+		fprintf(f, "With %ld runs, an even number, each median is the mean of the middle two: where a figure goes all or nothing "
+			   "from seed to seed, a value no run had. Give --runs an odd number.\n\n", o->runs);
 	if (b) {
 		fprintf(f, "**Best: evaluation %d, L = %.4g** (as set: %.4g). To run it:\n\n    rout run %s", s->best + 1, b->loss,
 			s->evals[0].loss, o->scenario_path);
@@ -407,7 +410,7 @@ int rout_fit(int argc, char **argv)
 	s->best = -1;
 	run_options *o = &s->o;
 	o->seed = 1;
-	o->runs = 10;
+	o->runs = 11; /* odd: a median of an even number is the mean of the middle two */
 	o->jobs = 1;
 	long steps = 20;
 	s->max_evals = 30;
@@ -509,6 +512,8 @@ int rout_fit(int argc, char **argv)
 		if (!o->quiet)
 			fprintf(stderr, "rout fit: %d parameters on a grid of %ld steps, at most %ld evaluations of %ld runs (seeds %ld to %ld)%s\n", s->n,
 				steps, s->max_evals, o->runs, o->seed, o->seed + o->runs - 1, cluster_size() > 1 ? ", shared among the ranks" : "");
+		if (!o->quiet && o->runs % 2 == 0)
+			fprintf(stderr, "rout fit: with %ld runs each median is the mean of the middle two; an odd number is better (fit.md says why)\n", o->runs);
 		rc = search(s, steps);
 		if (rc == 3 || (rc == 0 && s->ended && strcmp(s->ended, "stopped") == 0)) {
 			s->ended = "stopped";

@@ -320,6 +320,10 @@ TEST(cli_fit_moves_the_free_parameters_toward_the_record)
 	/* Ctrl-C: the evaluation under way writes what it has, the fit so far is written and
 	 * says it was stopped; exit 3 */
 	check_stopped_by_sigint("fit", dir, "fit.md", "stopped");
+	/* an even number of runs is called out (its median is the mean of the middle two);
+	 * three runs are not */
+	snprintf(cmd, sizeof cmd, "grep -c 'an even number' %s/stop/fit.md; grep -c 'an even number' %s/fit/fit.md", dir, dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 1 && atoi(line) == 1);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
 }

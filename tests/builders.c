@@ -84,9 +84,15 @@ rt_map *map_finish(map_builder *b)
 
 rt_world *world_on_map(const rt_map *map, double half_w, double half_h, int threads)
 {
+	return world_on_map_dt(map, half_w, half_h, threads, rt_world_def_default().dt_s);
+}
+
+rt_world *world_on_map_dt(const rt_map *map, double half_w, double half_h, int threads, double dt_s)
+{
 	rt_world_def d = rt_world_def_default();
 	d.allocator = rt_test_allocator();
 	d.threads = threads;
+	d.dt_s = dt_s;
 	d.bounds_min = (rt_vec2){ -half_w, -half_h };
 	d.bounds_max = (rt_vec2){ half_w, half_h };
 	d.agent_capacity = 2048;

@@ -33,6 +33,8 @@ void map_shore_steps(map_builder *b, double step_m);
 rt_map *map_finish(map_builder *b);
 /* A world over (-half_w, -half_h) .. (half_w, half_h) on the map, room for 2,048 men. */
 rt_world *world_on_map(const rt_map *map, double half_w, double half_h, int threads);
+/* The same with a step of dt_s seconds (world_on_map: the default's). */
+rt_world *world_on_map_dt(const rt_map *map, double half_w, double half_h, int threads, double dt_s);
 
 /* ---- scenes ---- */
 /* A small battle with every phase at work (sense, morale, decide, move, fight,

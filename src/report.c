@@ -569,6 +569,20 @@ static rt_status watch_stand(rt_run *run)
  * place. */
 enum { COME_MAX = 64 };
 
+/* The place man s makes for in flight: his commander's party (the commander and his
+ * guards) their corps' refuge, the rest their men's refuge where the corps sets one (a
+ * general who abandons his men, docs/model.md section 10), else the corps' refuge; -1
+ * when he has none. */
+static int refuge_place(const rt_run *run, int s)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_agents *a = &run->world->agents;
+	const int c = a->corps[s];
+	if (c < 0 || c >= sc->corps_count) return -1;
+	const bool party = a->kind[s] == RT_KIND_COMMANDER || a->stance[s] == RT_STANCE_GUARD;
+	return sc->corps[c].ranks_refuge >= 0 && !party ? sc->corps[c].ranks_refuge : sc->corps[c].refuge;
+}
+
 /* The men of another side than `side` in flight, in men: ahead of `at` on their way home
  * and past it (Q3), or within `radius` of `mid` (Q4: their count and centre). */
 static void flight_about(const rt_run *run, int side, rt_vec2 at, double *ahead, double *past, rt_vec2 mid, double radius,
@@ -589,10 +603,7 @@ static void flight_about(const rt_run *run, int side, rt_vec2 at, double *ahead,
 			cy += m * a->y[s];
 		}
 		if (!ahead) continue;
-		const int c = a->corps[s];
-		if (c < 0 || c >= sc->corps_count) continue;
-		const bool party = a->kind[s] == RT_KIND_COMMANDER || a->stance[s] == RT_STANCE_GUARD; /* his own refuge */
-		const int r = sc->corps[c].ranks_refuge >= 0 && !party ? sc->corps[c].ranks_refuge : sc->corps[c].refuge;
+		const int r = refuge_place(run, s);
 		if (r < 0) continue;
 		const rt_vec2 home = sc->places[r].centre;
 		const double to_home = hypot(home.x - a->x[s], home.y - a->y[s]), place_home = hypot(home.x - at.x, home.y - at.y);
@@ -685,10 +696,7 @@ static rt_status watch_trench_ends(rt_run *run)
 				for (int s = 0; s < a->count; ++s) {
 					if (!rt__active(a->state[s]) || !rt__in_flight(w, s)) continue;
 					if (hypot(a->x[s] - end.x, a->y[s] - end.y) > end_m) continue;
-					const int c = a->corps[s];
-					if (c < 0 || c >= sc->corps_count) continue;
-					const bool party = a->kind[s] == RT_KIND_COMMANDER || a->stance[s] == RT_STANCE_GUARD;
-					const int r = sc->corps[c].ranks_refuge >= 0 && !party ? sc->corps[c].ranks_refuge : sc->corps[c].refuge;
+					const int r = refuge_place(run, s);
 					if (r < 0) continue;
 					const rt_vec2 home = sc->places[r].centre;
 					const double side_man = dx * (a->y[s] - prev.y) - dy * (a->x[s] - prev.x);

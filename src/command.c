@@ -17,6 +17,8 @@
  * scenario names who leaves or when: the cascade comes out of the peers term.
  * When he leaves, every man of his corps who is still steady marches to the corps'
  * refuge and loses leave_morale_shock of morale.
+ * A corps whose commander fell at his post comes under his nearest free superior
+ * (to_the_banner: M4, M5).
  * Serial, in corps order, with every commander seeing the departures of earlier rounds
  * only, so no corps is favoured by its number; draws are Philox(seed, corps, round). */
 #include "world.h"
@@ -210,6 +212,71 @@ static void leave(rt_world *w, int corps)
 		a->state[s] = RT_STATE_MARCHING;
 		a->level[s] = 0;
 		a->morale[s] = (float)fmax(0.0, a->morale[s] - shock);
+	}
+}
+
+/* Whether the commander in slot s has fallen: killed, or taken (kneeling or led off). */
+static bool fallen(uint8_t state)
+{
+	return state == RT_STATE_SURRENDERED || state == RT_STATE_CAPTURED || state >= RT_STATE_DEAD_COMBAT;
+}
+
+/* M4, M5: the banner passes up. A corps whose commander has fallen at his post (killed or
+ * taken before he left) comes under the nearest superior up its chain who is still free
+ * in the field (not fallen, nor within walls nor got away): its living men are his. Those
+ * still steady go where he is: after him to his refuge if he has left ("随中军大旗撤走"),
+ * else to his own order's place, to stand with him ("收拢溃兵向中军大旗靠过去"). Men in flight
+ * or at bay stay as they are and are his too (he leads them off if he goes, and a man
+ * who rallies rallies to him); the dead, the kneeling and the taken stay the fallen
+ * corps'. A corps with no
+ * superior keeps its men where they are, as before: each fights on until he breaks. */
+static void to_the_banner(rt_world *w)
+{
+	rt_agents *a = &w->agents;
+	bool any = false;
+	for (int c = 0; c < w->corps_count && !any; ++c) {
+		const rt_corps *k = &w->corps[c];
+		any = !k->left && k->def.superior >= 0 && k->commander >= 0 && fallen(a->state[w->slot_of_id[k->commander]]);
+	}
+	if (!any) return;
+	int *to = rt__arena_push(&w->arena, (size_t)w->corps_count * sizeof(int));
+	if (!to) return; /* no scratch: the next round (the arena is sized with room) */
+	for (int c = 0; c < w->corps_count; ++c) {
+		const rt_corps *k = &w->corps[c];
+		to[c] = -1;
+		if (k->left || k->commander < 0 || !fallen(a->state[w->slot_of_id[k->commander]])) continue;
+		for (int up = k->def.superior; up >= 0; up = w->corps[up].def.superior) {
+			const rt_corps *u = &w->corps[up];
+			if (u->commander < 0) break;
+			const uint8_t st = a->state[w->slot_of_id[u->commander]];
+			if (st <= RT_STATE_DESPERATE) { /* free in the field, the banner with him */
+				to[c] = up;
+				break;
+			}
+			if (!fallen(st)) break; /* within walls or got away: no banner in the field */
+		}
+	}
+	for (int s = 0; s < a->count; ++s) {
+		const int c = a->corps[s];
+		if (c < 0 || to[c] < 0 || a->state[s] > RT_STATE_DESPERATE) continue;
+		const int up = to[c];
+		const rt_corps *u = &w->corps[up];
+		a->corps[s] = up;
+		/* the fallen man's guards and rearguard are no one's: not the superior's party */
+		if (a->stance[s] >= RT_STANCE_GUARD) a->stance[s] = a->order_stance[s] = RT_STANCE_HOLD;
+		const uint8_t st = a->state[s];
+		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
+		const int t = (int)w->slot_of_id[u->commander];
+		const int32_t goal = u->left ? rt__ranks_refuge(&u->def) : a->order_goal[t];
+		a->quarry[s] = -1;
+		a->stance[s] = u->left ? RT_STANCE_HOLD : a->order_stance[t];
+		if (a->stance[s] >= RT_STANCE_GUARD) a->stance[s] = RT_STANCE_HOLD; /* not his guards' stance */
+		a->goal[s] = goal;
+		a->order_goal[s] = goal;
+		a->order_stance[s] = a->stance[s];
+		a->posted[s] = 0;
+		a->level[s] = 0;
+		if (goal != RT_NO_GOAL) a->state[s] = RT_STATE_MARCHING;
 	}
 }
 
@@ -717,6 +784,7 @@ void rt__command(rt_world *w)
 		else gone_free[w->corps[c].def.side]++;
 	}
 	const double interval_h = p->decision_interval_s / 3600.0;
+	to_the_banner(w);
 	for (int c = 0; c < w->corps_count; ++c)
 		if (w->corps[c].def.pursue_ratio > 0.0 && !w->corps[c].left) {
 			const size_t used = w->arena.used;

@@ -1246,3 +1246,100 @@ TEST(command_a_commander_sees_the_charge_coming)
 	CHECK_RATE(left[CHARGE_UNWATCHED] * 10 <= seeds * 2);
 	CHECK(rt_test_bytes_held() == 0);
 }
+
+/* M4, M5 (docs/model.md section 10, "The banner passes up"): 30 foot of a corps hold at
+ * x = 0 with no refuge of their own; their commander falls (killed at the start). Their
+ * superior's corps, 10 men and he, holds a place 200-300 m west — or he has left for his
+ * refuge 1.2 km east — or they answer to no one. Five minutes on, where are the 30 and
+ * whose are they? With a superior holding they go to him, with one who left they go
+ * after him ("随中军大旗撤走"), with none they stand where they were; with the superior
+ * fallen too, to his superior above him. */
+typedef enum { BANNER_HOLDS, BANNER_LEFT, BANNER_NONE, BANNER_UP_TWO } banner_case;
+
+static bool to_the_banner(banner_case how, double *mean_x, int *top_men, int *fallen_active)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_min = (rt_vec2){ -1500, -100 };
+	d.bounds_max = (rt_vec2){ 1500, 100 };
+	d.command.decision_interval_s = 5.0;
+	d.command.base_hazard_per_h = 1000.0; /* a craven superior with a refuge leaves in the first minute */
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return false;
+	rt_goal_id west = RT_NO_GOAL, east = RT_NO_GOAL;
+	bool ok = add_place_east(w, -300, -200, &west, &err) && add_place_east(w, 1200, 1300, &east, &err);
+	rt_corps_def top = rt_corps_def_default();
+	top.courage = 0.0;
+	top.refuge = how == BANNER_LEFT ? east : RT_NO_GOAL; /* no refuge: he never leaves */
+	rt_corps_id corps[3] = { -1, -1, -1 };
+	ok = ok && rt_world_add_corps(w, &top, &corps[0], &err) == RT_OK;
+	rt_corps_def mid = rt_corps_def_default();
+	mid.superior = corps[0];
+	ok = ok && rt_world_add_corps(w, &mid, &corps[1], &err) == RT_OK;
+	rt_corps_def low = rt_corps_def_default();
+	low.superior = how == BANNER_NONE ? -1 : how == BANNER_UP_TWO ? corps[1] : corps[0];
+	ok = ok && rt_world_add_corps(w, &low, &corps[2], &err) == RT_OK;
+	rt_agent_id general[3] = { 0, 0, 0 };
+	for (int c = 0; c < 3 && ok; ++c) {
+		rt_agent_def cmd = rt_agent_def_default();
+		cmd.corps = corps[c];
+		cmd.kind = RT_KIND_COMMANDER;
+		cmd.goal = c == 0 ? west : RT_NO_GOAL;
+		cmd.position = (rt_vec2){ c == 0 ? -250.0 : c == 1 ? 100.0 : -5.0, 0.0 };
+		ok = rt_world_add_agent(w, &cmd, &general[c], &err) == RT_OK &&
+		     rt_world_set_corps_commander(w, corps[c], general[c], &err) == RT_OK;
+	}
+	rt_agent_def man = rt_agent_def_default();
+	man.corps = corps[0];
+	man.goal = west;
+	for (int i = 0; i < 10 && ok; ++i) {
+		man.position = (rt_vec2){ -260.0 + 2.0 * i, 10.0 };
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	man.corps = corps[2];
+	man.goal = RT_NO_GOAL;
+	rt_agent_id first = 0;
+	for (int i = 0; i < 30 && ok; ++i) {
+		man.position = (rt_vec2){ 1.5 * (i / 5), -4.0 + 1.5 * (i % 5) };
+		ok = rt_world_add_agent(w, &man, i == 0 ? &first : NULL, &err) == RT_OK;
+	}
+	ok = ok && rt_world_set_agent_state(w, general[2], RT_STATE_DEAD_COMBAT, &err) == RT_OK;
+	if (how == BANNER_UP_TWO) ok = ok && rt_world_set_agent_state(w, general[1], RT_STATE_DEAD_COMBAT, &err) == RT_OK;
+	const int steps = (int)(300.0 / d.dt_s);
+	for (int s = 0; s < steps && ok; ++s) ok = rt_world_step(w, &err) == RT_OK;
+	*mean_x = 0.0;
+	rt_agent_view v;
+	for (int i = 0; i < 30 && ok; ++i) {
+		ok = rt_world_get_agent(w, first + (rt_agent_id)i, &v);
+		*mean_x += v.position.x / 30.0;
+	}
+	rt_corps_view cv;
+	ok = ok && rt_world_get_corps(w, corps[0], &cv);
+	*top_men = cv.men;
+	ok = ok && rt_world_get_corps(w, corps[2], &cv);
+	*fallen_active = cv.active;
+	rt_world_destroy(w);
+	return ok;
+}
+
+TEST(command_a_fallen_generals_men_go_to_the_banner)
+{
+	double x[4];
+	int top[4], left[4];
+	for (int how = BANNER_HOLDS; how <= BANNER_UP_TWO; ++how) CHECK(to_the_banner((banner_case)how, &x[how], &top[how], &left[how]));
+	rt_test_note("five minutes after their commander fell, the 30 at mean x = %.0f m (superior holding 200-300 m west), "
+		     "%.0f m (superior gone east), %.0f m (no superior), %.0f m (superior fallen too, his above holding); "
+		     "the top corps' men %d, %d, %d, %d",
+		     x[0], x[1], x[2], x[3], top[0], top[1], top[2], top[3]);
+	CHECK(x[BANNER_HOLDS] < -150.0);  /* to their superior's place, where he stands */
+	CHECK(top[BANNER_HOLDS] == 41);   /* his 10 and he, and the 30 now his */
+	CHECK(left[BANNER_HOLDS] == 0);   /* the fallen corps has none left in the field */
+	CHECK(x[BANNER_LEFT] > 150.0);    /* after him toward his refuge */
+	CHECK(top[BANNER_LEFT] == 41);
+	CHECK(fabs(x[BANNER_NONE]) < 10.0); /* no one to go to: they stand */
+	CHECK(top[BANNER_NONE] == 11 && left[BANNER_NONE] == 30);
+	CHECK(x[BANNER_UP_TWO] < -150.0); /* past the fallen middle to the one above */
+	CHECK(top[BANNER_UP_TWO] == 41);
+	CHECK(rt_test_bytes_held() == 0);
+}

@@ -56,14 +56,14 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 };
 /* Whether the report watches for the phenomenon (rt__run_watch, and the ambushes of
  * run.c for Q1). The others are left to the reader of the timeline, the plots and `rout
- * where` (docs/run-folder.md says why for each): Q5, Q8 and Q10 in what the orders and
- * the pursuit did, none a single moment a count can mark. */
+ * where` (docs/run-folder.md says why for each): Q8 and Q10 in what the orders and the
+ * pursuit did, neither a single moment a count can mark. */
 static const bool phenomenon_recognised[RT_PH_COUNT] = {
 	[RT_PH_C1] = true, [RT_PH_C2] = true, [RT_PH_C3] = true, [RT_PH_C4] = true, [RT_PH_C5] = true, [RT_PH_C6] = true,
 	[RT_PH_M1] = true, [RT_PH_M2] = true, [RT_PH_M3] = true, [RT_PH_M4] = true, [RT_PH_M5] = true, [RT_PH_M6] = true,
 	[RT_PH_M7] = true, [RT_PH_M8] = true, [RT_PH_M9] = true,
 	[RT_PH_E1] = true, [RT_PH_E2] = true, [RT_PH_E3] = true, [RT_PH_E4] = true, [RT_PH_E5] = true, [RT_PH_E6] = true, [RT_PH_E7] = true,
-	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q3] = true, [RT_PH_Q4] = true, [RT_PH_Q6] = true, [RT_PH_Q7] = true, [RT_PH_Q9] = true,
+	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q3] = true, [RT_PH_Q4] = true, [RT_PH_Q5] = true, [RT_PH_Q6] = true, [RT_PH_Q7] = true, [RT_PH_Q9] = true,
 };
 
 /* ---- small text buffer ------------------------------------------------------------------ */
@@ -564,10 +564,20 @@ static rt_status watch_stand(rt_run *run)
  * their centre more than 120° apart: two columns closing the gap from either side. Where:
  * the men in flight's centre; who: the first unit (in the scenario's order).
  *
+ * Q5 ("岳托也是大意…结果吴襄和宋伟趁乱渡过河了", seed 000): such a unit fighting — a tenth of
+ * its men standing in the place have an enemy within CLOSE_M (30 m, the reach of the local
+ * picture, docs/model.md section 7) — marks each man of another side in flight within
+ * SLIP_M (1 km) of the place who has it ahead of him (run.slip_mark, the first such unit
+ * only); at least 100 men so marked by one unit, still in flight within SLIP_M of its place,
+ * have got past it: the block fought one part of the flight and another slipped by. Where:
+ * the place; who: the unit. Men who were past it before it fought are not marked.
+ *
  * Only units on such an order are counted (the first 64 come, in the scenario's order), and
  * the flight only when one of them has come. A unit set at a lat/lon did not start in a
  * place. */
 enum { COME_MAX = 64 };
+#define SLIP_M 1000.0
+#define CLOSE_M 30.0
 
 /* The place man s makes for in flight: his commander's party (the commander and his
  * guards) their corps' refuge, the rest their men's refuge where the corps sets one (a
@@ -613,6 +623,29 @@ static void flight_about(const rt_run *run, int side, rt_vec2 at, double *ahead,
 	if (*near > 0.0) *centre = (rt_vec2){ cx / *near, cy / *near };
 }
 
+/* Q5: for the come unit u at `at` (fighting: `busy`), marks the men in flight who have its
+ * place ahead of them and returns those marked by it who have got past it, in men. */
+static double slipped_past(rt_run *run, int u, rt_vec2 at, bool busy)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	const rt_agents *a = &w->agents;
+	const int side = sc->corps[sc->units[u].corps].side;
+	double slipped = 0.0;
+	for (int s = 0; s < a->count; ++s) {
+		if ((int)a->side[s] == side || !rt__active(a->state[s]) || !rt__in_flight(w, s)) continue;
+		if (a->id[s] >= run->initial_armour_size || hypot(a->x[s] - at.x, a->y[s] - at.y) > SLIP_M) continue;
+		const int r = refuge_place(run, s);
+		if (r < 0) continue;
+		const rt_vec2 home = sc->places[r].centre;
+		const double to_home = hypot(home.x - a->x[s], home.y - a->y[s]), place_home = hypot(home.x - at.x, home.y - at.y);
+		int32_t *mark = &run->slip_mark[a->id[s]];
+		if (busy && *mark < 0 && place_home < to_home && hypot(at.x - a->x[s], at.y - a->y[s]) < to_home) *mark = u;
+		else if (*mark == u && to_home <= place_home) slipped += men_of(run, s);
+	}
+	return slipped;
+}
+
 static rt_status watch_columns(rt_run *run)
 {
 	const rt_scenario *sc = run->scenario;
@@ -622,7 +655,8 @@ static rt_status watch_columns(rt_run *run)
 	bool any = false;
 	for (int u = 0; u < U && !any; ++u) any = run->unit_sent_to[u] >= 0 && sc->units[u].place != run->unit_sent_to[u];
 	if (!any) return RT_OK;
-	int *count = rt__calloc(&run->allocator, 2 * (size_t)U + 1, sizeof *count); /* standing, of them in the place */
+	/* standing, of them in the place, of those with an enemy within CLOSE_M */
+	int *count = rt__calloc(&run->allocator, 3 * (size_t)U + 1, sizeof *count);
 	if (!count) return RT_ERR_NOMEM;
 	for (int s = 0; s < a->count; ++s) {
 		const uint32_t u = a->unit[s];
@@ -630,13 +664,19 @@ static rt_status watch_columns(rt_run *run)
 		const int to = run->unit_sent_to[u];
 		if (to < 0 || sc->units[u].place == to) continue;
 		const rt_sc_place *p = &sc->places[to];
-		count[2 * u]++;
-		count[2 * u + 1] += a->x[s] >= p->min.x && a->x[s] <= p->max.x && a->y[s] >= p->min.y && a->y[s] <= p->max.y;
+		const bool in = a->x[s] >= p->min.x && a->x[s] <= p->max.x && a->y[s] >= p->min.y && a->y[s] <= p->max.y;
+		count[3 * u]++;
+		count[3 * u + 1] += in;
+		count[3 * u + 2] += in && a->enemy_dist[s] <= CLOSE_M;
 	}
 	int come[COME_MAX], n = 0;
+	bool busy[COME_MAX];
 	for (int u = 0; u < U && n < COME_MAX; ++u)
-		if (count[2 * u] > 0 && 2 * count[2 * u + 1] >= count[2 * u]) come[n++] = u;
-	rt__free(&run->allocator, count, (2 * (size_t)U + 1) * sizeof *count);
+		if (count[3 * u] > 0 && 2 * count[3 * u + 1] >= count[3 * u]) {
+			busy[n] = 10 * count[3 * u + 2] >= count[3 * u + 1];
+			come[n++] = u;
+		}
+	rt__free(&run->allocator, count, (3 * (size_t)U + 1) * sizeof *count);
 	rt_status st = RT_OK;
 	for (int i = 0; i < n && st == RT_OK && !run->seen[RT_PH_Q3]; ++i) {
 		const int u = come[i];
@@ -645,6 +685,10 @@ static rt_status watch_columns(rt_run *run)
 		rt_vec2 centre;
 		flight_about(run, sc->corps[sc->units[u].corps].side, at, &ahead, &past, at, 0.0, &near, &centre);
 		if (ahead >= 100.0 && ahead > past) st = seen(run, RT_PH_Q3, at, sc->units[u].id);
+	}
+	for (int i = 0; i < n && st == RT_OK && !run->seen[RT_PH_Q5]; ++i) {
+		const rt_vec2 at = sc->places[run->unit_sent_to[come[i]]].centre;
+		if (slipped_past(run, come[i], at, busy[i]) >= 100.0) st = seen(run, RT_PH_Q5, at, sc->units[come[i]].id);
 	}
 	for (int i = 0; i < n && st == RT_OK && !run->seen[RT_PH_Q4]; ++i)
 		for (int j = i + 1; j < n && st == RT_OK && !run->seen[RT_PH_Q4]; ++j) {

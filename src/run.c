@@ -749,6 +749,7 @@ void rt_run_destroy(rt_run *run)
 		for (int i = 0; i < sc->history_count; ++i) rt__free(&a, run->figure_cohort[i], run->initial_armour_size);
 	rt__free(&a, run->figure_cohort, (size_t)(sc->history_count + 1) * sizeof(uint8_t *));
 	rt__free(&a, run->initial_armour, (size_t)run->initial_armour_size);
+	rt__free(&a, run->slip_mark, run->initial_armour_size * sizeof(int32_t));
 	rt__free(&a, run->events, (size_t)run->event_capacity * sizeof(rt_run_event));
 	rt__free(&a, run->series, (size_t)run->series_capacity * sizeof(int32_t));
 	rt__free(&a, run->orders, (size_t)run->order_capacity * sizeof(rt_run_order));
@@ -834,10 +835,12 @@ rt_status rt_run_create(const rt_scenario *sc, const rt_run_def *def, rt_run **o
 		for (int i = 0; i < sc->history_count && cohorts; ++i)
 			if (sc->history[i].from >= 0 && !isnan(sc->history[i].since_s))
 				cohorts = (run->figure_cohort[i] = rt__calloc(a, run->initial_armour_size, 1)) != NULL;
-		if (!cohorts) {
+		run->slip_mark = rt__alloc(a, run->initial_armour_size * sizeof(int32_t));
+		if (!cohorts || !run->slip_mark) {
 			s = rt__fail(err, RT_ERR_NOMEM, "out of memory building the run");
 			goto error;
 		}
+		for (size_t i = 0; i < run->initial_armour_size; ++i) run->slip_mark[i] = -1;
 		for (int c = 0; c < sc->corps_count; ++c)
 			run->commander_state[c] = w->agents.state[w->slot_of_id[run->commander[c]]];
 		rt_world_stats st;

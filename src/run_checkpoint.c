@@ -2,14 +2,15 @@
  * own state as its extra bytes, under the same checksum, so the two can never be
  * replaced apart. The run's state is laid out as
  *
- *   magic "RTRUN5\0", fingerprint (u64: the scenario's tables, seed, scale, end),
+ *   magic "RTRUN6\0", fingerprint (u64: the scenario's tables, seed, scale, end),
  *   last_check, last_series, sheltered_at_start (i64), tide samples (i32) and the last
  *   two sea levels (f64), then per corps: commander state (u8), left reported (u8),
  *   reached place (i32), reached at (f64); per unit: order (kind i32, with 0x100 set for
  *   an order at the gallop and 0x200 for one to spread; place i32, radius f64), broken reported (u8),
  *   the place its last march sent it to (i32, -1 none); per trigger: fired at (f64); per history figure:
  *   its value at its time (f64, NAN not yet taken or none), then per figure its measure and
- *   free men at its `since` (2 f64); phenomena seen (u8 each, one for each of
+ *   free men at its `since` (2 f64), each `from` figure's cohort (u8 per agent id); per agent
+ *   id the unit whose place he had ahead while it fought (i32, -1 none: Q5); phenomena seen (u8 each, one for each of
  *   PHENOMENA.md's 32 in its order: C1-C6, M1-M9, E1-E7, Q1-Q10); the events (count i32,
  *   then each event as its fixed record); the series
  *   (rows i64, then the rows: the time, the agents per side and state, the commanders
@@ -19,18 +20,20 @@
  * Version 2 ("RTRUN2") counts the commanders apart in the series and the history (a
  * commander is one man at any scale); version 3 ("RTRUN3") a `from` figure's cohort;
  * version 4 a flag for every phenomenon (version 3 had 15); version 5 the place each unit
- * was last sent to (Q3, Q4). Older ones are refused.
+ * was last sent to (Q3, Q4); version 6 the mark of each man in flight who had a block
+ * ahead of him (Q5). Older ones are refused.
  * Every read is bounds-checked; a value out of range is refused. */
 #include "run_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#define RUN_MAGIC "RTRUN5\0"
+#define RUN_MAGIC "RTRUN6\0"
 #define RUN_MAGIC_1 "RTRUN1\0" /* before the commanders were counted apart */
 #define RUN_MAGIC_2 "RTRUN2\0" /* before a `from` figure followed its men (figure_cohort) */
 #define RUN_MAGIC_3 "RTRUN3\0" /* before the report watched for every phenomenon (15 flags) */
 #define RUN_MAGIC_4 "RTRUN4\0" /* before a unit kept the place it was sent to (Q3, Q4) */
+#define RUN_MAGIC_5 "RTRUN5\0" /* before a man in flight was marked by the block he had ahead (Q5) */
 
 typedef struct buffer {
 	unsigned char *data;
@@ -126,6 +129,7 @@ static void write_state(const rt_run *run, buffer *b)
 	for (int i = 0; i < 2 * sc->history_count; ++i) put(b, &run->figure_since[i], sizeof(double));
 	for (int i = 0; i < sc->history_count; ++i)
 		if (run->figure_cohort[i]) put(b, run->figure_cohort[i], run->initial_armour_size);
+	put(b, run->slip_mark, run->initial_armour_size * sizeof(int32_t));
 	for (int p = 0; p < RT_PH_COUNT; ++p) {
 		const uint8_t seen = run->seen[p];
 		put(b, &seen, 1);
@@ -180,19 +184,24 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	get(&r, magic, 8);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_1, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 1, made by an older rout "
-					   "(which counted a commander as `scale` men); this build reads version 5: run again from the start", lc->path);
+					   "(which counted a commander as `scale` men); this build reads version 6: run again from the start", lc->path);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_2, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 2, made by an older rout "
 					   "(whose figures of the men in a place counted their corps' losses elsewhere too); this build reads "
-					   "version 5: run again from the start", lc->path);
+					   "version 6: run again from the start", lc->path);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_3, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 3, made by an older rout "
-					   "(whose report watched for 15 phenomena); this build reads version 5: run again from the start",
+					   "(whose report watched for 15 phenomena); this build reads version 6: run again from the start",
 				   lc->path);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_4, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 4, made by an older rout "
-					   "(whose units did not keep the place they were sent to); this build reads version 5: run again from "
+					   "(whose units did not keep the place they were sent to); this build reads version 6: run again from "
 					   "the start",
+				   lc->path);
+	if (!r.failed && memcmp(magic, RUN_MAGIC_5, 8) == 0)
+		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 5, made by an older rout "
+					   "(whose report did not mark the men who slipped past a block, Q5); this build reads version 6: run "
+					   "again from the start",
 				   lc->path);
 	if (r.failed || memcmp(magic, RUN_MAGIC, 8) != 0) return refuse(err, lc->path, "is missing: this is a world's checkpoint, not a run's");
 	uint64_t fp;
@@ -221,10 +230,12 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	for (int i = 0; i < sc->history_count; ++i) cohorts += run->figure_cohort[i] != NULL;
 	const size_t cohort_bytes = (size_t)cohorts * run->initial_armour_size;
 	uint8_t *cohort = rt__calloc(&run->allocator, cohort_bytes + 1, 1);
+	const size_t mark_bytes = run->initial_armour_size * sizeof(int32_t);
+	int32_t *mark = rt__alloc(&run->allocator, mark_bytes);
 	rt_run_event *events = NULL;
 	int32_t *series = NULL;
 	size_t events_bytes = 0, series_bytes = 0;
-	if (!cst || !cleft || !cplace || !cat || !orders || !broken || !sent || !fired || !figures || !cohort) {
+	if (!cst || !cleft || !cplace || !cat || !orders || !broken || !sent || !fired || !figures || !cohort || !mark) {
 		s = rt__fail(err, RT_ERR_NOMEM, "out of memory reading %s", lc->path);
 		goto done;
 	}
@@ -260,6 +271,9 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	get(&r, cohort, cohort_bytes);
 	for (size_t k = 0; k < cohort_bytes && !r.failed; ++k)
 		if (cohort[k] > 1) r.failed = true;
+	get(&r, mark, mark_bytes);
+	for (size_t k = 0; k < run->initial_armour_size && !r.failed; ++k)
+		if (mark[k] < -1 || mark[k] >= U) r.failed = true;
 	uint8_t seen[RT_PH_COUNT];
 	get(&r, seen, sizeof seen);
 	int32_t event_count;
@@ -323,6 +337,7 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	memcpy(run->figure_since, figures + sc->history_count, 2 * (size_t)sc->history_count * sizeof(double));
 	for (int i = 0, k = 0; i < sc->history_count; ++i)
 		if (run->figure_cohort[i]) memcpy(run->figure_cohort[i], cohort + (size_t)k++ * run->initial_armour_size, run->initial_armour_size);
+	memcpy(run->slip_mark, mark, mark_bytes);
 	for (int p = 0; p < RT_PH_COUNT; ++p) run->seen[p] = seen[p] != 0;
 	rt__free(&run->allocator, run->events, (size_t)run->event_capacity * sizeof(rt_run_event));
 	run->events = events;
@@ -345,6 +360,7 @@ done:
 	rt__free(&run->allocator, fired, ((size_t)T + 1) * sizeof(double));
 	rt__free(&run->allocator, figures, (3 * (size_t)sc->history_count + 1) * sizeof(double));
 	rt__free(&run->allocator, cohort, cohort_bytes + 1);
+	rt__free(&run->allocator, mark, mark_bytes);
 	rt__free(&run->allocator, events, events_bytes);
 	rt__free(&run->allocator, series, series_bytes);
 	return s;

@@ -60,6 +60,8 @@ struct rt_run {
 	size_t initial_armour_size;   /* also the size of each cohort below */
 	uint8_t **figure_cohort;      /* per history figure with `since` and `from`: per agent id, 1 if he stood free
 				       * in the place at `since` (the men whose losses it counts); NULL for the others */
+	int32_t *slip_mark;           /* per agent id (initial_armour_size of them): the unit whose place he had ahead of
+				       * him in flight while it stood there fighting (Q5: report.c), -1 none */
 	rt_trace_writer *trace;
 	rt_history *history;          /* men by state, corps, sea and light per minute (plots) */
 	int64_t last_check, last_series;

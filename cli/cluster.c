@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #ifdef ROUT_MPI
 #include <mpi.h>
@@ -10,6 +11,44 @@
 
 static int rank = 0, size = 1;
 static bool joined = false;
+/* A rank other than 0, until its first collective: stderr goes to `held` and the real
+ * one waits in held_fd (cluster.h: one message for a bad input, not one per rank). */
+static FILE *held = NULL;
+static int held_fd = -1;
+static bool collected = false; /* this rank has made a collective call */
+
+static void hold(void)
+{
+	fflush(stderr);
+	held = tmpfile();
+	if (!held) return; /* no temporary file: every rank speaks, as before */
+	held_fd = dup(STDERR_FILENO);
+	if (held_fd < 0 || dup2(fileno(held), STDERR_FILENO) < 0) {
+		if (held_fd >= 0) close(held_fd);
+		held_fd = -1;
+		fclose(held);
+		held = NULL;
+	}
+}
+
+/* Gives the rank its stderr back, with what it said meanwhile when `say`. */
+static void release(bool say)
+{
+	if (held_fd < 0) return;
+	fflush(stderr);
+	dup2(held_fd, STDERR_FILENO);
+	close(held_fd);
+	held_fd = -1;
+	if (say) {
+		rewind(held);
+		char buf[4096];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof buf, held)) > 0) fwrite(buf, 1, n, stderr);
+		fflush(stderr);
+	}
+	fclose(held);
+	held = NULL;
+}
 
 /* The launchers' marks: Open MPI's mpirun, PMIx (Open MPI, Slurm) and PMI (MPICH, Slurm). */
 static bool under_launcher(void)
@@ -28,6 +67,7 @@ int cluster_start(void)
 	joined = true;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (rank != 0) hold();
 	return 0;
 #else
 	const char *n = getenv("OMPI_COMM_WORLD_SIZE");
@@ -40,8 +80,19 @@ int cluster_start(void)
 #endif
 }
 
-void cluster_end(void)
+void cluster_end(int code)
 {
+#ifdef ROUT_MPI
+	/* No rank got to a collective call: every rank stopped before the runs, as a bad input
+	 * or a refused option stops them all alike. Rank 0 has said why; a rank whose exit is
+	 * rank 0's drops what it held (the same words), one whose exit differs says it. */
+	if (joined && size > 1 && !collected) {
+		int lead = code;
+		MPI_Bcast(&lead, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		release(lead != code);
+	}
+#endif
+	release(true);
 #ifdef ROUT_MPI
 	if (joined) MPI_Finalize();
 #endif
@@ -55,6 +106,8 @@ bool cluster_lead(void) { return rank == 0; }
 void cluster_sum(double *v, size_t n)
 {
 #ifdef ROUT_MPI
+	collected = true;
+	release(true);
 	if (joined && size > 1 && n > 0) MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 #else
 	(void)v;
@@ -65,6 +118,8 @@ void cluster_sum(double *v, size_t n)
 int cluster_code(int code)
 {
 #ifdef ROUT_MPI
+	collected = true;
+	release(true);
 	if (joined && size > 1) {
 		/* rank: 0 done, 1 stopped, 2 and up a failure (its code + 1) */
 		int mine = code == 0 ? 0 : code == 3 ? 1 : code + 1, worst = mine;
@@ -78,6 +133,8 @@ int cluster_code(int code)
 bool cluster_any(bool yes)
 {
 #ifdef ROUT_MPI
+	collected = true;
+	release(true);
 	if (joined && size > 1) {
 		int mine = yes, any = 0;
 		MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);

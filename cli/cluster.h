@@ -11,9 +11,17 @@
 #include <stddef.h>
 
 /* Joins the MPI job when started by a launcher (mpirun, srun); 0, or 2 with a message
- * when started by one but built without MPI. */
+ * when started by one but built without MPI. A rank other than 0 holds what it writes to
+ * stderr until its first collective call below (its runs under way): a bad input or a
+ * refused option, the same on every rank, is then said once, by rank 0, not once per rank.
+ * A rank that crashes before that loses what it held (mpirun reports the crash); a rank
+ * that stops alone while the others go on to their runs is not provided for (nor was it
+ * before: inputs are read alike on every rank). */
 int cluster_start(void);
-void cluster_end(void);
+/* Leaves the job, with the command's exit code. When no rank got to a collective call
+ * (each stopped before the runs), they agree on rank 0's exit code: a rank whose code is
+ * the same drops what it held (rank 0 said it), one whose code differs says it. */
+void cluster_end(int code);
 int cluster_rank(void);
 int cluster_size(void);
 /* Rank 0: the one that writes the tables and speaks. */

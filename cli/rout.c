@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 		int rc = cluster_start();
 		if (rc) return rc;
 		rc = cmd[0] == 'r' ? rout_run(argc - 2, argv + 2, NULL, NULL) : cmd[0] == 's' ? rout_sweep(argc - 2, argv + 2) : rout_fit(argc - 2, argv + 2);
-		cluster_end();
+		cluster_end(rc);
 		return rc;
 	}
 	if (strcmp(cmd, "check") == 0) return rout_check(argc - 2, argv + 2);

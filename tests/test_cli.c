@@ -364,6 +364,15 @@ TEST(cli_mpi_ranks_share_the_runs)
 	snprintf(cmd, sizeof cmd, "%s build/rout run tests/data/scenarios/mini --until 1m --out %s/bad", mpi, dir);
 	CHECK(run_shell(cmd, line, sizeof line) == 2);
 	CHECK(strstr(line, "under MPI give --runs N") != NULL);
+	/* said once, by rank 0, not once per rank (cli/cluster.h); a bad --set alike */
+	char said[64] = "", said_set[64] = "";
+	snprintf(cmd, sizeof cmd, "%s build/rout run tests/data/scenarios/mini --until 1m --out %s/bad 2>&1 | grep -c 'under MPI give'", mpi, dir);
+	CHECK(run_shell(cmd, said, sizeof said) == 0);
+	snprintf(cmd, sizeof cmd, "%s build/rout run tests/data/scenarios/mini --runs 2 --set nosuch.key=1 --out %s/bad 2>&1 | grep -c 'no such key'",
+		 mpi, dir);
+	CHECK(run_shell(cmd, said_set, sizeof said_set) == 0);
+	rt_test_note("a refused option on two ranks said %d time(s), a bad --set %d", atoi(said), atoi(said_set));
+	CHECK(atoi(said) == 1 && atoi(said_set) == 1);
 	snprintf(cmd, sizeof cmd, "%s build/rout run tests/data/scenarios/mini --until 1m --runs 2 --jobs 2 --out %s/bad", mpi, dir);
 	CHECK(run_shell(cmd, line, sizeof line) == 2);
 	snprintf(cmd, sizeof cmd, "test -e %s/bad", dir);

@@ -1531,6 +1531,22 @@ static void read_text(const char *path, char *buf, size_t size)
 	buf[n] = '\0';
 }
 
+/* One run of a ford scenario (FOLDER, its TEXT, with the first SET_COUNT of SETS) for the
+ * report's phenomenon ID: whether it was seen (phenomenon()), who first showed it and
+ * where (out), and the Ming over the river (escaped, men). */
+static int ford_run(const char *text, const char *folder, int seed, const char *const *sets, int set_count, const char *id,
+		    phenomena_seen *out, int *over)
+{
+	char dir[] = "/tmp/rout-phenomena-XXXXXX";
+	json_t *root;
+	phenomena_run(text, folder, (uint64_t)seed, 0.0, sets, set_count, dir, id, out, &root);
+	*over = (int)json_number_value(json_object_get(json_object_get(json_object_get(root, "sides"), "ming"), "escaped"));
+	const int seen = phenomenon(root, id);
+	json_decref(root);
+	remove_dir(dir);
+	return seen;
+}
+
 /* E5 in the report (tests/data/scenarios/ford-held): 100 foot whose captain leaves for
  * the far bank of the Xiaoling at once, 600 m from the crossing, with 200 horse spread
  * over the ford, stand with their way barred in sight of it and the report has E5; with
@@ -1544,20 +1560,16 @@ TEST(scenario_report_marks_a_crossing_held)
 	int held = 0, open = 0, crossed_held = 0, crossed_open = 0;
 	for (int seed = 1; seed <= seeds; ++seed)
 		for (int k = 0; k < 2; ++k) {
-			char dir[] = "/tmp/rout-phenomena-XXXXXX";
 			phenomena_seen e5;
-			json_t *root;
-			phenomena_run(text, "tests/data/scenarios/ford-held", (uint64_t)seed, 0.0, away, k, dir, "E5", &e5, &root);
-			const double escaped = json_number_value(json_object_get(json_object_get(json_object_get(root, "sides"), "ming"), "escaped"));
+			int over;
+			const int seen = ford_run(text, "tests/data/scenarios/ford-held", seed, away, k, "E5", &e5, &over);
 			if (k == 0) {
-				held += phenomenon(root, "E5") == 1 && strcmp(e5.first_who, "watch_foot") == 0;
-				crossed_held += (int)escaped;
+				held += seen == 1 && strcmp(e5.first_who, "watch_foot") == 0;
+				crossed_held += over;
 			} else {
-				open += phenomenon(root, "E5") == 1;
-				crossed_open += (int)escaped;
+				open += seen == 1;
+				crossed_open += over;
 			}
-			json_decref(root);
-			remove_dir(dir);
 		}
 	rt_test_note("the ford held: E5 in %d of %d seeds, %d men over; the horse away: E5 in %d, %d men over", held, seeds, crossed_held, open,
 		     crossed_open);
@@ -1579,24 +1591,19 @@ TEST(scenario_report_marks_a_race_for_the_crossing_won)
 	int won = 0, lost = 0, still = 0, over_won = 0, over_lost = 0;
 	for (int seed = 1; seed <= seeds; ++seed)
 		for (int k = 0; k < 3; ++k) {
-			char dir[] = "/tmp/rout-phenomena-XXXXXX";
 			phenomena_seen q3;
-			json_t *root;
+			int over;
 			/* k 0: from 2 km off at the gallop; 1: at the trot; 2: in the ford from the start */
-			phenomena_run(text, "tests/data/scenarios/ford-held", (uint64_t)seed, 0.0, sets, k == 0 ? 2 : k == 1 ? 1 : 0, dir, "Q3", &q3,
-				      &root);
-			const double over = json_number_value(json_object_get(json_object_get(json_object_get(root, "sides"), "ming"), "escaped"));
+			const int seen = ford_run(text, "tests/data/scenarios/ford-held", seed, sets, k == 0 ? 2 : k == 1 ? 1 : 0, "Q3", &q3, &over);
 			if (k == 0) {
-				won += phenomenon(root, "Q3") == 1 && strcmp(q3.first_who, "plain_red") == 0;
-				over_won += (int)over;
+				won += seen == 1 && strcmp(q3.first_who, "plain_red") == 0;
+				over_won += over;
 			} else if (k == 1) {
-				lost += phenomenon(root, "Q3") == 1;
-				over_lost += (int)over;
+				lost += seen == 1;
+				over_lost += over;
 			} else {
-				still += phenomenon(root, "Q3") == 1;
+				still += seen == 1;
 			}
-			json_decref(root);
-			remove_dir(dir);
 		}
 	rt_test_note("%d seeds: at the gallop Q3 in %d, %d men over; at the trot Q3 in %d, %d over; in the ford from the start Q3 in %d",
 		     seeds, won, over_won, lost, over_lost, still);
@@ -1620,21 +1627,17 @@ TEST(scenario_report_marks_a_thin_block_slipped_past)
 	int slipped = 0, held = 0, over_thin = 0, over_thick = 0, same_place = 0;
 	for (int seed = 1; seed <= seeds; ++seed)
 		for (int k = 0; k < 2; ++k) {
-			char dir[] = "/tmp/rout-phenomena-XXXXXX";
 			phenomena_seen q5;
-			json_t *root;
-			phenomena_run(text, "tests/data/scenarios/slip", (uint64_t)seed, 0.0, thick, k, dir, "Q5", &q5, &root);
-			const double over = json_number_value(json_object_get(json_object_get(json_object_get(root, "sides"), "ming"), "escaped"));
+			int over;
+			const int seen = ford_run(text, "tests/data/scenarios/slip", seed, thick, k, "Q5", &q5, &over);
 			if (k == 0) {
-				slipped += phenomenon(root, "Q5") == 1 && strcmp(q5.first_who, "plain_red") == 0;
+				slipped += seen == 1 && strcmp(q5.first_who, "plain_red") == 0;
 				same_place += fabs(q5.first_lat - 41.088) < 0.001 && fabs(q5.first_lon - 121.183) < 0.001; /* the crossing */
-				over_thin += (int)over;
+				over_thin += over;
 			} else {
-				held += phenomenon(root, "Q5") == 0;
-				over_thick += (int)over;
+				held += seen == 0;
+				over_thick += over;
 			}
-			json_decref(root);
-			remove_dir(dir);
 		}
 	rt_test_note("%d seeds: 40 horse at the ford, Q5 in %d (at the crossing in %d), %d men over; 200 horse, no Q5 in %d, %d over",
 		     seeds, slipped, same_place, over_thin, held, over_thick);

@@ -566,7 +566,7 @@ static rt_status watch_stand(rt_run *run)
  *
  * Q5 ("岳托也是大意…结果吴襄和宋伟趁乱渡过河了", seed 000): such a unit fighting — a tenth of
  * its men standing in the place have an enemy within CLOSE_M (30 m, the reach of the local
- * picture, docs/model.md section 7) — marks each man of another side in flight within
+ * picture, docs/model.md section 9) — marks each man of another side in flight within
  * SLIP_M (1 km) of the place who has it ahead of him (run.slip_mark, the first such unit
  * only); at least 100 men so marked by one unit, still in flight within SLIP_M of its place,
  * have got past it: the block fought one part of the flight and another slipped by. Where:

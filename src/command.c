@@ -215,7 +215,7 @@ static void leave(rt_world *w, int corps)
 	}
 }
 
-/* Whether the commander in slot s has fallen: killed, or taken (kneeling or led off). */
+/* Whether a commander in this state has fallen: killed, or taken (kneeling or led off). */
 static bool fallen(uint8_t state)
 {
 	return state == RT_STATE_SURRENDERED || state == RT_STATE_CAPTURED || state >= RT_STATE_DEAD_COMBAT;
@@ -228,8 +228,8 @@ static bool fallen(uint8_t state)
  * else to his own order's place, to stand with him ("收拢溃兵向中军大旗靠过去"). Men in flight
  * or at bay stay as they are and are his too (he leads them off if he goes, and a man
  * who rallies rallies to him); the dead, the kneeling and the taken stay the fallen
- * corps'. A corps with no
- * superior keeps its men where they are, as before: each fights on until he breaks. */
+ * corps'. A corps with no superior keeps its men where they are, as before: each fights
+ * on until he breaks. Every decision round while such a corps has a man to pass. */
 static void to_the_banner(rt_world *w)
 {
 	rt_agents *a = &w->agents;

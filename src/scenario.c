@@ -244,6 +244,17 @@ static rt_status get_ref(reader *r, const rt_ynode *map, const char *key, const 
 	return RT_OK;
 }
 
+/* A corps' `refuge` or `ranks_refuge`: a place id, or YAML's null (`null`, `~` or
+ * nothing, not quoted) for none, as if the key were not there — so that `--set corps.man_ku.refuge=null`
+ * asks what if he had stood to the end. */
+static rt_status get_refuge(reader *r, const rt_ynode *map, const char *key, const char *path, int *out)
+{
+	const rt_ynode *n = rt__yaml_get(map, key);
+	if (n && n->type == RT_YNODE_SCALAR && !n->quoted && (!n->text[0] || strcmp(n->text, "null") == 0 || strcmp(n->text, "~") == 0))
+		return RT_OK;
+	return get_ref(r, map, key, path, false, find_place, "place", out);
+}
+
 /* ---- time ---------------------------------------------------------------------------- */
 static bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
@@ -780,9 +791,9 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 		c->superior = -1;
 		c->pursue_limit = -1;
 		if ((s = read_superior(r, n, i, p, c)) != RT_OK) return s;
-		if ((s = get_ref(r, v, "refuge", p, false, find_place, "place", &c->refuge)) != RT_OK) return s;
+		if ((s = get_refuge(r, v, "refuge", p, &c->refuge)) != RT_OK) return s;
 		c->ranks_refuge = -1;
-		if ((s = get_ref(r, v, "ranks_refuge", p, false, find_place, "place", &c->ranks_refuge)) != RT_OK) return s;
+		if ((s = get_refuge(r, v, "ranks_refuge", p, &c->ranks_refuge)) != RT_OK) return s;
 		if (c->ranks_refuge >= 0 && c->refuge < 0) {
 			char rp[PATH_SIZE];
 			join(rp, p, "ranks_refuge");

@@ -120,6 +120,7 @@ static const struct {
 	{ "ranks-refuge-alone", 21, 19, "corps.red_one.ranks_refuge: the corps has no refuge; a commander who never leaves abandons no one" },
 	{ "refuge-enemy-fort", 17, 10, "refuges.blue.0: the fort \"keep\" is of side \"red\" on the map; the men of blue cannot shelter there" },
 	{ "refuge-landing", 19, 15, "refuges.red.1: the place \"landing\" is a landing" },
+	{ "refuge-quoted-null", 21, 13, "corps.red_one.refuge: no place has the id \"null\"" }, /* quoted, a name, not YAML's null */
 	{ "refuge-twice", 17, 25, "refuges.red.2: the place \"keep\" is listed twice for red" },
 	{ "refuge-unknown-side", 17, 3, "refuges.green: no side has the id \"green\"" },
 	{ "shelter-not-fort", 23, 61, "shelter needs the unit to stand at a fort" },
@@ -212,8 +213,19 @@ TEST(scenario_set_overrides_values_and_is_checked)
 		CHECK_MSG(sc->corps[c].quarter == (sc->corps[c].side == 1 ? 0.25 : 1.0), "corps %s of side %d: quarter %g",
 			  sc->corps[c].id, sc->corps[c].side, sc->corps[c].quarter);
 	rt_scenario_destroy(sc);
+	/* a refuge set to YAML's null is none: the commander never leaves ("what if he had
+	 * stood to the end?"); the same word quoted in the file is a place's id */
+	const char *stand[] = { "corps.red_one.refuge=null", "corps.red_two.refuge=~" };
+	def.sets = stand;
+	def.set_count = 2;
+	CHECK_OK(rt_scenario_load(MINI, &def, &sc, &err), err);
+	int none = 0;
+	for (int c = 0; sc && c < sc->corps_count; ++c) none += sc->corps[c].refuge < 0 && sc->corps[c].id[0] == 'r';
+	CHECK(none == 2);
+	rt_scenario_destroy(sc);
 	const char *range[] = { "corps.red_one.courage=1.5" };
 	def.sets = range;
+	def.set_count = 1;
 	def.set_count = 1;
 	CHECK(rt_scenario_load(MINI, &def, &sc, &err) == RT_ERR_INVALID);
 	CHECK(strstr(err.message, "corps.red_one.courage: expected a number in 0..1, found 1.5") != NULL);

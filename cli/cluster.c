@@ -15,6 +15,8 @@ static bool joined = false;
  * one waits in held_fd (cluster.h: one message for a bad input, not one per rank). */
 static FILE *held = NULL;
 static int held_fd = -1;
+
+#ifdef ROUT_MPI
 static bool collected = false; /* this rank has made a collective call */
 
 static void hold(void)
@@ -30,6 +32,7 @@ static void hold(void)
 		held = NULL;
 	}
 }
+#endif
 
 /* Gives the rank its stderr back, with what it said meanwhile when `say`. */
 static void release(bool say)
@@ -91,6 +94,8 @@ void cluster_end(int code)
 		MPI_Bcast(&lead, 1, MPI_INT, 0, MPI_COMM_WORLD);
 		release(lead != code);
 	}
+#else
+	(void)code;
 #endif
 	release(true);
 #ifdef ROUT_MPI

@@ -328,6 +328,20 @@ TEST(cli_fit_moves_the_free_parameters_toward_the_record)
 	CHECK(system(cmd) == 0);
 }
 
+/* Where Open MPI is not installed the command is built without it (Makefile, cli/cluster.h):
+ * the cluster layer compiles under the project's warnings with MPI_LIBS empty. */
+TEST(cli_cluster_builds_without_mpi)
+{
+	char dir[64], cmd[512], line[2048];
+	snprintf(dir, sizeof dir, "/tmp/rout-test-nompi-%ld", (long)getpid());
+	snprintf(cmd, sizeof cmd, "make -s B=%s MPI_LIBS= %s/cli/cluster.o", dir, dir);
+	const int rc = run_shell(cmd, line, sizeof line);
+	rt_test_note("cli/cluster.c without MPI: %s", rc == 0 ? "built" : line);
+	CHECK(rc == 0);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 /* Ensembles across machines (DESIGN.md, "Scale beyond one run"; cli/cluster.h): under
  * mpirun the ranks share the runs and rank 0 writes the table, byte for byte the table of
  * the runs on one machine; so does a fit's (a sweep's points are ensembles alike). Two ranks on this machine stand

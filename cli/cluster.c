@@ -34,6 +34,17 @@ static void hold(void)
 }
 #endif
 
+static void release(bool say);
+
+#ifdef ROUT_MPI
+/* Before each collective call: the rank is under way, and says what it held. */
+static void collective(void)
+{
+	collected = true;
+	release(true);
+}
+#endif
+
 /* Gives the rank its stderr back, with what it said meanwhile when `say`. */
 static void release(bool say)
 {
@@ -111,8 +122,7 @@ bool cluster_lead(void) { return rank == 0; }
 void cluster_sum(double *v, size_t n)
 {
 #ifdef ROUT_MPI
-	collected = true;
-	release(true);
+	collective();
 	if (joined && size > 1 && n > 0) MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 #else
 	(void)v;
@@ -123,8 +133,7 @@ void cluster_sum(double *v, size_t n)
 int cluster_code(int code)
 {
 #ifdef ROUT_MPI
-	collected = true;
-	release(true);
+	collective();
 	if (joined && size > 1) {
 		/* rank: 0 done, 1 stopped, 2 and up a failure (its code + 1) */
 		int mine = code == 0 ? 0 : code == 3 ? 1 : code + 1, worst = mine;
@@ -138,8 +147,7 @@ int cluster_code(int code)
 bool cluster_any(bool yes)
 {
 #ifdef ROUT_MPI
-	collected = true;
-	release(true);
+	collective();
 	if (joined && size > 1) {
 		int mine = yes, any = 0;
 		MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);

@@ -185,6 +185,18 @@ bool rt_world_get_corps(const rt_world *w, rt_corps_id corps, rt_corps_view *o)
 	return true;
 }
 
+/* Sends the man in slot s to `goal` (a march, unless RT_NO_GOAL) with `stance` as his
+ * order: no quarry, no post yet, decided on at once. */
+static void send(rt_agents *a, int s, int32_t goal, uint8_t stance)
+{
+	a->quarry[s] = -1;
+	a->goal[s] = a->order_goal[s] = goal;
+	a->stance[s] = a->order_stance[s] = stance;
+	a->posted[s] = 0;
+	a->level[s] = 0;
+	if (goal != RT_NO_GOAL) a->state[s] = RT_STATE_MARCHING;
+}
+
 static void leave(rt_world *w, int corps)
 {
 	rt_corps *c = &w->corps[corps];
@@ -201,16 +213,10 @@ static void leave(rt_world *w, int corps)
 		const uint8_t st = a->state[s];
 		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
 		/* he, his guards and his rearguard ride for his refuge; his men for theirs, the
-		 * same place unless he abandons them */
-		a->goal[s] = rt__with_commander(w, s) ? c->def.refuge : rt__ranks_refuge(&c->def);
-		/* his guards keep by him, a wounded commander stays carried and a rearguard covers
-		 * him (guard.c) */
-		if (a->stance[s] < RT_STANCE_GUARD) a->stance[s] = RT_STANCE_HOLD; /* not guard, carried, rearguard */
-		a->order_goal[s] = a->goal[s];
-		a->order_stance[s] = a->stance[s];
-		a->posted[s] = 0;
-		a->state[s] = RT_STATE_MARCHING;
-		a->level[s] = 0;
+		 * same place unless he abandons them; his guards keep by him, a wounded commander
+		 * stays carried and a rearguard covers him (guard.c) */
+		send(a, s, rt__with_commander(w, s) ? c->def.refuge : rt__ranks_refuge(&c->def),
+		     a->stance[s] < RT_STANCE_GUARD ? (uint8_t)RT_STANCE_HOLD : a->stance[s]);
 		a->morale[s] = (float)fmax(0.0, a->morale[s] - shock);
 	}
 }
@@ -267,16 +273,9 @@ static void to_the_banner(rt_world *w)
 		const uint8_t st = a->state[s];
 		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
 		const int t = (int)w->slot_of_id[u->commander];
-		const int32_t goal = u->left ? rt__ranks_refuge(&u->def) : a->order_goal[t];
-		a->quarry[s] = -1;
-		a->stance[s] = u->left ? RT_STANCE_HOLD : a->order_stance[t];
-		if (a->stance[s] >= RT_STANCE_GUARD) a->stance[s] = RT_STANCE_HOLD; /* not his guards' stance */
-		a->goal[s] = goal;
-		a->order_goal[s] = goal;
-		a->order_stance[s] = a->stance[s];
-		a->posted[s] = 0;
-		a->level[s] = 0;
-		if (goal != RT_NO_GOAL) a->state[s] = RT_STATE_MARCHING;
+		const uint8_t stance = u->left ? (uint8_t)RT_STANCE_HOLD : a->order_stance[t];
+		send(a, s, u->left ? rt__ranks_refuge(&u->def) : a->order_goal[t],
+		     stance >= RT_STANCE_GUARD ? (uint8_t)RT_STANCE_HOLD : stance); /* not his guards' stance */
 	}
 }
 

@@ -219,7 +219,7 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(cannon_ball_men) X(canister_range_m) X(canister_half_angle_deg) X(canister_balls) X(canister_ball_hit_prob) \
 	X(cannon_shock_radius_m) X(cannon_morale_shock) X(charge_pace_factor) X(charge_run_up_m) X(charge_walk_mps) \
 	X(charge_full_mps) X(charge_memory_s) X(charge_hit_prob) X(charge_morale_shock) X(charge_formed_factor) \
-	X(charge_shock_radius_m)
+	X(charge_shock_radius_m) X(withdraw_face_m)
 #define MORALE_PARAMS(X) \
 	X(baseline_spread) X(recovery_time_s) X(view_radius_m) X(threat_rate_per_s) X(horse_threat_weight) \
 	X(contagion_rate_per_s) X(death_shock) X(death_memory_s) X(rout_threshold) X(rally_threshold) \
@@ -286,8 +286,8 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 5096, "struct rt_world changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_world_def) == 1784, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 5104, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_world_def) == 1792, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 280, "rt_corps changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps_def) == 104, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
@@ -1268,11 +1268,11 @@ static rt_status check_agents(const rt_world *w, const plan *p, const uint8_t *s
 	if ((s = check_byte(err, p, "kind", f[AF_kind], n, RT_KIND_COUNT)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "side", f[AF_side], n, RT_MAX_SIDES)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "experience", f[AF_experience], n, RT_EXPERIENCE_COUNT)) != RT_OK) return s;
-	if ((s = check_byte(err, p, "stance", f[AF_stance], n, RT_STANCE_REARGUARD + 1)) != RT_OK) return s;
+	if ((s = check_byte(err, p, "stance", f[AF_stance], n, RT_STANCE_WITHDRAW + 1)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "level", f[AF_level], n, 8)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "mount", f[AF_mount], n, 2)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "keep", f[AF_keep], n, 2)) != RT_OK) return s;
-	if ((s = check_byte(err, p, "order_stance", f[AF_order_stance], n, RT_STANCE_REARGUARD + 1)) != RT_OK) return s;
+	if ((s = check_byte(err, p, "order_stance", f[AF_order_stance], n, RT_STANCE_WITHDRAW + 1)) != RT_OK) return s;
 	/* 0 none, 1 his order's post, RT_POST_SIEGE a station on a ring (2 lives only within
 	 * an order's application, run.c) */
 	if ((s = check_byte(err, p, "posted", f[AF_posted], n, RT_POST_SIEGE + 1)) != RT_OK) return s;

@@ -582,7 +582,7 @@ static inline __attribute__((always_inline)) void fight_one(rt_world *w, const f
 	 * strikes no one, even one standing in his way ("几乎是引颈受戮", seed 003; the Qing
 	 * lost none killed, HISTORY.md). Cornered he turns desperate and fights (M7); his
 	 * commander's guards and rearguard fight for him (M6, M8) */
-	if (any_corps && a->stance[s] < RT_STANCE_GUARD && rt__marching_off(w, s)) return;
+	if (any_corps && !rt__retinue_stance(a->stance[s]) && rt__marching_off(w, s)) return;
 	/* C6: a guard with his commander on his shoulders strikes no one */
 	if (any_corps && a->stance[s] == RT_STANCE_GUARD && a->corps[s] >= 0 && w->corps[a->corps[s]].carrier == (int32_t)a->id[s])
 		return;
@@ -620,7 +620,8 @@ static inline __attribute__((always_inline)) void fight_one(rt_world *w, const f
 			double strength = fmin(1.0, (a->impetus[s] - cp->charge_walk_mps) / charge_span);
 			const uint8_t ts = a->state[t];
 			if ((a->kind[t] == RT_KIND_FOOT || a->kind[t] == RT_KIND_GUARD) && !a->mount[t] &&
-			    (ts == RT_STATE_FORMED || ts == RT_STATE_ENGAGED))
+			    (ts == RT_STATE_FORMED || ts == RT_STATE_ENGAGED ||
+			     (ts == RT_STATE_MARCHING && a->stance[t] == RT_STANCE_WITHDRAW))) /* M5: in order */
 				strength *= cp->charge_formed_factor;
 			if (covered(w, a->x[s], a->y[s], a->x[t], a->y[t])) strength = 0.0;
 			if (strength > 0.0) {

@@ -216,7 +216,7 @@ static void leave(rt_world *w, int corps)
 		 * same place unless he abandons them; his guards keep by him, a wounded commander
 		 * stays carried and a rearguard covers him (guard.c) */
 		send(a, s, rt__with_commander(w, s) ? c->def.refuge : rt__ranks_refuge(&c->def),
-		     a->stance[s] < RT_STANCE_GUARD ? (uint8_t)RT_STANCE_HOLD : a->stance[s]);
+		     rt__retinue_stance(a->stance[s]) ? a->stance[s] : (uint8_t)RT_STANCE_HOLD);
 		a->morale[s] = (float)fmax(0.0, a->morale[s] - shock);
 	}
 }
@@ -269,13 +269,15 @@ static void to_the_banner(rt_world *w)
 		const rt_corps *u = &w->corps[up];
 		a->corps[s] = up;
 		/* the fallen man's guards and rearguard are no one's: not the superior's party */
-		if (a->stance[s] >= RT_STANCE_GUARD) a->stance[s] = a->order_stance[s] = RT_STANCE_HOLD;
+		if (rt__retinue_stance(a->stance[s])) a->stance[s] = a->order_stance[s] = RT_STANCE_HOLD;
 		const uint8_t st = a->state[s];
 		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
+		/* after him if he has left: in order, their faces to the enemy (M5: "随中军大旗撤走"),
+		 * not in flight as his own men are who marched off when he did */
 		const int t = (int)w->slot_of_id[u->commander];
-		const uint8_t stance = u->left ? (uint8_t)RT_STANCE_HOLD : a->order_stance[t];
+		const uint8_t stance = u->left ? (uint8_t)RT_STANCE_WITHDRAW : a->order_stance[t];
 		send(a, s, u->left ? rt__ranks_refuge(&u->def) : a->order_goal[t],
-		     stance >= RT_STANCE_GUARD ? (uint8_t)RT_STANCE_HOLD : stance); /* not his guards' stance */
+		     rt__retinue_stance(stance) ? (uint8_t)RT_STANCE_HOLD : stance); /* not his guards' stance */
 	}
 }
 
@@ -285,7 +287,8 @@ static void to_the_banner(rt_world *w)
 static bool pursuit_candidate(const rt_agents *a, int s, int corps)
 {
 	return a->corps[s] == corps && rt__active(a->state[s]) && a->state[s] != RT_STATE_ROUTING &&
-	       a->state[s] != RT_STATE_SURRENDERED && a->stance[s] < RT_STANCE_GUARD && a->stance[s] != RT_STANCE_CONTAIN;
+	       a->state[s] != RT_STATE_SURRENDERED && !rt__retinue_stance(a->stance[s]) && a->stance[s] != RT_STANCE_CONTAIN &&
+	       a->stance[s] != RT_STANCE_WITHDRAW;
 }
 
 /* Q7, M2: the odds a commander sees bearing down on his corps — the enemies within sight

@@ -225,7 +225,7 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 		}
 	} else if (a->state[s] == RT_STATE_SURRENDERED) {
 		/* kneeling: he does not move */
-	} else if (!retinue_done && a->stance[s] >= RT_STANCE_GUARD) {
+	} else if (!retinue_done && rt__retinue_stance(a->stance[s])) {
 		return RETINUE;
 	} else if (a->stance[s] == RT_STANCE_CONTAIN && a->keep[s]) {
 		/* M7: he keeps the ground he held when the halt came, or goes on to the place he
@@ -274,6 +274,10 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 		/* a general marching on an order waits for his column (command.c) */
 		const int corps = a->corps[s];
 		if (corps >= 0 && w->corps[corps].waits && w->corps[corps].commander == (int32_t)a->id[s]) return -1;
+		/* M5: withdrawing in order, with an enemy upon him he gives ground no faster than a
+		 * man who keeps his face to the enemy (Facing) */
+		if (a->stance[s] == RT_STANCE_WITHDRAW && enemy >= 0 && a->enemy_dist[s] <= w->def.combat.withdraw_face_m)
+			*pace = fmin(*pace, w->def.combat.facing_speed_mps);
 		/* marching off after his commander left, he finds his corps' refuge full: on to
 		 * the nearest open one */
 		if (w->flights && rt__marching_off(w, s) && rt__goal_closed(w, goal, s) &&
@@ -332,7 +336,7 @@ static void sidestep(const rt_world *w, uint32_t id, double ex, double ey, doubl
 static inline bool foot_in_flight(const rt_world *w, int s)
 {
 	const rt_agents *a = &w->agents;
-	return !a->mount[s] && a->stance[s] < RT_STANCE_GUARD && (a->state[s] == RT_STATE_ROUTING || rt__marching_off(w, s));
+	return !a->mount[s] && !rt__retinue_stance(a->stance[s]) && (a->state[s] == RT_STATE_ROUTING || rt__marching_off(w, s));
 }
 
 /* E5, C2: the way barred ("明军的溃兵冲到小凌河后，发现前方已经有金军骑兵在拦阻时，全部惶然
@@ -943,7 +947,7 @@ static void snapshot_velocities(rt_world *w)
 	w->decide_halted = NULL;
 	const bool flight = w->bar_on; /* a man on foot in flight, the rule on, the light enough (rt__barred_prepare) */
 	bool reads = flight;
-	for (int s = 0; s < n && !reads; ++s) reads = a->stance[s] == RT_STANCE_CONTAIN || a->stance[s] >= RT_STANCE_GUARD;
+	for (int s = 0; s < n && !reads; ++s) reads = a->stance[s] == RT_STANCE_CONTAIN || rt__retinue_stance(a->stance[s]);
 	if (!reads) return;
 	double *v = rt__arena_push(&w->arena, 2 * (size_t)n * sizeof(double));
 	RT_ASSERT(v != NULL); /* reserved by the step (world.c) */

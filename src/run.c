@@ -89,6 +89,7 @@ void rt__run_order_text(const rt_run *run, const rt_sc_order *o, char *buf, size
 	case RT_ORDER_ATTACK:
 		snprintf(buf, size, "attack towards %s%s%s", place ? place : "?", o->gallop ? " at the gallop" : "", o->spread ? ", spread over it" : "");
 		break;
+	case RT_ORDER_WITHDRAW: snprintf(buf, size, "withdraw to %s", place ? place : "?"); break;
 	case RT_ORDER_AMBUSH: snprintf(buf, size, "ambush at %s (%.0f m)", place ? place : "?", o->radius_m); break;
 	case RT_ORDER_SHELTER: snprintf(buf, size, "garrison"); break;
 	default: snprintf(buf, size, "%s", rt__order_name(o->kind)); break;
@@ -326,6 +327,11 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o, bool f
 			break;
 		case RT_ORDER_ATTACK:
 			a->stance[s] = RT_STANCE_ADVANCE;
+			a->goal[s] = place_goal(run, o->place);
+			a->state[s] = RT_STATE_MARCHING;
+			break;
+		case RT_ORDER_WITHDRAW:
+			a->stance[s] = RT_STANCE_WITHDRAW; /* M5: in order, faces to the enemy (locomotion.c) */
 			a->goal[s] = place_goal(run, o->place);
 			a->state[s] = RT_STATE_MARCHING;
 			break;
@@ -618,6 +624,7 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 	/* an agent is sqrt(scale) men wide: distances between bodies in contact grow with it */
 	wd.morale.capture_distance_m *= sqrt(run->scale);
 	wd.morale.kneel_distance_m *= sqrt(run->scale);
+	wd.combat.withdraw_face_m *= sqrt(run->scale);
 	wd.morale.barred_men /= run->scale; /* a threshold in men, counted in agents (section 10a) */
 	wd.morale.flight_pace_spread = run->scenario->pace_spread; /* the spread of the bands' paces is the men's (section 9) */
 	/* a general's lead on his column is a distance on the ground, plus one rider's spacing
@@ -682,12 +689,11 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 		    (s = add_goal(run, sc->corps[c].ranks_refuge, err)) != RT_OK)
 			return s;
 	for (int u = 0; u < sc->unit_count; ++u)
-		if (sc->units[u].order.kind == RT_ORDER_MARCH || sc->units[u].order.kind == RT_ORDER_ATTACK ||
-		    sc->units[u].order.kind == RT_ORDER_EMBARK)
+		if (rt__order_goes(sc->units[u].order.kind))
 			if ((s = add_goal(run, sc->units[u].order.place, err)) != RT_OK) return s;
 	for (int k = 0; k < sc->action_count; ++k) {
 		const rt_sc_order *o = &sc->actions[k].order;
-		if (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK || o->kind == RT_ORDER_EMBARK)
+		if (rt__order_goes(o->kind))
 			if ((s = add_goal(run, o->place, err)) != RT_OK) return s;
 		if ((s = add_goal(run, sc->actions[k].refuge, err)) != RT_OK) return s;
 	}
@@ -946,14 +952,14 @@ static void set_refuge(rt_run *run, const rt_sc_action *act)
 	}
 }
 
-/* A march or attack ordered to a whole corps is its commander's too: he goes at its head,
+/* A march, attack or withdrawal ordered to a whole corps is its commander's too: he goes at its head,
  * at its pace, and his guards keep by him, sallying with it from a fort he sheltered in
  * (Q9: Wu Sangui and Wang Pu led the breakout from Xingshan, seed 003 "突出重围"). They keep their
  * stances (guard.c); every other order is for the ranks, and the commander decides for
  * himself (command.c). */
 static void lead(rt_run *run, int corps, const rt_sc_order *o)
 {
-	if (o->kind != RT_ORDER_MARCH && o->kind != RT_ORDER_ATTACK) return;
+	if (o->kind != RT_ORDER_MARCH && o->kind != RT_ORDER_ATTACK && o->kind != RT_ORDER_WITHDRAW) return;
 	rt_world *w = run->world;
 	rt_agents *a = &w->agents;
 	const uint32_t hq_unit = (uint32_t)(run->scenario->unit_count + corps);
@@ -1006,7 +1012,7 @@ static rt_status fire_trigger(rt_run *run, int i, rt_error *err)
 		if (s != RT_OK) return s;
 		if (act->refuge >= 0) set_refuge(run, act);
 		const int side = sc->corps[act->unit >= 0 ? sc->units[act->unit].corps : act->corps].side;
-		if (act->order.kind == RT_ORDER_MARCH && act->order.place >= 0 && (act->has_order || !act->commander) &&
+		if ((act->order.kind == RT_ORDER_MARCH || act->order.kind == RT_ORDER_WITHDRAW) && act->order.place >= 0 && (act->has_order || !act->commander) &&
 		    (s = plan_road(run, side, act->order.place, err)) != RT_OK)
 			return s;
 		if (act->refuge >= 0 && (s = plan_road(run, side, act->refuge, err)) != RT_OK) return s;

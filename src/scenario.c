@@ -553,7 +553,7 @@ static rt_status read_flight(reader *r, const rt_ynode *root)
 }
 
 static const char *const order_words[RT_ORDER_KIND_COUNT] = { "hold", "advance", "contain", "march", "attack", "ambush", "shelter",
-								"embark", "guard", "counter_charge" };
+								"embark", "guard", "counter_charge", "withdraw" };
 
 const char *rt__order_name(rt_sc_order_kind kind)
 {
@@ -561,7 +561,7 @@ const char *rt__order_name(rt_sc_order_kind kind)
 }
 
 /* An order: a word (hold, advance, contain, shelter, guard, counter_charge) or a mapping
- * {kind: march|attack, to: place} / {kind: ambush, zone: place, radius_m: m}. */
+ * {kind: march|attack|embark|withdraw, to: place} / {kind: ambush, zone: place, radius_m: m}. */
 static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_sc_order *o)
 {
 	memset(o, 0, sizeof *o);
@@ -578,13 +578,13 @@ static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_s
 		join(kp, path, "kind");
 	}
 	if ((s = scalar_text(r, kn, kp, word, sizeof word)) != RT_OK)
-		return bad(r, kn, kp, "expected an order: hold, advance, contain, shelter, guard, counter_charge, or {kind: march|attack|ambush, ...}");
+		return bad(r, kn, kp, "expected an order: hold, advance, contain, shelter, guard, counter_charge, or {kind: march|attack|embark|withdraw|ambush, ...}");
 	int k = -1;
 	for (int i = 0; i < RT_ORDER_KIND_COUNT; i++)
 		if (strcmp(word, order_words[i]) == 0) k = i;
-	if (k < 0) return bad(r, kn, kp, "unknown order \"%s\"; expected hold, advance, contain, march, attack, ambush, shelter, embark, guard or counter_charge", word);
+	if (k < 0) return bad(r, kn, kp, "unknown order \"%s\"; expected hold, advance, contain, march, attack, ambush, shelter, embark, guard, counter_charge or withdraw", word);
 	o->kind = (rt_sc_order_kind)k;
-	bool needs_place = o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK || o->kind == RT_ORDER_AMBUSH || o->kind == RT_ORDER_EMBARK;
+	bool needs_place = rt__order_goes(o->kind) || o->kind == RT_ORDER_AMBUSH;
 	if (needs_place && n->type != RT_YNODE_MAP)
 		return bad(r, n, path, "the order %s needs a place: write {kind: %s, %s: <place>}", word, word,
 			   o->kind == RT_ORDER_AMBUSH ? "zone" : "to");
@@ -607,7 +607,7 @@ static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_s
 		if ((s = get_bool(r, n, "spread", path, &o->spread)) != RT_OK) return s;
 	}
 	if (n->type == RT_YNODE_MAP) {
-		if (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK || o->kind == RT_ORDER_EMBARK) {
+		if (rt__order_goes(o->kind)) {
 			if ((s = get_ref(r, n, "to", path, true, find_place, "place", &o->place)) != RT_OK) return s;
 			if (rt__yaml_get(n, "zone") || rt__yaml_get(n, "radius_m"))
 				return bad(r, n, path, "zone and radius_m belong to ambush orders only");

@@ -61,12 +61,19 @@ typedef enum rt_sc_order_kind {
 	RT_ORDER_EMBARK,     /* go to a landing and take the boats there (E7) */
 	RT_ORDER_GUARD,      /* keep by the corps' commander, screen him, carry him if he falls (M8, C6) */
 	RT_ORDER_COUNTER_CHARGE, /* turn on the enemies closing on the corps' commander, then follow him (M6) */
+	RT_ORDER_WITHDRAW,   /* go to a place giving ground in order, faces to the enemy (M5) */
 	RT_ORDER_KIND_COUNT
 } rt_sc_order_kind;
 
+/* Whether an order sends men to a place (`to`): march, attack, embark, withdraw. */
+static inline bool rt__order_goes(rt_sc_order_kind kind)
+{
+	return kind == RT_ORDER_MARCH || kind == RT_ORDER_ATTACK || kind == RT_ORDER_EMBARK || kind == RT_ORDER_WITHDRAW;
+}
+
 typedef struct rt_sc_order {
 	rt_sc_order_kind kind;
-	int place;              /* march/attack: destination; ambush: zone; -1 none */
+	int place;              /* march/attack/embark/withdraw: destination; ambush: zone; -1 none */
 	double radius_m;        /* ambush zone radius */
 	bool gallop;            /* march/attack: riders go at the gallop (charge_pace_factor x free speed) */
 	bool spread;            /* march: the unit spreads over the place, each man to his post (E5) */

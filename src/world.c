@@ -194,6 +194,7 @@ rt_combat_params rt_combat_params_default(void)
 	c.charge_morale_shock = 0.3;
 	c.charge_shock_radius_m = 3.0;
 	c.charge_formed_factor = 0.3;
+	c.withdraw_face_m = 10.0; /* the enemy upon him, a few paces off: estimate (E) */
 	return c;
 }
 
@@ -297,6 +298,8 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 	      c->charge_morale_shock >= 0.0 && c->charge_morale_shock <= 1.0 &&
 	      c->charge_shock_radius_m >= 0.0 && c->charge_shock_radius_m <= 100.0 && c->charge_formed_factor >= 0.0 && c->charge_formed_factor <= 1.0))
 		return rt__fail(err, RT_ERR_INVALID, "combat charge parameters out of range (docs/model.md section 8 gives each range)");
+	if (!(c->withdraw_face_m >= 0.0 && c->withdraw_face_m <= 1000.0))
+		return rt__fail(err, RT_ERR_INVALID, "combat: withdraw_face_m %g out of range 0..1000 m", c->withdraw_face_m);
 	const rt_morale_params *m = &d->morale;
 	for (int e = 0; e < RT_EXPERIENCE_COUNT; ++e)
 		if (!(m->baseline[e] >= 0.0 && m->baseline[e] <= 1.0 && m->sensitivity[e] >= 0.0 && m->sensitivity[e] <= 100.0))
@@ -564,7 +567,7 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 		return rt__fail(err, RT_ERR_INVALID, "agent of side %d cannot serve in corps %d of side %d", d->side, (int)d->corps,
 				w->corps[d->corps].def.side);
 	if (d->side >= RT_MAX_SIDES) return rt__fail(err, RT_ERR_INVALID, "agent side %d; sides are 0..%d", d->side, RT_MAX_SIDES - 1);
-	if ((unsigned)d->stance > RT_STANCE_REARGUARD) return rt__fail(err, RT_ERR_INVALID, "agent stance %d is unknown", (int)d->stance);
+	if ((unsigned)d->stance > RT_STANCE_WITHDRAW) return rt__fail(err, RT_ERR_INVALID, "agent stance %d is unknown", (int)d->stance);
 	if (d->keeps_ground && d->stance != RT_STANCE_CONTAIN)
 		return rt__fail(err, RT_ERR_INVALID, "agent keeps_ground is for stance contain; his stance is %d", (int)d->stance);
 	if (d->ammunition < -1 || d->ammunition > 100000) return rt__fail(err, RT_ERR_INVALID, "agent ammunition %d; expected -1 (default) or 0..100000", d->ammunition);

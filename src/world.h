@@ -443,6 +443,13 @@ void rt__grid_build(rt_world *w);
 /* Lays the grid out for target_agents men as rt__grid_fit would have (checkpoint.c
  * restores the layout the saved run had); all or nothing. */
 rt_status rt__grid_set_target(rt_world *w, int target_agents, rt_error *err);
+/* Whether a stance is of a commander's party (M8, C6, M6: guard, carried, rearguard),
+ * decided apart by guard.c. */
+static inline bool rt__retinue_stance(uint8_t stance)
+{
+	return stance >= RT_STANCE_GUARD && stance <= RT_STANCE_REARGUARD;
+}
+
 static inline int rt__grid_wrap(int v, int n)
 {
 	if ((unsigned)v < (unsigned)n) return v; /* the common case, without a division */
@@ -1026,7 +1033,7 @@ static inline rt_goal_id rt__ranks_refuge(const rt_corps_def *d)
  * his guards, the man carrying him and his rearguard. */
 static inline bool rt__with_commander(const rt_world *w, int s)
 {
-	return w->agents.kind[s] == RT_KIND_COMMANDER || w->agents.stance[s] >= RT_STANCE_GUARD;
+	return w->agents.kind[s] == RT_KIND_COMMANDER || rt__retinue_stance(w->agents.stance[s]);
 }
 
 /* A routing man's run: flight_speed_factor x his own pace (section 9), the commander's
@@ -1051,6 +1058,7 @@ static inline bool rt__marching_off(const rt_world *w, int slot)
 {
 	const int c = w->agents.corps[slot];
 	if (w->agents.state[slot] != RT_STATE_MARCHING || c < 0 || !w->corps[c].left) return false;
+	if (w->agents.stance[slot] == RT_STANCE_WITHDRAW) return false; /* in order (M5) */
 	const int32_t goal = w->agents.goal[slot];
 	return goal == w->corps[c].def.refuge || goal == rt__ranks_refuge(&w->corps[c].def);
 }

@@ -1250,13 +1250,14 @@ TEST(command_a_commander_sees_the_charge_coming)
 /* M4, M5 (docs/model.md section 10, "The banner passes up"): 30 foot of a corps hold at
  * x = 0 with no refuge of their own; their commander falls (killed at the start). Their
  * superior's corps, 10 men and he, holds a place 200-300 m west — or he has left for his
- * refuge 1.2 km east — or they answer to no one. Five minutes on, where are the 30 and
- * whose are they? With a superior holding they go to him, with one who left they go
- * after him ("随中军大旗撤走"), with none they stand where they were; with the superior
- * fallen too, to his superior above him. */
+ * refuge 1.2 km east (their commander falls at 90 s, after he has gone) — or they answer
+ * to no one. Five minutes on, where are the 30 and whose are they? With a superior
+ * holding they go to him, with one who left they go after him in order, withdrawing
+ * ("随中军大旗撤走"; section 8, "Withdrawing in order"), with none they stand where they
+ * were; with the superior fallen too, to his superior above him. */
 typedef enum { BANNER_HOLDS, BANNER_LEFT, BANNER_NONE, BANNER_UP_TWO } banner_case;
 
-static bool to_the_banner(banner_case how, double *mean_x, int *top_men, int *fallen_active)
+static bool to_the_banner(banner_case how, double *mean_x, int *top_men, int *fallen_active, int *withdrawing)
 {
 	rt_world_def d = rt_world_def_default();
 	d.allocator = rt_test_allocator();
@@ -1304,15 +1305,23 @@ static bool to_the_banner(banner_case how, double *mean_x, int *top_men, int *fa
 		man.position = (rt_vec2){ 1.5 * (i / 5), -4.0 + 1.5 * (i % 5) };
 		ok = rt_world_add_agent(w, &man, i == 0 ? &first : NULL, &err) == RT_OK;
 	}
-	ok = ok && rt_world_set_agent_state(w, general[2], RT_STATE_DEAD_COMBAT, &err) == RT_OK;
-	if (how == BANNER_UP_TWO) ok = ok && rt_world_set_agent_state(w, general[1], RT_STATE_DEAD_COMBAT, &err) == RT_OK;
+	/* the superior who leaves has left (in the first minute) when their commander falls */
+	const int fall = how == BANNER_LEFT ? (int)(90.0 / d.dt_s) : 0;
 	const int steps = (int)(300.0 / d.dt_s);
-	for (int s = 0; s < steps && ok; ++s) ok = rt_world_step(w, &err) == RT_OK;
+	for (int s = 0; s < steps && ok; ++s) {
+		if (s == fall) {
+			ok = rt_world_set_agent_state(w, general[2], RT_STATE_DEAD_COMBAT, &err) == RT_OK;
+			if (how == BANNER_UP_TWO) ok = ok && rt_world_set_agent_state(w, general[1], RT_STATE_DEAD_COMBAT, &err) == RT_OK;
+		}
+		ok = ok && rt_world_step(w, &err) == RT_OK;
+	}
 	*mean_x = 0.0;
+	*withdrawing = 0;
 	rt_agent_view v;
 	for (int i = 0; i < 30 && ok; ++i) {
 		ok = rt_world_get_agent(w, first + (rt_agent_id)i, &v);
 		*mean_x += v.position.x / 30.0;
+		*withdrawing += v.stance == RT_STANCE_WITHDRAW;
 	}
 	rt_corps_view cv;
 	ok = ok && rt_world_get_corps(w, corps[0], &cv);
@@ -1326,17 +1335,20 @@ static bool to_the_banner(banner_case how, double *mean_x, int *top_men, int *fa
 TEST(command_a_fallen_generals_men_go_to_the_banner)
 {
 	double x[4];
-	int top[4], left[4];
-	for (int how = BANNER_HOLDS; how <= BANNER_UP_TWO; ++how) CHECK(to_the_banner((banner_case)how, &x[how], &top[how], &left[how]));
+	int top[4], left[4], back[4];
+	for (int how = BANNER_HOLDS; how <= BANNER_UP_TWO; ++how)
+		CHECK(to_the_banner((banner_case)how, &x[how], &top[how], &left[how], &back[how]));
 	rt_test_note("five minutes after their commander fell, the 30 at mean x = %.0f m (superior holding 200-300 m west), "
 		     "%.0f m (superior gone east), %.0f m (no superior), %.0f m (superior fallen too, his above holding); "
-		     "the top corps' men %d, %d, %d, %d",
-		     x[0], x[1], x[2], x[3], top[0], top[1], top[2], top[3]);
+		     "the top corps' men %d, %d, %d, %d; withdrawing in order %d, %d, %d, %d",
+		     x[0], x[1], x[2], x[3], top[0], top[1], top[2], top[3], back[0], back[1], back[2], back[3]);
 	CHECK(x[BANNER_HOLDS] < -150.0);  /* to their superior's place, where he stands */
 	CHECK(top[BANNER_HOLDS] == 41);   /* his 10 and he, and the 30 now his */
 	CHECK(left[BANNER_HOLDS] == 0);   /* the fallen corps has none left in the field */
 	CHECK(x[BANNER_LEFT] > 150.0);    /* after him toward his refuge */
 	CHECK(top[BANNER_LEFT] == 41);
+	CHECK(back[BANNER_LEFT] == 30);   /* in order, not in flight as his own men who left with him (M5) */
+	CHECK(back[BANNER_HOLDS] == 0 && back[BANNER_NONE] == 0 && back[BANNER_UP_TWO] == 0);
 	CHECK(fabs(x[BANNER_NONE]) < 10.0); /* no one to go to: they stand */
 	CHECK(top[BANNER_NONE] == 11 && left[BANNER_NONE] == 30);
 	CHECK(x[BANNER_UP_TWO] < -150.0); /* past the fallen middle to the one above */

@@ -128,6 +128,7 @@ static const struct {
 	{ "superior-other-side", 27, 15, "corps.blue_horse.superior: the corps \"red_one\" is of the other side (\"red\")" },
 	{ "spread-not-bool", 23, 93, "corps.red_one.units.one_foot.order.spread: expected true or false, found \"3\"" },
 	{ "spread-not-march-or-attack", 23, 111, "corps.red_one.units.one_foot.order.spread: only a march or an attack spreads over its place" },
+	{ "withdraw-pace", 23, 94, "corps.red_one.units.one_foot.order.pace: only march and attack orders take a pace" },
 	{ "summon-not-bool", 27, 13, "corps.blue_horse.summon: expected true or false, found \"often\"" },
 	{ "mounted-not-bool", 22, 14, "corps.red_one.mounted: expected true or false, found \"on a mule\"" },
 	{ "syntax-tab", 18, 1, "YAML syntax: found character that cannot start any token" },
@@ -140,7 +141,7 @@ static const struct {
 	{ "unknown-feature", 13, 19, "has no feature with the id \"castle\"" },
 	{ "unknown-key", 21, 5, "corps.red_one.bravery: unknown key \"bravery\"; expected one of: side, name" },
 	{ "unknown-kind", 28, 22, "unknown kind \"elephant\"; expected foot, archer" },
-	{ "unknown-order", 33, 31, "triggers.go.then.0.order: unknown order \"protect\"; expected hold, advance, contain, march, attack, ambush, shelter, embark, guard or counter_charge" },
+	{ "unknown-order", 33, 31, "triggers.go.then.0.order: unknown order \"protect\"; expected hold, advance, contain, march, attack, ambush, shelter, embark, guard, counter_charge or withdraw" },
 	{ "unknown-place", 21, 13, "corps.red_one.refuge: no place has the id \"ningyuan\"" },
 	{ "unknown-unit-in-order", 33, 16, "triggers.go.then.0.unit: no unit has the id \"raiders\"" },
 	{ "unknown-action-refuge", 33, 69, "triggers.go.then.0.refuge: no place has the id \"ningyuan\"" },
@@ -1656,6 +1657,43 @@ TEST(scenario_report_marks_a_thin_block_slipped_past)
 	CHECK(slipped == seeds && same_place == seeds);
 	CHECK(over_thin >= 100 * seeds);
 	CHECK(held == seeds && over_thick == 0);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* M5, the withdrawal in order (docs/model.md section 8, "Withdrawing in order";
+ * tests/data/scenarios/withdraw): 300 foot sent back to a camp 1.5 km off as 20 horse come
+ * on at them. Withdrawing, the men the horse reach turn and strike back, and the horse
+ * lose men in every seed; marched there (their backs to the horse) they strike no one
+ * behind them, and the horse lose fewer. The men's own losses are reported, not held to a
+ * bound: facing costs them men at the rear that walking on does not (measured). */
+TEST(scenario_withdrawing_men_face_the_horse_and_strike_back)
+{
+	static char text[8192];
+	read_text("tests/data/scenarios/withdraw/scenario.yaml", text, sizeof text);
+	const char *march[] = { "triggers.back.then.0.order.kind=march" };
+	const int seeds = RT_TEST_SANITIZED ? 1 : 3;
+	int struck[2] = { 0, 0 }, lost[2] = { 0, 0 }, more = 0;
+	for (int seed = 1; seed <= seeds; ++seed) {
+		int jin[2];
+		for (int k = 0; k < 2; ++k) {
+			char dir[] = "/tmp/rout-phenomena-XXXXXX";
+			phenomena_seen none;
+			json_t *root;
+			phenomena_run(text, "tests/data/scenarios/withdraw", (uint64_t)seed, 0.0, march, k, dir, "M5", &none, &root);
+			const json_t *sides = json_object_get(root, "sides");
+			jin[k] = (int)json_number_value(json_object_get(json_object_get(sides, "jin"), "killed"));
+			lost[k] += (int)json_number_value(json_object_get(json_object_get(sides, "ming"), "killed"));
+			struck[k] += jin[k];
+			json_decref(root);
+			remove_dir(dir);
+		}
+		more += jin[0] > jin[1];
+	}
+	rt_test_note("%d seeds: withdrawing, the horse lose %d (more than against the march in %d seeds) and the foot %d; "
+		     "marching, the horse lose %d and the foot %d",
+		     seeds, struck[0], more, lost[0], struck[1], lost[1]);
+	CHECK(more == seeds);
+	CHECK(struck[0] >= 3 * seeds && struck[0] >= 3 * struck[1]);
 	CHECK(rt_test_bytes_held() == 0);
 }
 

@@ -181,6 +181,7 @@ typedef struct rt_combat_params {
 	double charge_morale_shock;       /* the man charged and those beside him lose this much morale (full charge) */
 	double charge_shock_radius_m;     /* ... those within this of him */
 	double charge_formed_factor;      /* against formed foot the charge tells this much */
+	double withdraw_face_m;           /* a man withdrawing in order faces an enemy this near (M5) */
 } rt_combat_params;
 
 rt_combat_params rt_combat_params_default(void);
@@ -411,8 +412,12 @@ typedef enum rt_stance {
 	RT_STANCE_CONTAIN,  /* keep contain_distance_m from the nearest enemy; strike no one (M7) */
 	RT_STANCE_GUARD,    /* keep by his corps' commander, screen him, fight who closes on him (M8) */
 	RT_STANCE_CARRIED,  /* a wounded commander: carried by a guard, or limping (C6); set by the world */
-	RT_STANCE_REARGUARD /* turn on the enemies closing on his corps' commander until he is
-	                       rearguard_cover_m off, then follow him to his refuge (M6) */
+	RT_STANCE_REARGUARD, /* turn on the enemies closing on his corps' commander until he is
+	                        rearguard_cover_m off, then follow him to his refuge (M6) */
+	RT_STANCE_WITHDRAW   /* go to his goal giving ground in order: with an enemy within
+	                        withdraw_face_m he steps back no faster than facing_speed_mps, his
+	                        face to the enemy; he strikes who comes in reach, is not in flight
+	                        in a pursuer's eyes, and on foot blunts a charge as formed foot (M5) */
 } rt_stance;
 
 typedef struct rt_agent_def {

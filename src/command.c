@@ -272,10 +272,12 @@ static void to_the_banner(rt_world *w)
 		if (rt__retinue_stance(a->stance[s])) a->stance[s] = a->order_stance[s] = RT_STANCE_HOLD;
 		const uint8_t st = a->state[s];
 		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
-		/* after him if he has left: in order, their faces to the enemy (M5: "随中军大旗撤走"),
-		 * not in flight as his own men are who marched off when he did */
+		/* to the banner in order, their faces to the enemy (M5: "随中军大旗撤走"): after him if
+		 * he has left (not in flight as his own men are who marched off when he did), or to
+		 * the place he holds; if he attacks or advances they go with him */
 		const int t = (int)w->slot_of_id[u->commander];
-		const uint8_t stance = u->left ? (uint8_t)RT_STANCE_WITHDRAW : a->order_stance[t];
+		const uint8_t held = a->order_stance[t] == RT_STANCE_HOLD ? (uint8_t)RT_STANCE_WITHDRAW : a->order_stance[t];
+		const uint8_t stance = u->left ? (uint8_t)RT_STANCE_WITHDRAW : held;
 		send(a, s, u->left ? rt__ranks_refuge(&u->def) : a->order_goal[t],
 		     rt__retinue_stance(stance) ? (uint8_t)RT_STANCE_HOLD : stance); /* not his guards' stance */
 	}

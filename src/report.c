@@ -803,6 +803,53 @@ static rt_status watch_raid(rt_run *run)
 	return RT_OK;
 }
 
+static void men_text(double men, char *buf, size_t size);
+
+/* M4, M5: a fallen commander's men come under his superior's banner (command.c,
+ * "The banner passes up"): told once per corps, at the first check that finds living men
+ * of its units (his guards too) in another corps — how many, under whom, where they
+ * stand and whether they go in order (the steady withdrawing) or in flight. */
+static rt_status watch_banners(rt_run *run)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	const rt_agents *a = &w->agents;
+	bool any = false;
+	for (int c = 0; c < sc->corps_count && !any; ++c) any = !run->banner_told[c] && sc->corps[c].superior >= 0;
+	if (!any) return RT_OK;
+	int men[RT_SCENARIO_MAX_CORPS], steady[RT_SCENARIO_MAX_CORPS], to[RT_SCENARIO_MAX_CORPS];
+	double xy[2 * RT_SCENARIO_MAX_CORPS];
+	for (int c = 0; c < sc->corps_count; ++c) {
+		men[c] = steady[c] = 0;
+		to[c] = -1;
+		xy[2 * c] = xy[2 * c + 1] = 0.0;
+	}
+	for (int k = 0; k < a->count; ++k) {
+		const int u = (int)a->unit[k];
+		const int c = u < sc->unit_count ? sc->units[u].corps : u - sc->unit_count; /* a corps' own unit after the scenario's */
+		if (c < 0 || c >= sc->corps_count || run->banner_told[c] || a->corps[k] == c || a->corps[k] < 0 || !rt__active(a->state[k]) ||
+		    a->state[k] == RT_STATE_SURRENDERED)
+			continue;
+		men[c]++;
+		steady[c] += a->stance[k] == RT_STANCE_WITHDRAW && a->state[k] != RT_STATE_ROUTING;
+		to[c] = a->corps[k];
+		xy[2 * c] += a->x[k];
+		xy[2 * c + 1] += a->y[k];
+	}
+	rt_status s = RT_OK;
+	for (int c = 0; c < sc->corps_count && s == RT_OK; ++c) {
+		if (men[c] == 0) continue;
+		run->banner_told[c] = true;
+		char count[32], order[32];
+		men_text(men[c] * run->scale, count, sizeof count); /* no commander among them: he fell */
+		men_text(steady[c] * run->scale, order, sizeof order);
+		const rt_vec2 at = { xy[2 * c] / men[c], xy[2 * c + 1] / men[c] };
+		s = rt__run_event(run, "banner_passed", sc->corps[c].id, at, "", "%s's men come under %s (%s): %s, %s of them in order",
+				  sc->corps[c].name, sc->corps[to[c]].name, sc->corps[to[c]].id, count, order);
+	}
+	return s;
+}
+
 rt_status rt__run_watch(rt_run *run)
 {
 	const rt_scenario *sc = run->scenario;
@@ -838,7 +885,7 @@ rt_status rt__run_watch(rt_run *run)
 			} else if (st == RT_STATE_ESCAPED) {
 				s = rt__run_event(run, "commander_escaped", k->id, at, "", "%s gets away", k->name);
 				if (s == RT_OK && guarded(run, c, at)) s = seen(run, RT_PH_M8, at, k->id);
-			} else if (!rt__active(st)) {
+			} else if (!rt__active(st) || st == RT_STATE_SURRENDERED) { /* kneeling, he has fallen too (command.c) */
 				s = rt__run_event(run, "commander_fell", k->id, at, "", "%s is %s", k->name, rt_state_name((rt_state)st));
 			} else if (st == RT_STATE_ROUTING && run->commander_state[c] != RT_STATE_ROUTING) {
 				s = rt__run_event(run, "commander_routing", k->id, at, "", "%s is swept into the flight", k->name);
@@ -847,6 +894,7 @@ rt_status rt__run_watch(rt_run *run)
 		}
 		if (s == RT_OK && w->corps[c].carrier >= 0) s = seen(run, RT_PH_C6, at, k->id);
 	}
+	if (s == RT_OK) s = watch_banners(run);
 	/* units breaking: half their men routing, taken or dead */
 	for (int u = 0; u < sc->unit_count && s == RT_OK; ++u) {
 		if (run->unit_routed[u]) continue;

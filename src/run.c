@@ -743,6 +743,7 @@ void rt_run_destroy(rt_run *run)
 	rt__free(&a, run->commander, (size_t)sc->corps_count * sizeof(int32_t));
 	rt__free(&a, run->commander_state, (size_t)sc->corps_count * sizeof(uint8_t));
 	rt__free(&a, run->commander_left, (size_t)sc->corps_count * sizeof(bool));
+	rt__free(&a, run->banner_told, (size_t)sc->corps_count * sizeof(bool));
 	rt__free(&a, run->reached_place, (size_t)sc->corps_count * sizeof(int));
 	rt__free(&a, run->reached_at_s, (size_t)sc->corps_count * sizeof(double));
 	rt__free(&a, run->unit_order, (size_t)(sc->unit_count + 1) * sizeof(rt_sc_order));
@@ -798,6 +799,7 @@ rt_status rt_run_create(const rt_scenario *sc, const rt_run_def *def, rt_run **o
 	run->commander = rt__calloc(a, (size_t)sc->corps_count, sizeof(int32_t));
 	run->commander_state = rt__calloc(a, (size_t)sc->corps_count, sizeof(uint8_t));
 	run->commander_left = rt__calloc(a, (size_t)sc->corps_count, sizeof(bool));
+	run->banner_told = rt__calloc(a, (size_t)sc->corps_count, sizeof(bool));
 	run->reached_place = rt__calloc(a, (size_t)sc->corps_count, sizeof(int));
 	run->reached_at_s = rt__calloc(a, (size_t)sc->corps_count, sizeof(double));
 	run->unit_order = rt__calloc(a, (size_t)(sc->unit_count + 1), sizeof(rt_sc_order));
@@ -808,7 +810,7 @@ rt_status rt_run_create(const rt_scenario *sc, const rt_run_def *def, rt_run **o
 	run->figure_value = rt__calloc(a, (size_t)(sc->history_count + 1), sizeof(double));
 	run->figure_since = rt__calloc(a, (size_t)(2 * sc->history_count + 1), sizeof(double));
 	rt_status s = RT_OK;
-	if (!run->place_goal || !run->commander || !run->commander_state || !run->commander_left || !run->reached_place ||
+	if (!run->place_goal || !run->commander || !run->commander_state || !run->commander_left || !run->banner_told || !run->reached_place ||
 	    !run->reached_at_s || !run->unit_order || !run->unit_routed || !run->unit_sent_to || !run->trigger_fired_s ||
 	    !run->figure_value || !run->figure_since) {
 		s = rt__fail(err, RT_ERR_NOMEM, "out of memory building the run");

@@ -2,10 +2,10 @@
  * own state as its extra bytes, under the same checksum, so the two can never be
  * replaced apart. The run's state is laid out as
  *
- *   magic "RTRUN6\0", fingerprint (u64: the scenario's tables, seed, scale, end),
+ *   magic "RTRUN7\0", fingerprint (u64: the scenario's tables, seed, scale, end),
  *   last_check, last_series, sheltered_at_start (i64), tide samples (i32) and the last
- *   two sea levels (f64), then per corps: commander state (u8), left reported (u8),
- *   reached place (i32), reached at (f64); per unit: order (kind i32, with 0x100 set for
+ *   two sea levels (f64), then per corps: commander state (u8), left reported (u8), its
+ *   men's passing to its superior reported (u8), reached place (i32), reached at (f64); per unit: order (kind i32, with 0x100 set for
  *   an order at the gallop and 0x200 for one to spread; place i32, radius f64), broken reported (u8),
  *   the place its last march sent it to (i32, -1 none); per trigger: fired at (f64); per history figure:
  *   its value at its time (f64, NAN not yet taken or none), then per figure its measure and
@@ -21,19 +21,21 @@
  * commander is one man at any scale); version 3 ("RTRUN3") a `from` figure's cohort;
  * version 4 a flag for every phenomenon (version 3 had 15); version 5 the place each unit
  * was last sent to (Q3, Q4); version 6 the mark of each man in flight who had a block
- * ahead of him (Q5). Older ones are refused.
+ * ahead of him (Q5); version 7 whether a corps' men passing to its superior's banner has
+ * been told (M4, M5). Older ones are refused.
  * Every read is bounds-checked; a value out of range is refused. */
 #include "run_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#define RUN_MAGIC "RTRUN6\0"
+#define RUN_MAGIC "RTRUN7\0"
 #define RUN_MAGIC_1 "RTRUN1\0" /* before the commanders were counted apart */
 #define RUN_MAGIC_2 "RTRUN2\0" /* before a `from` figure followed its men (figure_cohort) */
 #define RUN_MAGIC_3 "RTRUN3\0" /* before the report watched for every phenomenon (15 flags) */
 #define RUN_MAGIC_4 "RTRUN4\0" /* before a unit kept the place it was sent to (Q3, Q4) */
 #define RUN_MAGIC_5 "RTRUN5\0" /* before a man in flight was marked by the block he had ahead (Q5) */
+#define RUN_MAGIC_6 "RTRUN6\0" /* before a fallen general's men passing to his superior was told (M4, M5) */
 
 typedef struct buffer {
 	unsigned char *data;
@@ -106,10 +108,11 @@ static void write_state(const rt_run *run, buffer *b)
 	put(b, &run->tide_prev_m, sizeof(double));
 	put(b, &run->tide_prev2_m, sizeof(double));
 	for (int c = 0; c < sc->corps_count; ++c) {
-		const uint8_t st = run->commander_state[c], left = run->commander_left[c];
+		const uint8_t st = run->commander_state[c], left = run->commander_left[c], told = run->banner_told[c];
 		const int32_t place = run->reached_place[c];
 		put(b, &st, 1);
 		put(b, &left, 1);
+		put(b, &told, 1);
 		put(b, &place, sizeof place);
 		put(b, &run->reached_at_s[c], sizeof(double));
 	}
@@ -184,24 +187,29 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	get(&r, magic, 8);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_1, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 1, made by an older rout "
-					   "(which counted a commander as `scale` men); this build reads version 6: run again from the start", lc->path);
+					   "(which counted a commander as `scale` men); this build reads version 7: run again from the start", lc->path);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_2, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 2, made by an older rout "
 					   "(whose figures of the men in a place counted their corps' losses elsewhere too); this build reads "
-					   "version 6: run again from the start", lc->path);
+					   "version 7: run again from the start", lc->path);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_3, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 3, made by an older rout "
-					   "(whose report watched for 15 phenomena); this build reads version 6: run again from the start",
+					   "(whose report watched for 15 phenomena); this build reads version 7: run again from the start",
 				   lc->path);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_4, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 4, made by an older rout "
-					   "(whose units did not keep the place they were sent to); this build reads version 6: run again from "
+					   "(whose units did not keep the place they were sent to); this build reads version 7: run again from "
 					   "the start",
 				   lc->path);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_5, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 5, made by an older rout "
-					   "(whose report did not mark the men who slipped past a block, Q5); this build reads version 6: run "
+					   "(whose report did not mark the men who slipped past a block, Q5); this build reads version 7: run "
 					   "again from the start",
+				   lc->path);
+	if (!r.failed && memcmp(magic, RUN_MAGIC_6, 8) == 0)
+		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 6, made by an older rout "
+					   "(whose report did not tell when a fallen general's men passed to his superior); this build reads "
+					   "version 7: run again from the start",
 				   lc->path);
 	if (r.failed || memcmp(magic, RUN_MAGIC, 8) != 0) return refuse(err, lc->path, "is missing: this is a world's checkpoint, not a run's");
 	uint64_t fp;
@@ -219,6 +227,7 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	const int C = sc->corps_count, U = sc->unit_count, T = sc->trigger_count;
 	rt_status s = RT_OK;
 	uint8_t *cst = rt__calloc(&run->allocator, (size_t)C + 1, 1), *cleft = rt__calloc(&run->allocator, (size_t)C + 1, 1);
+	uint8_t *ctold = rt__calloc(&run->allocator, (size_t)C + 1, 1);
 	int32_t *cplace = rt__calloc(&run->allocator, (size_t)C + 1, sizeof(int32_t));
 	double *cat = rt__calloc(&run->allocator, (size_t)C + 1, sizeof(double));
 	rt_sc_order *orders = rt__calloc(&run->allocator, (size_t)U + 1, sizeof(rt_sc_order));
@@ -235,16 +244,17 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	rt_run_event *events = NULL;
 	int32_t *series = NULL;
 	size_t events_bytes = 0, series_bytes = 0;
-	if (!cst || !cleft || !cplace || !cat || !orders || !broken || !sent || !fired || !figures || !cohort || !mark) {
+	if (!cst || !cleft || !ctold || !cplace || !cat || !orders || !broken || !sent || !fired || !figures || !cohort || !mark) {
 		s = rt__fail(err, RT_ERR_NOMEM, "out of memory reading %s", lc->path);
 		goto done;
 	}
 	for (int c = 0; c < C; ++c) {
 		get(&r, &cst[c], 1);
 		get(&r, &cleft[c], 1);
+		get(&r, &ctold[c], 1);
 		get(&r, &cplace[c], sizeof(int32_t));
 		get(&r, &cat[c], sizeof(double));
-		if (cst[c] >= RT_STATE_COUNT || cleft[c] > 1 || cplace[c] < -1 || cplace[c] >= sc->place_count) r.failed = true;
+		if (cst[c] >= RT_STATE_COUNT || cleft[c] > 1 || ctold[c] > 1 || cplace[c] < -1 || cplace[c] >= sc->place_count) r.failed = true;
 	}
 	for (int u = 0; u < U; ++u) {
 		int32_t kind, place;
@@ -324,6 +334,7 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	memcpy(run->commander_state, cst, (size_t)C);
 	for (int c = 0; c < C; ++c) {
 		run->commander_left[c] = cleft[c] != 0;
+		run->banner_told[c] = ctold[c] != 0;
 		run->reached_place[c] = cplace[c];
 		run->reached_at_s[c] = cat[c];
 	}
@@ -352,6 +363,7 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 done:
 	rt__free(&run->allocator, cst, (size_t)C + 1);
 	rt__free(&run->allocator, cleft, (size_t)C + 1);
+	rt__free(&run->allocator, ctold, (size_t)C + 1);
 	rt__free(&run->allocator, cplace, ((size_t)C + 1) * sizeof(int32_t));
 	rt__free(&run->allocator, cat, ((size_t)C + 1) * sizeof(double));
 	rt__free(&run->allocator, orders, ((size_t)U + 1) * sizeof(rt_sc_order));

@@ -47,6 +47,7 @@ struct rt_run {
 	int32_t *commander;           /* per corps: the commander's agent id */
 	uint8_t *commander_state;     /* per corps: his state at the last check */
 	bool *commander_left;         /* per corps: his leaving has been reported */
+	bool *banner_told;            /* per corps: its men passing to its superior's banner has been reported (M4, M5) */
 	int *reached_place;           /* per corps: the place (fort) he reached, -1 */
 	double *reached_at_s;
 	rt_sc_order *unit_order;      /* per unit: the order it was last given */

@@ -701,12 +701,13 @@ TEST(scenario_run_resumes_from_its_checkpoint_bit_for_bit)
 	 * all but its last 8 bytes), is refused by its version and says so: version 1
 	 * (commanders counted as `scale` men), 2 (a `from` figure counted its corps' men
 	 * anywhere), 3 (15 phenomena watched for, not PHENOMENA.md's 32), 4 (no place a unit was sent to),
-	 * 5 (no mark of the block a man in flight had ahead, Q5) */
+	 * 5 (no mark of the block a man in flight had ahead, Q5), 6 (no word of a fallen
+	 * general's men passing to his superior) */
 	char *magic = NULL;
 	for (size_t at = 0; bytes && !magic && at + 8 <= n; ++at)
-		if (memcmp(bytes + at, "RTRUN6\0", 8) == 0) magic = bytes + at;
+		if (memcmp(bytes + at, "RTRUN7\0", 8) == 0) magic = bytes + at;
 	CHECK(magic != NULL);
-	for (char v = '1'; magic && v <= '5'; ++v) {
+	for (char v = '1'; magic && v <= '6'; ++v) {
 		magic[5] = v;
 		uint64_t h = 0xcbf29ce484222325ull;
 		for (size_t i = 0; i + 8 < n; ++i) h = (h ^ (unsigned char)bytes[i]) * 0x100000001b3ull;
@@ -1665,7 +1666,8 @@ TEST(scenario_report_marks_a_thin_block_slipped_past)
  * on at them. Withdrawing, the men the horse reach turn and strike back, and the horse
  * lose men in every seed; marched there (their backs to the horse) they strike no one
  * behind them, and the horse lose fewer. The men's own losses are reported, not held to a
- * bound: facing costs them men at the rear that walking on does not (measured). */
+ * bound: facing costs them men at the rear that walking on does not (measured). The run
+ * is the same at two threads and resumed at one from a checkpoint taken under the horse. */
 TEST(scenario_withdrawing_men_face_the_horse_and_strike_back)
 {
 	static char text[8192];
@@ -1694,6 +1696,79 @@ TEST(scenario_withdrawing_men_face_the_horse_and_strike_back)
 		     seeds, struck[0], more, lost[0], struck[1], lost[1]);
 	CHECK(more == seeds);
 	CHECK(struck[0] >= 3 * seeds && struck[0] >= 3 * struck[1]);
+	/* the same at any thread count and through a checkpoint taken as they withdraw under
+	 * the horse (10:03-10:04): two threads to 10:06, stopped at 10:03:30 and resumed at one */
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK_OK(rt_scenario_load_string(text, strlen(text), "withdraw.yaml", "tests/data/scenarios/withdraw", &def, &sc, &err), err);
+	char dir[] = "/tmp/rout-withdraw-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	if (sc) {
+		rt_run_def rd = run_def(1, 2);
+		rd.until_s = 360.0;
+		uint64_t hashes[2];
+		run_whole_and_resumed(sc, rd, 210.0, 1, dir, hashes);
+		CHECK_MSG(hashes[0] == hashes[1], "hash %016llx whole at two threads, %016llx resumed at one",
+			  (unsigned long long)hashes[0], (unsigned long long)hashes[1]);
+		CHECK(same_output(dir, "summary.json"));
+	}
+	rt_scenario_destroy(sc);
+	remove_dir(dir);
+	CHECK(rt_test_bytes_held() == 0);
+}
+
+/* M4, M5 in the timeline (tests/data/scenarios/banner): a captain holding with 200 foot
+ * under a general 1.5 km west falls (killed or kneeling) as 60 horse ride into them; the
+ * run tells once, after his fall, that his men still living and not kneeling came under
+ * the general, and how many. With no superior named, no such event. */
+TEST(scenario_report_tells_when_the_banner_passes)
+{
+	static char text[8192], alone[8192];
+	read_text("tests/data/scenarios/banner/scenario.yaml", text, sizeof text);
+	memcpy(alone, text, sizeof alone);
+	CHECK(replace_once(alone, sizeof alone, "    superior: general\n", ""));
+	const int seeds = RT_TEST_SANITIZED ? 1 : 2;
+	int told = 0, after = 0, men = 0, told_alone = 0;
+	for (int seed = 1; seed <= seeds; ++seed)
+		for (int k = 0; k < 2; ++k) {
+			char dir[] = "/tmp/rout-phenomena-XXXXXX";
+			phenomena_seen none;
+			json_t *root;
+			phenomena_run(k == 0 ? text : alone, "tests/data/scenarios/banner", (uint64_t)seed, 0.0, NULL, 0, dir, "M5", &none, &root);
+			json_decref(root);
+			char path[300], line[4096];
+			snprintf(path, sizeof path, "%s/events.jsonl", dir);
+			FILE *f = fopen(path, "r");
+			double fell = -1.0;
+			while (f && fgets(line, sizeof line, f)) {
+				json_error_t jerr;
+				json_t *e = json_loads(line, 0, &jerr);
+				const char *type = json_string_value(json_object_get(e, "type"));
+				const char *who = json_string_value(json_object_get(e, "who"));
+				const double t = json_number_value(json_object_get(e, "t_s"));
+				if (type && who && strcmp(type, "commander_fell") == 0 && strcmp(who, "captain") == 0 && fell < 0.0) fell = t;
+				if (type && strcmp(type, "banner_passed") == 0) {
+					const char *txt = json_string_value(json_object_get(e, "text"));
+					const char *under = txt ? strstr(txt, "come under Ming General (general): ") : NULL;
+					if (k == 0 && who && strcmp(who, "captain") == 0 && under) {
+						told++;
+						after += fell >= 0.0 && t >= fell;
+						men += atoi(under + strlen("come under Ming General (general): "));
+						rt_test_note("seed %d: %s", seed, txt);
+					}
+					told_alone += k == 1;
+				}
+				json_decref(e);
+			}
+			if (f) fclose(f);
+			remove_dir(dir);
+		}
+	rt_test_note("%d seeds: told %d times (after his fall %d), %d men in all; with no superior told %d times", seeds, told, after, men,
+		     told_alone);
+	CHECK(told == seeds && after == seeds);
+	CHECK(men >= 50 * seeds && men <= 200 * seeds);
+	CHECK(told_alone == 0);
 	CHECK(rt_test_bytes_held() == 0);
 }
 

@@ -274,12 +274,10 @@ static void to_the_banner(rt_world *w)
 		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
 		/* to the banner in order, their faces to the enemy (M5: "随中军大旗撤走"): after him if
 		 * he has left (not in flight as his own men are who marched off when he did), or to
-		 * the place he holds; if he attacks or advances they go with him */
+		 * the place his order holds; with no place in it they hold where they stand */
 		const int t = (int)w->slot_of_id[u->commander];
-		const uint8_t held = a->order_stance[t] == RT_STANCE_HOLD ? (uint8_t)RT_STANCE_WITHDRAW : a->order_stance[t];
-		const uint8_t stance = u->left ? (uint8_t)RT_STANCE_WITHDRAW : held;
-		send(a, s, u->left ? rt__ranks_refuge(&u->def) : a->order_goal[t],
-		     rt__retinue_stance(stance) ? (uint8_t)RT_STANCE_HOLD : stance); /* not his guards' stance */
+		const int32_t goal = u->left ? rt__ranks_refuge(&u->def) : a->order_goal[t];
+		send(a, s, goal, goal != RT_NO_GOAL ? (uint8_t)RT_STANCE_WITHDRAW : (uint8_t)RT_STANCE_HOLD);
 	}
 }
 

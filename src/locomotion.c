@@ -280,7 +280,7 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 			*pace = fmin(*pace, w->def.combat.facing_speed_mps);
 		/* marching off after his commander left, he finds his corps' refuge full: on to
 		 * the nearest open one */
-		if (w->flights && rt__marching_off(w, s) && rt__goal_closed(w, goal, s) &&
+		if (w->flights && (rt__marching_off(w, s) || a->stance[s] == RT_STANCE_WITHDRAW) && rt__goal_closed(w, goal, s) &&
 		    rt__flight_direction(w, a->side[s], xi, yi, e0x, e0y))
 			return -1;
 		/* attacking a place, he goes on to the enemy holding it (Q6, M5) */
@@ -1180,10 +1180,10 @@ void rt__locomotion_move(rt_world *w)
 		if (fire && !rt__fire_hot(w, rt__terrain_cell(w, x, y)) && rt__fire_hot(w, rt__terrain_cell(w, nx, ny)))
 			slide(w, s, x, y, &nx, &ny, &vx, &vy, fire_open);
 		/* E3: a man going after an enemy (advancing, containing) does not follow him into
-		 * water over his depth; a man on the march keeps to his planned way in the dark, and
-		 * a routing man runs where he runs (the flooded flats of Song-Jin drowned the
-		 * fleeing, not the pursuers) */
-		if (w->map && a->state[s] != RT_STATE_ROUTING && a->stance[s] != RT_STANCE_HOLD &&
+		 * water over his depth; a man on the march (or withdrawing, M5) keeps to his planned
+		 * way in the dark, and a routing man runs where he runs (the flooded flats of
+		 * Song-Jin drowned the fleeing, not the pursuers) */
+		if (w->map && a->state[s] != RT_STATE_ROUTING && a->stance[s] != RT_STANCE_HOLD && a->stance[s] != RT_STANCE_WITHDRAW &&
 		    rt__deeper_water(w, x, y, nx, ny, a->mount[s]))
 			slide(w, s, x, y, &nx, &ny, &vx, &vy, water_open);
 		if (periodic) nx = x_min + (nx - x_min) - period * floor((nx - x_min) / period);

@@ -885,7 +885,8 @@ rt_status rt__run_watch(rt_run *run)
 			} else if (st == RT_STATE_ESCAPED) {
 				s = rt__run_event(run, "commander_escaped", k->id, at, "", "%s gets away", k->name);
 				if (s == RT_OK && guarded(run, c, at)) s = seen(run, RT_PH_M8, at, k->id);
-			} else if (!rt__active(st) || st == RT_STATE_SURRENDERED) { /* kneeling, he has fallen too (command.c) */
+			} else if ((!rt__active(st) || st == RT_STATE_SURRENDERED) && run->commander_state[c] != RT_STATE_SURRENDERED) {
+				/* kneeling, he has fallen (command.c): told once, when he knelt or fell */
 				s = rt__run_event(run, "commander_fell", k->id, at, "", "%s is %s", k->name, rt_state_name((rt_state)st));
 			} else if (st == RT_STATE_ROUTING && run->commander_state[c] != RT_STATE_ROUTING) {
 				s = rt__run_event(run, "commander_routing", k->id, at, "", "%s is swept into the flight", k->name);

@@ -284,7 +284,7 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o, bool f
 		if ((int)a->unit[s] != unit) continue;
 		const uint8_t st = a->state[s];
 		/* men in a fort obey an order to march or attack: they sally out by the gate */
-		const bool sally = st == RT_STATE_SHELTERED && (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK);
+		const bool sally = st == RT_STATE_SHELTERED && (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK || o->kind == RT_ORDER_WITHDRAW);
 		if (sally && order_fort >= 0 && rt__fort_at(w, a->x[s], a->y[s]) != order_fort) continue;
 		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED && !sally) continue;
 		if (sally) rt__fort_leave(w, s);

@@ -825,6 +825,8 @@ static inline bool rt__behind(const rt_world *w, int slot, double ex, double ey)
 {
 	const uint8_t st = w->agents.state[slot];
 	if (st != RT_STATE_MARCHING && st != RT_STATE_ROUTING) return false;
+	/* M5: withdrawing in order, he keeps his face to the enemy upon him (locomotion.c) */
+	if (w->agents.stance[slot] == RT_STANCE_WITHDRAW && w->agents.enemy_dist[slot] <= w->def.combat.withdraw_face_m) return false;
 	return rt__on_the_move(w, slot) && w->agents.vx[slot] * ex + w->agents.vy[slot] * ey < 0.0;
 }
 rt_status rt__resolve(rt_world *w, rt_error *err);

@@ -1255,7 +1255,7 @@ TEST(command_a_commander_sees_the_charge_coming)
  * holding they go to him, with one who left they go after him, in either case in
  * order, withdrawing ("随中军大旗撤走"; section 8, "Withdrawing in order"), with none they
  * stand where they were; with the superior fallen too, to his superior above him. */
-typedef enum { BANNER_HOLDS, BANNER_LEFT, BANNER_NONE, BANNER_UP_TWO } banner_case;
+typedef enum { BANNER_HOLDS, BANNER_LEFT, BANNER_NONE, BANNER_UP_TWO, BANNER_STANDS } banner_case;
 
 static bool to_the_banner(banner_case how, double *mean_x, int *top_men, int *fallen_active, int *withdrawing)
 {
@@ -1286,14 +1286,14 @@ static bool to_the_banner(banner_case how, double *mean_x, int *top_men, int *fa
 		rt_agent_def cmd = rt_agent_def_default();
 		cmd.corps = corps[c];
 		cmd.kind = RT_KIND_COMMANDER;
-		cmd.goal = c == 0 ? west : RT_NO_GOAL;
+		cmd.goal = c == 0 && how != BANNER_STANDS ? west : RT_NO_GOAL;
 		cmd.position = (rt_vec2){ c == 0 ? -250.0 : c == 1 ? 100.0 : -5.0, 0.0 };
 		ok = rt_world_add_agent(w, &cmd, &general[c], &err) == RT_OK &&
 		     rt_world_set_corps_commander(w, corps[c], general[c], &err) == RT_OK;
 	}
 	rt_agent_def man = rt_agent_def_default();
 	man.corps = corps[0];
-	man.goal = west;
+	man.goal = how != BANNER_STANDS ? west : RT_NO_GOAL;
 	for (int i = 0; i < 10 && ok; ++i) {
 		man.position = (rt_vec2){ -260.0 + 2.0 * i, 10.0 };
 		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
@@ -1334,14 +1334,15 @@ static bool to_the_banner(banner_case how, double *mean_x, int *top_men, int *fa
 
 TEST(command_a_fallen_generals_men_go_to_the_banner)
 {
-	double x[4];
-	int top[4], left[4], back[4];
-	for (int how = BANNER_HOLDS; how <= BANNER_UP_TWO; ++how)
+	double x[5];
+	int top[5], left[5], back[5];
+	for (int how = BANNER_HOLDS; how <= BANNER_STANDS; ++how)
 		CHECK(to_the_banner((banner_case)how, &x[how], &top[how], &left[how], &back[how]));
 	rt_test_note("five minutes after their commander fell, the 30 at mean x = %.0f m (superior holding 200-300 m west), "
-		     "%.0f m (superior gone east), %.0f m (no superior), %.0f m (superior fallen too, his above holding); "
-		     "the top corps' men %d, %d, %d, %d; withdrawing in order %d, %d, %d, %d",
-		     x[0], x[1], x[2], x[3], top[0], top[1], top[2], top[3], back[0], back[1], back[2], back[3]);
+		     "%.0f m (superior gone east), %.0f m (no superior), %.0f m (superior fallen too, his above holding), "
+		     "%.0f m (superior standing where he is, no place in his order); "
+		     "the top corps' men %d, %d, %d, %d, %d; withdrawing in order %d, %d, %d, %d, %d",
+		     x[0], x[1], x[2], x[3], x[4], top[0], top[1], top[2], top[3], top[4], back[0], back[1], back[2], back[3], back[4]);
 	CHECK(x[BANNER_HOLDS] < -150.0);  /* to their superior's place, where he stands */
 	CHECK(top[BANNER_HOLDS] == 41);   /* his 10 and he, and the 30 now his */
 	CHECK(left[BANNER_HOLDS] == 0);   /* the fallen corps has none left in the field */
@@ -1350,6 +1351,7 @@ TEST(command_a_fallen_generals_men_go_to_the_banner)
 	CHECK(back[BANNER_LEFT] == 30);   /* in order, not in flight as his own men who left with him (M5) */
 	CHECK(back[BANNER_HOLDS] == 30 && back[BANNER_UP_TWO] == 30); /* to the place he holds, in order */
 	CHECK(back[BANNER_NONE] == 0);
+	CHECK(fabs(x[BANNER_STANDS]) < 10.0 && top[BANNER_STANDS] == 41 && back[BANNER_STANDS] == 0); /* his, holding where they are */
 	CHECK(fabs(x[BANNER_NONE]) < 10.0); /* no one to go to: they stand */
 	CHECK(top[BANNER_NONE] == 11 && left[BANNER_NONE] == 30);
 	CHECK(x[BANNER_UP_TWO] < -150.0); /* past the fallen middle to the one above */

@@ -1000,16 +1000,17 @@ TEST(scenario_action_refuge_turns_the_flight)
  * its one unit (`unit: one_foot`), the blue attack put off to 07:30 and the captain
  * steady (courage 0.9, not cut off: he does not leave). Where the captain and his guards
  * are at 07:04. */
-static void sortie_run(bool as_corps, int *captain_state, double *captain_to_crossroads, int *guards_out, int *guards)
+static void sortie_run(bool as_corps, const char *kind, int *captain_state, double *captain_to_crossroads, int *guards_out, int *guards,
+		       int *men_out)
 {
 	static char joined[70000];
 	*captain_state = -1;
 	*captain_to_crossroads = NAN;
-	*guards_out = *guards = 0;
+	*guards_out = *guards = *men_out = 0;
 	CHECK(quiet_mini(joined, sizeof joined, true)); /* no attack while they march; a captain who stays */
 	char add[256];
-	snprintf(add, sizeof add, "  sortie:\n    when: {at: 1641-09-26T07:01}\n    then:\n      - {%s, order: {kind: march, to: crossroads}}\nparameters:",
-		 as_corps ? "corps: red_one" : "unit: one_foot");
+	snprintf(add, sizeof add, "  sortie:\n    when: {at: 1641-09-26T07:01}\n    then:\n      - {%s, order: {kind: %s, to: crossroads}}\nparameters:",
+		 as_corps ? "corps: red_one" : "unit: one_foot", kind);
 	CHECK(replace_once(joined, sizeof joined, "one_foot: {kind: foot, men: 300, experience: green, armour: 0.5, at: red_camp, offset_m: [0, -100]}",
 			   "one_foot: {kind: foot, men: 100, experience: green, armour: 0.5, at: keep, order: shelter}"));
 	CHECK(replace_once(joined, sizeof joined, "parameters:", add));
@@ -1042,6 +1043,8 @@ static void sortie_run(bool as_corps, int *captain_state, double *captain_to_cro
 			} else if (a->kind[s] == RT_KIND_GUARD) {
 				(*guards)++;
 				*guards_out += a->state[s] != RT_STATE_SHELTERED;
+			} else {
+				*men_out += a->state[s] != RT_STATE_SHELTERED;
 			}
 		}
 	}
@@ -1055,10 +1058,10 @@ static void sortie_run(bool as_corps, int *captain_state, double *captain_to_cro
  * stays in the keep. */
 TEST(scenario_a_corps_ordered_out_goes_with_its_commander)
 {
-	int state_corps, state_unit, out_corps, out_unit, guards_corps, guards_unit;
+	int state_corps, state_unit, out_corps, out_unit, guards_corps, guards_unit, men_corps, men_unit;
 	double to_corps, to_unit;
-	sortie_run(true, &state_corps, &to_corps, &out_corps, &guards_corps);
-	sortie_run(false, &state_unit, &to_unit, &out_unit, &guards_unit);
+	sortie_run(true, "march", &state_corps, &to_corps, &out_corps, &guards_corps, &men_corps);
+	sortie_run(false, "march", &state_unit, &to_unit, &out_unit, &guards_unit, &men_unit);
 	rt_test_note("ordered as a corps: the captain is %s, %.0f m from the crossroads, %d of his %d guards out; "
 		     "ordered as a unit: he is %s, %.0f m from it, %d of %d guards out",
 		     state_corps >= 0 ? rt_state_name((rt_state)state_corps) : "?", to_corps, out_corps, guards_corps,
@@ -1067,6 +1070,15 @@ TEST(scenario_a_corps_ordered_out_goes_with_its_commander)
 	CHECK(guards_corps == 5 && out_corps == guards_corps);
 	CHECK(state_unit == RT_STATE_SHELTERED && out_unit == 0);
 	CHECK(to_corps < to_unit - 100.0); /* on his way: a walk of 3 minutes is over 200 m */
+	CHECK(men_corps == 50 && men_unit == 50); /* the men sally either way (100 men at scale 2) */
+	/* a withdrawal (M5) takes the men out of the fort with him, as a march does */
+	int state_back, out_back, guards_back, men_back;
+	double to_back;
+	sortie_run(true, "withdraw", &state_back, &to_back, &out_back, &guards_back, &men_back);
+	rt_test_note("ordered as a corps to withdraw: the captain is %s, %.0f m from the crossroads, %d of %d guards and %d of 50 men out",
+		     state_back >= 0 ? rt_state_name((rt_state)state_back) : "?", to_back, out_back, guards_back, men_back);
+	CHECK(state_back == RT_STATE_MARCHING || state_back == RT_STATE_FORMED);
+	CHECK(out_back == guards_back && men_back == 50);
 	CHECK(rt_test_bytes_held() == 0);
 }
 

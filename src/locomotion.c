@@ -276,8 +276,7 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 		if (corps >= 0 && w->corps[corps].waits && w->corps[corps].commander == (int32_t)a->id[s]) return -1;
 		/* M5: withdrawing in order, with an enemy upon him he gives ground no faster than a
 		 * man who keeps his face to the enemy (Facing) */
-		if (a->stance[s] == RT_STANCE_WITHDRAW && enemy >= 0 && a->enemy_dist[s] <= w->def.combat.withdraw_face_m)
-			*pace = fmin(*pace, w->def.combat.facing_speed_mps);
+		if (rt__withdrawing_faced(w, s)) *pace = fmin(*pace, w->def.combat.facing_speed_mps);
 		/* marching off after his commander left, he finds his corps' refuge full: on to
 		 * the nearest open one */
 		if (w->flights && (rt__marching_off(w, s) || a->stance[s] == RT_STANCE_WITHDRAW) && rt__goal_closed(w, goal, s) &&

@@ -284,7 +284,7 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o, bool f
 		if ((int)a->unit[s] != unit) continue;
 		const uint8_t st = a->state[s];
 		/* men in a fort obey an order to march or attack: they sally out by the gate */
-		const bool sally = st == RT_STATE_SHELTERED && (o->kind == RT_ORDER_MARCH || o->kind == RT_ORDER_ATTACK || o->kind == RT_ORDER_WITHDRAW);
+		const bool sally = st == RT_STATE_SHELTERED && rt__order_sallies(o->kind);
 		if (sally && order_fort >= 0 && rt__fort_at(w, a->x[s], a->y[s]) != order_fort) continue;
 		if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED && !sally) continue;
 		if (sally) rt__fort_leave(w, s);
@@ -320,18 +320,10 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o, bool f
 			if (st == RT_STATE_MARCHING) a->state[s] = RT_STATE_FORMED; /* they turn and face */
 			break;
 		case RT_ORDER_MARCH:
-		case RT_ORDER_EMBARK: /* to the landing, where the boats take them (flight.c) */
-			a->stance[s] = RT_STANCE_HOLD;
-			a->goal[s] = place_goal(run, o->place);
-			a->state[s] = RT_STATE_MARCHING;
-			break;
-		case RT_ORDER_ATTACK:
-			a->stance[s] = RT_STANCE_ADVANCE;
-			a->goal[s] = place_goal(run, o->place);
-			a->state[s] = RT_STATE_MARCHING;
-			break;
-		case RT_ORDER_WITHDRAW:
-			a->stance[s] = RT_STANCE_WITHDRAW; /* M5: in order, faces to the enemy (locomotion.c) */
+		case RT_ORDER_EMBARK:   /* to the landing, where the boats take them (flight.c) */
+		case RT_ORDER_ATTACK:   /* closing with the enemy met on the way */
+		case RT_ORDER_WITHDRAW: /* M5: in order, faces to the enemy upon them (locomotion.c) */
+			a->stance[s] = o->kind == RT_ORDER_ATTACK ? RT_STANCE_ADVANCE : o->kind == RT_ORDER_WITHDRAW ? RT_STANCE_WITHDRAW : RT_STANCE_HOLD;
 			a->goal[s] = place_goal(run, o->place);
 			a->state[s] = RT_STATE_MARCHING;
 			break;
@@ -961,7 +953,7 @@ static void set_refuge(rt_run *run, const rt_sc_action *act)
  * himself (command.c). */
 static void lead(rt_run *run, int corps, const rt_sc_order *o)
 {
-	if (o->kind != RT_ORDER_MARCH && o->kind != RT_ORDER_ATTACK && o->kind != RT_ORDER_WITHDRAW) return;
+	if (!rt__order_sallies(o->kind)) return;
 	rt_world *w = run->world;
 	rt_agents *a = &w->agents;
 	const uint32_t hq_unit = (uint32_t)(run->scenario->unit_count + corps);

@@ -65,6 +65,13 @@ typedef enum rt_sc_order_kind {
 	RT_ORDER_KIND_COUNT
 } rt_sc_order_kind;
 
+/* Whether an order moves a body under arms to a place, its commander at its head and
+ * out of a fort it sheltered in: march, attack, withdraw. */
+static inline bool rt__order_sallies(rt_sc_order_kind kind)
+{
+	return kind == RT_ORDER_MARCH || kind == RT_ORDER_ATTACK || kind == RT_ORDER_WITHDRAW;
+}
+
 /* Whether an order sends men to a place (`to`): march, attack, embark, withdraw. */
 static inline bool rt__order_goes(rt_sc_order_kind kind)
 {

@@ -821,12 +821,18 @@ static inline bool rt__on_the_move(const rt_world *w, int slot)
  * (marching or routing, rt__on_the_move) and away from it (more than 90 degrees off his
  * course). A man in his ranks (formed, engaged, desperate), or one standing or shuffling,
  * turns to face whoever comes (docs/model.md, "Facing"). */
+/* M5: whether man `slot` withdraws in order with an enemy upon him (within
+ * withdraw_face_m: with none sensed his distance is infinite): he steps back facing him
+ * (locomotion.c) and is behind no one (rt__behind). */
+static inline bool rt__withdrawing_faced(const rt_world *w, int slot)
+{
+	return w->agents.stance[slot] == RT_STANCE_WITHDRAW && w->agents.enemy_dist[slot] <= w->def.combat.withdraw_face_m;
+}
 static inline bool rt__behind(const rt_world *w, int slot, double ex, double ey)
 {
 	const uint8_t st = w->agents.state[slot];
 	if (st != RT_STATE_MARCHING && st != RT_STATE_ROUTING) return false;
-	/* M5: withdrawing in order, he keeps his face to the enemy upon him (locomotion.c) */
-	if (w->agents.stance[slot] == RT_STANCE_WITHDRAW && w->agents.enemy_dist[slot] <= w->def.combat.withdraw_face_m) return false;
+	if (rt__withdrawing_faced(w, slot)) return false; /* M5: his face to the enemy upon him */
 	return rt__on_the_move(w, slot) && w->agents.vx[slot] * ex + w->agents.vy[slot] * ey < 0.0;
 }
 rt_status rt__resolve(rt_world *w, rt_error *err);

@@ -1268,11 +1268,11 @@ static rt_status check_agents(const rt_world *w, const plan *p, const uint8_t *s
 	if ((s = check_byte(err, p, "kind", f[AF_kind], n, RT_KIND_COUNT)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "side", f[AF_side], n, RT_MAX_SIDES)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "experience", f[AF_experience], n, RT_EXPERIENCE_COUNT)) != RT_OK) return s;
-	if ((s = check_byte(err, p, "stance", f[AF_stance], n, RT_STANCE_WITHDRAW + 1)) != RT_OK) return s;
+	if ((s = check_byte(err, p, "stance", f[AF_stance], n, RT_STANCE_HUNT + 1)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "level", f[AF_level], n, 8)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "mount", f[AF_mount], n, 2)) != RT_OK) return s;
 	if ((s = check_byte(err, p, "keep", f[AF_keep], n, 2)) != RT_OK) return s;
-	if ((s = check_byte(err, p, "order_stance", f[AF_order_stance], n, RT_STANCE_WITHDRAW + 1)) != RT_OK) return s;
+	if ((s = check_byte(err, p, "order_stance", f[AF_order_stance], n, RT_STANCE_HUNT + 1)) != RT_OK) return s;
 	/* 0 none, 1 his order's post, RT_POST_SIEGE a station on a ring (2 lives only within
 	 * an order's application, run.c) */
 	if ((s = check_byte(err, p, "posted", f[AF_posted], n, RT_POST_SIEGE + 1)) != RT_OK) return s;

@@ -288,7 +288,7 @@ static bool pursuit_candidate(const rt_agents *a, int s, int corps)
 {
 	return a->corps[s] == corps && rt__active(a->state[s]) && a->state[s] != RT_STATE_ROUTING &&
 	       a->state[s] != RT_STATE_SURRENDERED && !rt__retinue_stance(a->stance[s]) && a->stance[s] != RT_STANCE_CONTAIN &&
-	       a->stance[s] != RT_STANCE_WITHDRAW;
+	       a->stance[s] != RT_STANCE_WITHDRAW && a->stance[s] != RT_STANCE_HUNT;
 }
 
 /* Q7, M2: the odds a commander sees bearing down on his corps — the enemies within sight
@@ -493,6 +493,35 @@ static void assign_quarries(rt_world *w, const knowledge *k, int fleeing, const 
 		const int j = free_men <= m ? open[i] : open[(int)(((int64_t)i * m) / free_men)];
 		a->quarry[idle[i]] = (int32_t)flight[j].id;
 		aim(a, idle[i], flight[j].slot);
+	}
+}
+
+/* Q10, the hunt ("多尔衮恨不得亲手擒住张春"): each round a hunter whose quarry is at large
+ * is aimed where he knows him now — seen (in this light, or by his torch) or heard on the
+ * move, no farther than by day — and rides that way when he loses sight of him
+ * (locomotion.c); once the quarry has fallen, been taken or got away the hunt is over and
+ * the hunter falls on whoever is near (stance advance, his order now), as a pursuit by
+ * doctrine may send him. Serial, O(n). */
+static void hunts(rt_world *w)
+{
+	rt_agents *a = &w->agents;
+	const double day = w->def.combat.sense_range_m;
+	const double sight = fmin(day, w->env.detection_range_m);
+	const double torch = fmax(sight, fmin(day, w->env.torch_detection_range_m));
+	const double heard = fmin(day, w->def.command.hearing_m);
+	for (int s = 0; s < a->count; ++s) {
+		if (a->stance[s] != RT_STANCE_HUNT || !rt__active(a->state[s])) continue;
+		const int t = a->quarry[s] >= 0 ? (int)w->slot_of_id[a->quarry[s]] : -1;
+		if (t < 0 || !rt__at_large(a->state[t])) {
+			a->quarry[s] = -1;
+			a->stance[s] = a->order_stance[s] = RT_STANCE_ADVANCE;
+			a->level[s] = 0;
+			continue;
+		}
+		const double dx = a->x[t] - a->x[s], dy = a->y[t] - a->y[s], d2 = dx * dx + dy * dy;
+		double known = (a->equipment[t] & RT_EQUIP_TORCH) ? torch : sight;
+		if (rt__on_the_move(w, t)) known = fmax(known, heard);
+		if (d2 <= known * known) aim(a, s, t);
 	}
 }
 
@@ -787,6 +816,7 @@ void rt__command(rt_world *w)
 	}
 	const double interval_h = p->decision_interval_s / 3600.0;
 	to_the_banner(w);
+	hunts(w);
 	for (int c = 0; c < w->corps_count; ++c)
 		if (w->corps[c].def.pursue_ratio > 0.0 && !w->corps[c].left) {
 			const size_t used = w->arena.used;

@@ -131,6 +131,20 @@ static inline int quarry_of(const decide_ctx *c, int s, double xi, double yi)
 	return ex * ex + ey * ey <= seen * seen ? t : -1;
 }
 
+/* Q10: the slot of the man hunter s (at xi, yi) hunts, while that man is at large and
+ * seen by him (in this light, or by his torch); -1 none. */
+static inline int hunted_of(const decide_ctx *c, int s, double xi, double yi)
+{
+	const rt_world *w = c->w;
+	const int32_t q = w->agents.quarry[s];
+	if (q < 0) return -1;
+	const int t = (int)w->slot_of_id[q];
+	if (!rt__at_large(w->agents.state[t])) return -1;
+	const double ex = wrap_dx(w->agents.x[t] - xi, c->periodic, c->period, c->inv_period), ey = w->agents.y[t] - yi;
+	const double seen = (w->agents.equipment[t] & RT_EQUIP_TORCH) ? c->torch_sight : c->sight;
+	return ex * ex + ey * ey <= seen * seen ? t : -1;
+}
+
 /* Q9: a man on the ring round the fort his corps besieges (command.c) walks round it to
  * his station, never across the fort: toward the point of the ring at most
  * acos(r_fort / R) round from where he stands (R the ring's radius, r_fort the half
@@ -245,6 +259,27 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 				*e0x = sign * ex / en;
 				*e0y = sign * ey / en;
 			}
+		}
+	} else if (a->stance[s] == RT_STANCE_HUNT) {
+		/* Q10: after the man he hunts, straight at him while he sees him, else toward where
+		 * he was last known (his heading, command.c), a rider at the gallop of the charge
+		 * (his horse tiring, C4), a man on foot at the run; whoever stands in his way he strikes in passing (combat.c) or must
+		 * get round: the crowd about his quarry is what holds him off */
+		const int32_t q = a->quarry[s];
+		if (q >= 0 && rt__at_large(a->state[w->slot_of_id[q]])) {
+			const int t = hunted_of(c, s, xi, yi);
+			if (t >= 0) {
+				const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
+				const double en = sqrt(ex * ex + ey * ey);
+				if (en > 1e-9) {
+					*e0x = ex / en;
+					*e0y = ey / en;
+				}
+			} else {
+				*e0x = a->heading_x[s];
+				*e0y = a->heading_y[s];
+			}
+			*pace *= a->mount[s] ? c->charge_pace : w->def.morale.flight_speed_factor;
 		}
 	} else if (a->stance[s] == RT_STANCE_ADVANCE &&
 		   (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range) || quarry_of(c, s, xi, yi) >= 0)) {

@@ -55,15 +55,16 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 	"chasing the enemy commander through a crowd fails",
 };
 /* Whether the report watches for the phenomenon (rt__run_watch, and the ambushes of
- * run.c for Q1). The others are left to the reader of the timeline, the plots and `rout
- * where` (docs/run-folder.md says why for each): Q8 and Q10 in what the orders and the
- * pursuit did, neither a single moment a count can mark. */
+ * run.c for Q1). The other is left to the reader of the timeline, the plots and `rout
+ * where` (docs/run-folder.md says why): Q8 in what the orders and the pursuit did, not a
+ * single moment a count can mark. */
 static const bool phenomenon_recognised[RT_PH_COUNT] = {
 	[RT_PH_C1] = true, [RT_PH_C2] = true, [RT_PH_C3] = true, [RT_PH_C4] = true, [RT_PH_C5] = true, [RT_PH_C6] = true,
 	[RT_PH_M1] = true, [RT_PH_M2] = true, [RT_PH_M3] = true, [RT_PH_M4] = true, [RT_PH_M5] = true, [RT_PH_M6] = true,
 	[RT_PH_M7] = true, [RT_PH_M8] = true, [RT_PH_M9] = true,
 	[RT_PH_E1] = true, [RT_PH_E2] = true, [RT_PH_E3] = true, [RT_PH_E4] = true, [RT_PH_E5] = true, [RT_PH_E6] = true, [RT_PH_E7] = true,
 	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q3] = true, [RT_PH_Q4] = true, [RT_PH_Q5] = true, [RT_PH_Q6] = true, [RT_PH_Q7] = true, [RT_PH_Q9] = true,
+	[RT_PH_Q10] = true,
 };
 
 /* ---- small text buffer ------------------------------------------------------------------ */
@@ -850,6 +851,85 @@ static rt_status watch_banners(rt_run *run)
 	return s;
 }
 
+/* Q10 ("好几次，多尔衮离前方的张春不到一百多步距离，却每每被其他方向奔逃过来的明军搅乱"):
+ * a man hunting a commander (stance hunt) comes within HUNT_CLOSE_M of him while he is at
+ * large; the chase through the crowd has failed when, the commander still not taken (at
+ * large, in a fort or away), either HUNT_HELD_S or more later a hunter is within
+ * HUNT_CLOSE_M of him with HUNT_CROWD_MEN of the commander's side at
+ * large about that hunter (held off in the crowd), or no hunter after him is within twice
+ * HUNT_CLOSE_M (lost). Told once per commander, at his place then; a commander taken or
+ * fallen first is not watched again. O(n) a check while hunts go on; nothing without. */
+#define HUNT_CLOSE_M 150.0   /* "不到一百多步": a hundred-odd paces of 1.5 m (E) */
+#define HUNT_HELD_S 60.0     /* a minute at that distance without taking him (E) */
+#define HUNT_CROWD_MEN 100.0 /* a crowd: as many as Xue Dahu's party ("百十个士兵", E) */
+static rt_status watch_hunts(rt_run *run)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	const rt_agents *a = &w->agents;
+	double nearest[RT_SCENARIO_MAX_CORPS];
+	int hunter[RT_SCENARIO_MAX_CORPS];
+	bool any = false;
+	for (int c = 0; c < sc->corps_count; ++c) {
+		nearest[c] = INFINITY;
+		hunter[c] = -1;
+	}
+	/* the nearest steady man hunting each corps' commander (his quarry: the commander) */
+	for (int k = 0; k < a->count; ++k) {
+		if (a->stance[k] != RT_STANCE_HUNT || a->quarry[k] < 0 || !rt__at_large(a->state[k]) || a->state[k] == RT_STATE_ROUTING)
+			continue;
+		const int q = (int)w->slot_of_id[a->quarry[k]];
+		const int c = a->corps[q];
+		if (c < 0 || c >= sc->corps_count || run->commander[c] != a->quarry[k] || run->hunt_told[c]) continue;
+		const double d = hypot(a->x[k] - a->x[q], a->y[k] - a->y[q]);
+		if (d < nearest[c]) {
+			nearest[c] = d;
+			hunter[c] = k;
+		}
+		any = true;
+	}
+	rt_status s = RT_OK;
+	for (int c = 0; c < sc->corps_count && s == RT_OK; ++c) {
+		if (run->hunt_told[c] || (!any && run->hunt_close_s[c] < 0.0)) continue;
+		const int q = (int)w->slot_of_id[run->commander[c]];
+		const uint8_t qst = a->state[q];
+		if (run->hunt_close_s[c] < 0.0) {
+			if (nearest[c] <= HUNT_CLOSE_M && rt__at_large(qst)) run->hunt_close_s[c] = w->time_s;
+			continue;
+		}
+		if (!(rt__at_large(qst) || qst == RT_STATE_SHELTERED || qst == RT_STATE_ESCAPED)) {
+			run->hunt_told[c] = true; /* taken or fallen: the hunt did not fail */
+			continue;
+		}
+		const bool lost = !(nearest[c] <= 2.0 * HUNT_CLOSE_M);
+		bool held = false;
+		if (!lost && nearest[c] <= HUNT_CLOSE_M && w->time_s - run->hunt_close_s[c] >= HUNT_HELD_S) {
+			const int h = hunter[c];
+			double crowd = 0.0;
+			for (int k = 0; k < a->count; ++k) {
+				if (k == q || a->side[k] != a->side[q] || !rt__at_large(a->state[k])) continue;
+				const double dx = a->x[k] - a->x[h], dy = a->y[k] - a->y[h];
+				if (dx * dx + dy * dy <= HUNT_CLOSE_M * HUNT_CLOSE_M) crowd += run->scale;
+			}
+			held = crowd >= HUNT_CROWD_MEN;
+		}
+		if (!lost && !held) continue;
+		run->hunt_told[c] = true;
+		const rt_vec2 at = { a->x[q], a->y[q] };
+		char when[40];
+		rt_scenario_format_time(sc, run->hunt_close_s[c], when, sizeof when);
+		const char *clock = strchr(when, 'T') ? strchr(when, 'T') + 1 : when;
+		s = lost ? rt__run_event(run, "hunt_lost", sc->corps[c].id, at, "Q10",
+					 "the hunt loses %s (%s): within %.0f m of him at %s, now none of it within %.0f m",
+					 sc->corps[c].name, sc->corps[c].id, HUNT_CLOSE_M, clock, 2.0 * HUNT_CLOSE_M)
+			 : rt__run_event(run, "hunt_held", sc->corps[c].id, at, "Q10",
+					 "the crowd holds the hunt off %s (%s): within %.0f m of him since %s, and he is not taken",
+					 sc->corps[c].name, sc->corps[c].id, HUNT_CLOSE_M, clock);
+		if (s == RT_OK) s = seen(run, RT_PH_Q10, at, sc->corps[c].id);
+	}
+	return s;
+}
+
 rt_status rt__run_watch(rt_run *run)
 {
 	const rt_scenario *sc = run->scenario;
@@ -896,6 +976,7 @@ rt_status rt__run_watch(rt_run *run)
 		if (s == RT_OK && w->corps[c].carrier >= 0) s = seen(run, RT_PH_C6, at, k->id);
 	}
 	if (s == RT_OK) s = watch_banners(run);
+	if (s == RT_OK) s = watch_hunts(run);
 	/* units breaking: half their men routing, taken or dead */
 	for (int u = 0; u < sc->unit_count && s == RT_OK; ++u) {
 		if (run->unit_routed[u]) continue;

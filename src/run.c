@@ -90,6 +90,10 @@ void rt__run_order_text(const rt_run *run, const rt_sc_order *o, char *buf, size
 		snprintf(buf, size, "attack towards %s%s%s", place ? place : "?", o->gallop ? " at the gallop" : "", o->spread ? ", spread over it" : "");
 		break;
 	case RT_ORDER_WITHDRAW: snprintf(buf, size, "withdraw to %s", place ? place : "?"); break;
+	case RT_ORDER_HUNT:
+		snprintf(buf, size, "hunt %s (%s)", o->target >= 0 && o->target < sc->corps_count ? sc->corps[o->target].name : "?",
+			 o->target >= 0 && o->target < sc->corps_count ? sc->corps[o->target].id : "?");
+		break;
 	case RT_ORDER_AMBUSH: snprintf(buf, size, "ambush at %s (%.0f m)", place ? place : "?", o->radius_m); break;
 	case RT_ORDER_SHELTER: snprintf(buf, size, "garrison"); break;
 	default: snprintf(buf, size, "%s", rt__order_name(o->kind)); break;
@@ -107,6 +111,35 @@ static void set_pace(rt_world *w, int s, bool gallop)
 	const double trot = w->def.kinds[rt__body_kind(a->kind[s], a->mount[s])].free_speed_mps;
 	a->free_speed[s] = (float)(gallop ? trot * w->def.combat.charge_pace_factor : trot);
 }
+/* Q10: the slot of the commander a hunt order is after while he is at large, else -1. */
+static int hunted(const rt_run *run, const rt_sc_order *o)
+{
+	if (o->kind != RT_ORDER_HUNT || o->target < 0) return -1;
+	const rt_world *w = run->world;
+	const int q = (int)w->slot_of_id[run->commander[o->target]];
+	return rt__at_large(w->agents.state[q]) ? q : -1;
+}
+
+/* Man s sent after the man in slot q (Q10; -1: he is gone, and man s falls on whoever is
+ * near instead), aimed at where he is: the order says where he was seen. */
+static void set_hunt(rt_world *w, int s, int q)
+{
+	rt_agents *a = &w->agents;
+	a->goal[s] = RT_NO_GOAL;
+	if (q < 0) {
+		a->stance[s] = RT_STANCE_ADVANCE;
+		a->quarry[s] = -1;
+		return;
+	}
+	a->stance[s] = RT_STANCE_HUNT;
+	a->quarry[s] = (int32_t)a->id[q];
+	const double ex = a->x[q] - a->x[s], ey = a->y[q] - a->y[s], en = sqrt(ex * ex + ey * ey);
+	if (en > 1e-9) {
+		a->heading_x[s] = (float)(ex / en);
+		a->heading_y[s] = (float)(ey / en);
+	}
+}
+
 /* A man and the key he is ranked by when posts are handed out (spread_over). */
 typedef struct post_rank {
 	double key;
@@ -280,6 +313,7 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o, bool f
 		const int cs = (int)w->slot_of_id[k->commander];
 		if (a->state[cs] == RT_STATE_SHELTERED) order_fort = rt__fort_at(w, a->x[cs], a->y[cs]);
 	}
+	const int quarry = hunted(run, o);
 	for (int s = 0; s < a->count; ++s) {
 		if ((int)a->unit[s] != unit) continue;
 		const uint8_t st = a->state[s];
@@ -313,6 +347,9 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o, bool f
 		case RT_ORDER_GUARD:
 			a->stance[s] = RT_STANCE_GUARD; /* M8: by the corps' commander (guard.c) */
 			a->goal[s] = RT_NO_GOAL;
+			break;
+		case RT_ORDER_HUNT: /* Q10: after the commander named (locomotion.c, command.c) */
+			set_hunt(w, s, quarry);
 			break;
 		case RT_ORDER_COUNTER_CHARGE:
 			a->stance[s] = RT_STANCE_REARGUARD; /* M6: at his pursuers, then after him (guard.c) */
@@ -736,6 +773,8 @@ void rt_run_destroy(rt_run *run)
 	rt__free(&a, run->commander_state, (size_t)sc->corps_count * sizeof(uint8_t));
 	rt__free(&a, run->commander_left, (size_t)sc->corps_count * sizeof(bool));
 	rt__free(&a, run->banner_told, (size_t)sc->corps_count * sizeof(bool));
+	rt__free(&a, run->hunt_close_s, (size_t)sc->corps_count * sizeof(double));
+	rt__free(&a, run->hunt_told, (size_t)sc->corps_count * sizeof(bool));
 	rt__free(&a, run->reached_place, (size_t)sc->corps_count * sizeof(int));
 	rt__free(&a, run->reached_at_s, (size_t)sc->corps_count * sizeof(double));
 	rt__free(&a, run->unit_order, (size_t)(sc->unit_count + 1) * sizeof(rt_sc_order));
@@ -792,17 +831,20 @@ rt_status rt_run_create(const rt_scenario *sc, const rt_run_def *def, rt_run **o
 	run->commander_state = rt__calloc(a, (size_t)sc->corps_count, sizeof(uint8_t));
 	run->commander_left = rt__calloc(a, (size_t)sc->corps_count, sizeof(bool));
 	run->banner_told = rt__calloc(a, (size_t)sc->corps_count, sizeof(bool));
+	run->hunt_close_s = rt__calloc(a, (size_t)sc->corps_count, sizeof(double));
+	run->hunt_told = rt__calloc(a, (size_t)sc->corps_count, sizeof(bool));
 	run->reached_place = rt__calloc(a, (size_t)sc->corps_count, sizeof(int));
 	run->reached_at_s = rt__calloc(a, (size_t)sc->corps_count, sizeof(double));
 	run->unit_order = rt__calloc(a, (size_t)(sc->unit_count + 1), sizeof(rt_sc_order));
 	run->unit_routed = rt__calloc(a, (size_t)(sc->unit_count + 1), sizeof(bool));
 	run->unit_sent_to = rt__calloc(a, (size_t)(sc->unit_count + 1), sizeof(int32_t));
 	for (int u = 0; run->unit_sent_to && u < sc->unit_count; ++u) run->unit_sent_to[u] = -1;
+	for (int u = 0; run->unit_order && u < sc->unit_count; ++u) run->unit_order[u].target = -1;
 	run->trigger_fired_s = rt__calloc(a, (size_t)(sc->trigger_count + 1), sizeof(double));
 	run->figure_value = rt__calloc(a, (size_t)(sc->history_count + 1), sizeof(double));
 	run->figure_since = rt__calloc(a, (size_t)(2 * sc->history_count + 1), sizeof(double));
 	rt_status s = RT_OK;
-	if (!run->place_goal || !run->commander || !run->commander_state || !run->commander_left || !run->banner_told || !run->reached_place ||
+	if (!run->place_goal || !run->commander || !run->commander_state || !run->commander_left || !run->banner_told || !run->hunt_close_s || !run->hunt_told || !run->reached_place ||
 	    !run->reached_at_s || !run->unit_order || !run->unit_routed || !run->unit_sent_to || !run->trigger_fired_s ||
 	    !run->figure_value || !run->figure_since) {
 		s = rt__fail(err, RT_ERR_NOMEM, "out of memory building the run");
@@ -811,6 +853,7 @@ rt_status rt_run_create(const rt_scenario *sc, const rt_run_def *def, rt_run **o
 	for (int i = 0; i < sc->corps_count; ++i) {
 		run->reached_place[i] = -1;
 		run->reached_at_s[i] = -1.0;
+		run->hunt_close_s[i] = -1.0;
 	}
 	for (int i = 0; i < sc->trigger_count; ++i) run->trigger_fired_s[i] = -1.0;
 	for (int i = 0; i < sc->history_count; ++i) run->figure_value[i] = NAN;
@@ -957,11 +1000,24 @@ static void lead(rt_run *run, int corps, const rt_sc_order *o)
 	rt_world *w = run->world;
 	rt_agents *a = &w->agents;
 	const uint32_t hq_unit = (uint32_t)(run->scenario->unit_count + corps);
+	const int quarry = hunted(run, o);
 	for (int s = 0; s < a->count; ++s) {
 		if (a->unit[s] != hq_unit) continue;
 		const uint8_t st = a->state[s];
 		if (st == RT_STATE_SHELTERED) rt__fort_leave(w, s);
 		else if (st != RT_STATE_FORMED && st != RT_STATE_MARCHING && st != RT_STATE_ENGAGED) continue;
+		if (o->kind == RT_ORDER_HUNT) {
+			/* Q10: he hunts at their head ("多尔衮恨不得亲手擒住张春"); his guards keep by him */
+			if (a->kind[s] == RT_KIND_COMMANDER) {
+				set_hunt(w, s, quarry);
+				a->order_stance[s] = a->stance[s];
+				a->order_goal[s] = RT_NO_GOAL;
+				a->posted[s] = 0;
+				a->level[s] = 0;
+				set_pace(w, s, false);
+			}
+			continue;
+		}
 		a->goal[s] = place_goal(run, o->place);
 		a->order_goal[s] = a->goal[s];
 		a->posted[s] = 0; /* he leads; the posts are his men's */
@@ -1035,7 +1091,7 @@ static rt_status check_ambushes(rt_run *run)
 		}
 		if (!sprung) continue;
 		const int zone = o->place; /* the order is replaced below */
-		rt_sc_order adv = { RT_ORDER_ADVANCE, -1, 0.0, false, false };
+		rt_sc_order adv = { RT_ORDER_ADVANCE, -1, 0.0, false, false, -1 };
 		rt_status s = apply_order(run, u, &adv, false);
 		if (s != RT_OK) return s;
 		s = rt__run_event(run, "ambush", sc->units[u].id, c, "Q1", "the ambush of %s at %s is sprung",

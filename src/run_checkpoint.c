@@ -2,11 +2,12 @@
  * own state as its extra bytes, under the same checksum, so the two can never be
  * replaced apart. The run's state is laid out as
  *
- *   magic "RTRUN7\0", fingerprint (u64: the scenario's tables, seed, scale, end),
+ *   magic "RTRUN8\0", fingerprint (u64: the scenario's tables, seed, scale, end),
  *   last_check, last_series, sheltered_at_start (i64), tide samples (i32) and the last
  *   two sea levels (f64), then per corps: commander state (u8), left reported (u8), its
- *   men's passing to its superior reported (u8), reached place (i32), reached at (f64); per unit: order (kind i32, with 0x100 set for
- *   an order at the gallop and 0x200 for one to spread; place i32, radius f64), broken reported (u8),
+ *   men's passing to its superior reported (u8), the hunt after him lost reported (u8), a hunter first close
+ *   to him (f64, -1 never), reached place (i32), reached at (f64); per unit: order (kind i32, with 0x100 set for
+ *   an order at the gallop and 0x200 for one to spread; place i32, target corps i32, radius f64), broken reported (u8),
  *   the place its last march sent it to (i32, -1 none); per trigger: fired at (f64); per history figure:
  *   its value at its time (f64, NAN not yet taken or none), then per figure its measure and
  *   free men at its `since` (2 f64), each `from` figure's cohort (u8 per agent id); per agent
@@ -22,20 +23,22 @@
  * version 4 a flag for every phenomenon (version 3 had 15); version 5 the place each unit
  * was last sent to (Q3, Q4); version 6 the mark of each man in flight who had a block
  * ahead of him (Q5); version 7 whether a corps' men passing to its superior's banner has
- * been told (M4, M5). Older ones are refused.
+ * been told (M4, M5); version 8 the hunt (Q10): a hunt order's target and the report's
+ * watch on each commander hunted. Older ones are refused.
  * Every read is bounds-checked; a value out of range is refused. */
 #include "run_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#define RUN_MAGIC "RTRUN7\0"
+#define RUN_MAGIC "RTRUN8\0"
 #define RUN_MAGIC_1 "RTRUN1\0" /* before the commanders were counted apart */
 #define RUN_MAGIC_2 "RTRUN2\0" /* before a `from` figure followed its men (figure_cohort) */
 #define RUN_MAGIC_3 "RTRUN3\0" /* before the report watched for every phenomenon (15 flags) */
 #define RUN_MAGIC_4 "RTRUN4\0" /* before a unit kept the place it was sent to (Q3, Q4) */
 #define RUN_MAGIC_5 "RTRUN5\0" /* before a man in flight was marked by the block he had ahead (Q5) */
 #define RUN_MAGIC_6 "RTRUN6\0" /* before a fallen general's men passing to his superior was told (M4, M5) */
+#define RUN_MAGIC_7 "RTRUN7\0" /* before the hunt (Q10) */
 
 typedef struct buffer {
 	unsigned char *data;
@@ -108,21 +111,25 @@ static void write_state(const rt_run *run, buffer *b)
 	put(b, &run->tide_prev_m, sizeof(double));
 	put(b, &run->tide_prev2_m, sizeof(double));
 	for (int c = 0; c < sc->corps_count; ++c) {
-		const uint8_t st = run->commander_state[c], left = run->commander_left[c], told = run->banner_told[c];
+		const uint8_t st = run->commander_state[c], left = run->commander_left[c], told = run->banner_told[c],
+			      hunt = run->hunt_told[c];
 		const int32_t place = run->reached_place[c];
 		put(b, &st, 1);
 		put(b, &left, 1);
 		put(b, &told, 1);
+		put(b, &hunt, 1);
+		put(b, &run->hunt_close_s[c], sizeof(double));
 		put(b, &place, sizeof place);
 		put(b, &run->reached_at_s[c], sizeof(double));
 	}
 	for (int u = 0; u < sc->unit_count; ++u) {
 		const int32_t kind = (int32_t)run->unit_order[u].kind | (run->unit_order[u].gallop ? 0x100 : 0) |
 				     (run->unit_order[u].spread ? 0x200 : 0),
-			      place = run->unit_order[u].place;
+			      place = run->unit_order[u].place, target = run->unit_order[u].target;
 		const uint8_t broken = run->unit_routed[u];
 		put(b, &kind, sizeof kind);
 		put(b, &place, sizeof place);
+		put(b, &target, sizeof target);
 		put(b, &run->unit_order[u].radius_m, sizeof(double));
 		put(b, &broken, 1);
 		put(b, &run->unit_sent_to[u], sizeof(int32_t));
@@ -187,29 +194,33 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	get(&r, magic, 8);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_1, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 1, made by an older rout "
-					   "(which counted a commander as `scale` men); this build reads version 7: run again from the start", lc->path);
+					   "(which counted a commander as `scale` men); this build reads version 8: run again from the start", lc->path);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_2, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 2, made by an older rout "
 					   "(whose figures of the men in a place counted their corps' losses elsewhere too); this build reads "
-					   "version 7: run again from the start", lc->path);
+					   "version 8: run again from the start", lc->path);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_3, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 3, made by an older rout "
-					   "(whose report watched for 15 phenomena); this build reads version 7: run again from the start",
+					   "(whose report watched for 15 phenomena); this build reads version 8: run again from the start",
 				   lc->path);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_4, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 4, made by an older rout "
-					   "(whose units did not keep the place they were sent to); this build reads version 7: run again from "
+					   "(whose units did not keep the place they were sent to); this build reads version 8: run again from "
 					   "the start",
 				   lc->path);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_5, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 5, made by an older rout "
-					   "(whose report did not mark the men who slipped past a block, Q5); this build reads version 7: run "
+					   "(whose report did not mark the men who slipped past a block, Q5); this build reads version 8: run "
 					   "again from the start",
 				   lc->path);
 	if (!r.failed && memcmp(magic, RUN_MAGIC_6, 8) == 0)
 		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 6, made by an older rout "
 					   "(whose report did not tell when a fallen general's men passed to his superior); this build reads "
-					   "version 7: run again from the start",
+					   "version 8: run again from the start",
+				   lc->path);
+	if (!r.failed && memcmp(magic, RUN_MAGIC_7, 8) == 0)
+		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 7, made by an older rout "
+					   "(whose orders had no hunt, Q10); this build reads version 8: run again from the start",
 				   lc->path);
 	if (r.failed || memcmp(magic, RUN_MAGIC, 8) != 0) return refuse(err, lc->path, "is missing: this is a world's checkpoint, not a run's");
 	uint64_t fp;
@@ -227,7 +238,8 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	const int C = sc->corps_count, U = sc->unit_count, T = sc->trigger_count;
 	rt_status s = RT_OK;
 	uint8_t *cst = rt__calloc(&run->allocator, (size_t)C + 1, 1), *cleft = rt__calloc(&run->allocator, (size_t)C + 1, 1);
-	uint8_t *ctold = rt__calloc(&run->allocator, (size_t)C + 1, 1);
+	uint8_t *ctold = rt__calloc(&run->allocator, (size_t)C + 1, 1), *chunt = rt__calloc(&run->allocator, (size_t)C + 1, 1);
+	double *cclose = rt__calloc(&run->allocator, (size_t)C + 1, sizeof(double));
 	int32_t *cplace = rt__calloc(&run->allocator, (size_t)C + 1, sizeof(int32_t));
 	double *cat = rt__calloc(&run->allocator, (size_t)C + 1, sizeof(double));
 	rt_sc_order *orders = rt__calloc(&run->allocator, (size_t)U + 1, sizeof(rt_sc_order));
@@ -244,7 +256,7 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	rt_run_event *events = NULL;
 	int32_t *series = NULL;
 	size_t events_bytes = 0, series_bytes = 0;
-	if (!cst || !cleft || !ctold || !cplace || !cat || !orders || !broken || !sent || !fired || !figures || !cohort || !mark) {
+	if (!cst || !cleft || !ctold || !chunt || !cclose || !cplace || !cat || !orders || !broken || !sent || !fired || !figures || !cohort || !mark) {
 		s = rt__fail(err, RT_ERR_NOMEM, "out of memory reading %s", lc->path);
 		goto done;
 	}
@@ -252,14 +264,17 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 		get(&r, &cst[c], 1);
 		get(&r, &cleft[c], 1);
 		get(&r, &ctold[c], 1);
+		get(&r, &chunt[c], 1);
+		get(&r, &cclose[c], sizeof(double));
 		get(&r, &cplace[c], sizeof(int32_t));
 		get(&r, &cat[c], sizeof(double));
-		if (cst[c] >= RT_STATE_COUNT || cleft[c] > 1 || ctold[c] > 1 || cplace[c] < -1 || cplace[c] >= sc->place_count) r.failed = true;
+		if (cst[c] >= RT_STATE_COUNT || cleft[c] > 1 || ctold[c] > 1 || chunt[c] > 1 || !(cclose[c] >= -1.0 && cclose[c] <= 1e12) || cplace[c] < -1 || cplace[c] >= sc->place_count) r.failed = true;
 	}
 	for (int u = 0; u < U; ++u) {
-		int32_t kind, place;
+		int32_t kind, place, target;
 		get(&r, &kind, sizeof kind);
 		get(&r, &place, sizeof place);
+		get(&r, &target, sizeof target);
 		get(&r, &orders[u].radius_m, sizeof(double));
 		get(&r, &broken[u], 1);
 		get(&r, &sent[u], sizeof(int32_t));
@@ -270,8 +285,10 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 		if (kind < 0 || kind >= RT_ORDER_KIND_COUNT || place < -1 || place >= sc->place_count || broken[u] > 1 ||
 		    !isfinite(orders[u].radius_m))
 			r.failed = true;
+		if (target < -1 || target >= C || (kind == RT_ORDER_HUNT) != (target >= 0)) r.failed = true;
 		orders[u].kind = (rt_sc_order_kind)kind;
 		orders[u].place = place;
+		orders[u].target = target;
 	}
 	for (int t = 0; t < T; ++t) get(&r, &fired[t], sizeof(double));
 	for (int i = 0; i < 3 * sc->history_count; ++i) {
@@ -335,6 +352,8 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	for (int c = 0; c < C; ++c) {
 		run->commander_left[c] = cleft[c] != 0;
 		run->banner_told[c] = ctold[c] != 0;
+		run->hunt_told[c] = chunt[c] != 0;
+		run->hunt_close_s[c] = cclose[c];
 		run->reached_place[c] = cplace[c];
 		run->reached_at_s[c] = cat[c];
 	}
@@ -364,6 +383,8 @@ done:
 	rt__free(&run->allocator, cst, (size_t)C + 1);
 	rt__free(&run->allocator, cleft, (size_t)C + 1);
 	rt__free(&run->allocator, ctold, (size_t)C + 1);
+	rt__free(&run->allocator, chunt, (size_t)C + 1);
+	rt__free(&run->allocator, cclose, ((size_t)C + 1) * sizeof(double));
 	rt__free(&run->allocator, cplace, ((size_t)C + 1) * sizeof(int32_t));
 	rt__free(&run->allocator, cat, ((size_t)C + 1) * sizeof(double));
 	rt__free(&run->allocator, orders, ((size_t)U + 1) * sizeof(rt_sc_order));

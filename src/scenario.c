@@ -19,6 +19,7 @@ typedef struct reader {
 	const char *file;
 	rt_error *err;
 	const rt_allocator *a;
+	const rt_ynode *corps;  /* the corps mapping, while it is read: a hunt may name a corps below */
 } reader;
 
 #define PATH_SIZE 256
@@ -553,41 +554,90 @@ static rt_status read_flight(reader *r, const rt_ynode *root)
 }
 
 static const char *const order_words[RT_ORDER_KIND_COUNT] = { "hold", "advance", "contain", "march", "attack", "ambush", "shelter",
-								"embark", "guard", "counter_charge", "withdraw" };
+								"embark", "guard", "counter_charge", "withdraw", "hunt" };
 
 const char *rt__order_name(rt_sc_order_kind kind)
 {
 	return kind < RT_ORDER_KIND_COUNT ? order_words[kind] : "unknown";
 }
 
+/* Q10: a hunt's target is a corps of another side than the hunters' (side; -1 not known:
+ * nothing to check). A corps below the one being read has its side read from its YAML. */
+static rt_status hunt_side(reader *r, const rt_ynode *n, const char *path, const rt_sc_order *o, int side)
+{
+	if (o->kind != RT_ORDER_HUNT || side < 0 || o->target < 0) return RT_OK;
+	int ts = -1;
+	if (o->target < r->sc->corps_count) {
+		ts = r->sc->corps[o->target].side;
+	} else if (r->corps && o->target < r->corps->count) {
+		const rt_ynode *sn = rt__yaml_get(r->corps->items[o->target], "side");
+		if (sn && sn->type == RT_YNODE_SCALAR) ts = find_side(r->sc, sn->text);
+	}
+	if (ts == side)
+		return bad(r, n, path, "the corps \"%s\" is of the hunters' own side (\"%s\"); a hunt is after an enemy commander",
+			   r->corps->keys[o->target], r->sc->sides[side].id);
+	return RT_OK;
+}
+
+/* Q10: `target: <corps id>` of a hunt, the corps whose commander is hunted: any corps of
+ * the scenario, above or below (the corps mapping is read whole first), of another side
+ * than `side` (the hunters'; -1 not known yet: hunt_side checks it when it is). */
+static rt_status read_target(reader *r, const rt_ynode *n, const char *path, int side, rt_sc_order *o)
+{
+	const rt_ynode *t = rt__yaml_get(n, "target");
+	char tp[PATH_SIZE];
+	join(tp, path, "target");
+	if (!t) return bad(r, n, tp, "missing; a hunt names the corps whose commander it hunts (target: <corps id>)");
+	if (t->type != RT_YNODE_SCALAR) return bad(r, t, tp, "expected the id of a corps, found %s", type_word(t));
+	const rt_ynode *corps = r->corps;
+	for (int k = 0; corps && corps->type == RT_YNODE_MAP && k < corps->count; k++)
+		if (strcmp(corps->keys[k], t->text) == 0) {
+			o->target = k;
+			return hunt_side(r, t, tp, o, side);
+		}
+	return bad(r, t, tp, "no corps has the id \"%s\"", t->text);
+}
+
 /* An order: a word (hold, advance, contain, shelter, guard, counter_charge) or a mapping
- * {kind: march|attack|embark|withdraw, to: place} / {kind: ambush, zone: place, radius_m: m}. */
-static rt_status read_order(reader *r, const rt_ynode *n, const char *path, rt_sc_order *o)
+ * {kind: march|attack|embark|withdraw, to: place} / {kind: ambush, zone: place, radius_m: m} /
+ * {kind: hunt, target: corps}. side: the side of the men ordered, -1 not known yet. */
+static rt_status read_order(reader *r, const rt_ynode *n, const char *path, int side, rt_sc_order *o)
 {
 	memset(o, 0, sizeof *o);
 	o->place = -1;
+	o->target = -1;
 	char word[32];
 	const rt_ynode *kn = n;
 	char kp[PATH_SIZE];
 	snprintf(kp, sizeof kp, "%s", path);
 	rt_status s;
 	if (n->type == RT_YNODE_MAP) {
-		static const char *const keys[] = { "kind", "to", "zone", "radius_m", "pace", "spread", NULL };
+		static const char *const keys[] = { "kind", "to", "zone", "radius_m", "pace", "spread", "target", NULL };
 		if ((s = check_keys(r, n, path, keys)) != RT_OK) return s;
 		if ((s = get_node(r, n, "kind", path, true, &kn)) != RT_OK) return s;
 		join(kp, path, "kind");
 	}
 	if ((s = scalar_text(r, kn, kp, word, sizeof word)) != RT_OK)
-		return bad(r, kn, kp, "expected an order: hold, advance, contain, shelter, guard, counter_charge, or {kind: march|attack|embark|withdraw|ambush, ...}");
+		return bad(r, kn, kp, "expected an order: hold, advance, contain, shelter, guard, counter_charge, or {kind: march|attack|embark|withdraw|ambush|hunt, ...}");
 	int k = -1;
 	for (int i = 0; i < RT_ORDER_KIND_COUNT; i++)
 		if (strcmp(word, order_words[i]) == 0) k = i;
-	if (k < 0) return bad(r, kn, kp, "unknown order \"%s\"; expected hold, advance, contain, march, attack, ambush, shelter, embark, guard, counter_charge or withdraw", word);
+	if (k < 0) return bad(r, kn, kp, "unknown order \"%s\"; expected hold, advance, contain, march, attack, ambush, shelter, embark, guard, counter_charge, withdraw or hunt", word);
 	o->kind = (rt_sc_order_kind)k;
 	bool needs_place = rt__order_goes(o->kind) || o->kind == RT_ORDER_AMBUSH;
 	if (needs_place && n->type != RT_YNODE_MAP)
 		return bad(r, n, path, "the order %s needs a place: write {kind: %s, %s: <place>}", word, word,
 			   o->kind == RT_ORDER_AMBUSH ? "zone" : "to");
+	if (o->kind == RT_ORDER_HUNT) {
+		if (n->type != RT_YNODE_MAP) return bad(r, n, path, "the order hunt needs a target: write {kind: hunt, target: <corps>}");
+		if (n->count > 2) return bad(r, n, path, "a hunt takes only its target (kind, target)");
+		return read_target(r, n, path, side, o);
+	}
+	if (n->type == RT_YNODE_MAP && rt__yaml_get(n, "target")) {
+		char tp[PATH_SIZE];
+		join(tp, path, "target");
+		return bad(r, rt__yaml_get(n, "target"), tp, "only a hunt has a target");
+	}
 	if (n->type == RT_YNODE_MAP && rt__yaml_get(n, "pace")) {
 		const rt_ynode *pn = rt__yaml_get(n, "pace");
 		char pp[PATH_SIZE], pace[16];
@@ -714,11 +764,12 @@ static rt_status read_unit(reader *r, const rt_ynode *v, const char *p, rt_sc_un
 	if ((s = get_number(r, v, "facing_deg", p, false, -360.0, 360.0, &u->facing_deg)) != RT_OK) return s;
 	u->order.kind = RT_ORDER_HOLD;
 	u->order.place = -1;
+	u->order.target = -1;
 	const rt_ynode *o = rt__yaml_get(v, "order");
 	if (o) {
 		char op[PATH_SIZE];
 		join(op, p, "order");
-		if ((s = read_order(r, o, op, &u->order)) != RT_OK) return s;
+		if ((s = read_order(r, o, op, r->sc->corps[u->corps].side, &u->order)) != RT_OK) return s;
 		if (u->order.kind == RT_ORDER_SHELTER && (u->place < 0 || !r->sc->places[u->place].fort) && r->sc->map)
 			return bad(r, o, op, "shelter needs the unit to stand at a fort (at: <a place that is a map fort>)");
 	}
@@ -764,6 +815,7 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 		if (u && u->type == RT_YNODE_MAP) units += u->count;
 	}
 	if (units > RT_SCENARIO_MAX_UNITS) return bad(r, n, "corps", "%d units; the limit is %d", units, RT_SCENARIO_MAX_UNITS);
+	r->corps = n; /* a hunt's target may be a corps below (read_target) */
 	r->sc->corps = table(r, n->count, sizeof(rt_sc_corps));
 	r->sc->units = table(r, units, sizeof(rt_sc_unit));
 	if (r->sc->corps) r->sc->corps_alloc = n->count;
@@ -872,7 +924,8 @@ static rt_status read_action(reader *r, const rt_ynode *v, const char *p, int *c
 	rt_sc_order order;
 	memset(&order, 0, sizeof order);
 	order.place = -1;
-	if (on && (s = read_order(r, on, op, &order)) != RT_OK) return s;
+	order.target = -1;
+	if (on && (s = read_order(r, on, op, -1, &order)) != RT_OK) return s;
 	if (on && order.kind == RT_ORDER_SHELTER) return bad(r, on, op, "shelter is a starting order only; use {kind: march, to: <fort>}");
 	if (on && commander && order.kind != RT_ORDER_MARCH && order.kind != RT_ORDER_ATTACK)
 		return bad(r, on, op, "a commander alone can be ordered only to march or attack (with his guard); other orders are for units");
@@ -896,6 +949,14 @@ static rt_status read_action(reader *r, const rt_ynode *v, const char *p, int *c
 		}
 	} else {
 		if ((s = get_ref(r, v, commander ? "commander" : "corps", p, true, find_corps, "corps", &corps)) != RT_OK) return s;
+	}
+	if (order.kind == RT_ORDER_HUNT) { /* Q10: after an enemy commander, not one of their own */
+		char tp[PATH_SIZE];
+		join(tp, op, "target");
+		const rt_ynode *tn = rt__yaml_get(on, "target");
+		if (corps >= 0 && (s = hunt_side(r, tn, tp, &order, r->sc->corps[corps].side)) != RT_OK) return s;
+		for (int i = 0; i < nt; i++)
+			if ((s = hunt_side(r, tn, tp, &order, r->sc->corps[r->sc->units[targets[i]].corps].side)) != RT_OK) return s;
 	}
 	int need = corps >= 0 ? 1 : nt;
 	int cap = r->sc->action_count + need;
@@ -1552,7 +1613,7 @@ rt_status rt_scenario_load_string(const char *text, size_t length, const char *n
 	if (!sc) return rt__fail(err, RT_ERR_NOMEM, "out of memory reading %s", name);
 	sc->allocator = *a;
 	snprintf(sc->file, sizeof sc->file, "%s", name ? name : "scenario");
-	reader r = { sc, sc->file, err, &sc->allocator };
+	reader r = { sc, sc->file, err, &sc->allocator, NULL };
 	rt_ynode *root = NULL;
 	rt_status s = rt__yaml_parse(text, length, sc->file, a, &root, err);
 	if (s != RT_OK) goto error;

@@ -62,14 +62,15 @@ typedef enum rt_sc_order_kind {
 	RT_ORDER_GUARD,      /* keep by the corps' commander, screen him, carry him if he falls (M8, C6) */
 	RT_ORDER_COUNTER_CHARGE, /* turn on the enemies closing on the corps' commander, then follow him (M6) */
 	RT_ORDER_WITHDRAW,   /* go to a place giving ground in order, faces to the enemy (M5) */
+	RT_ORDER_HUNT,       /* ride after another side's commander wherever he goes (Q10) */
 	RT_ORDER_KIND_COUNT
 } rt_sc_order_kind;
 
-/* Whether an order moves a body under arms to a place, its commander at its head and
- * out of a fort it sheltered in: march, attack, withdraw. */
+/* Whether an order moves a body under arms, its commander at its head and out of a fort
+ * it sheltered in: march, attack, withdraw (to a place), hunt (after a man). */
 static inline bool rt__order_sallies(rt_sc_order_kind kind)
 {
-	return kind == RT_ORDER_MARCH || kind == RT_ORDER_ATTACK || kind == RT_ORDER_WITHDRAW;
+	return kind == RT_ORDER_MARCH || kind == RT_ORDER_ATTACK || kind == RT_ORDER_WITHDRAW || kind == RT_ORDER_HUNT;
 }
 
 /* Whether an order sends men to a place (`to`): march, attack, embark, withdraw. */
@@ -84,6 +85,7 @@ typedef struct rt_sc_order {
 	double radius_m;        /* ambush zone radius */
 	bool gallop;            /* march/attack: riders go at the gallop (charge_pace_factor x free speed) */
 	bool spread;            /* march: the unit spreads over the place, each man to his post (E5) */
+	int target;             /* hunt: the corps whose commander is hunted; -1 none */
 } rt_sc_order;
 
 typedef struct rt_sc_unit {

@@ -567,7 +567,9 @@ rt_status rt_world_add_agent(rt_world *w, const rt_agent_def *d, rt_agent_id *ou
 		return rt__fail(err, RT_ERR_INVALID, "agent of side %d cannot serve in corps %d of side %d", d->side, (int)d->corps,
 				w->corps[d->corps].def.side);
 	if (d->side >= RT_MAX_SIDES) return rt__fail(err, RT_ERR_INVALID, "agent side %d; sides are 0..%d", d->side, RT_MAX_SIDES - 1);
-	if ((unsigned)d->stance > RT_STANCE_WITHDRAW) return rt__fail(err, RT_ERR_INVALID, "agent stance %d is unknown", (int)d->stance);
+	if ((unsigned)d->stance > RT_STANCE_HUNT) return rt__fail(err, RT_ERR_INVALID, "agent stance %d is unknown", (int)d->stance);
+	if (d->stance == RT_STANCE_HUNT)
+		return rt__fail(err, RT_ERR_INVALID, "agent stance hunt needs the man he hunts: give it with rt_world_set_agent_hunt");
 	if (d->keeps_ground && d->stance != RT_STANCE_CONTAIN)
 		return rt__fail(err, RT_ERR_INVALID, "agent keeps_ground is for stance contain; his stance is %d", (int)d->stance);
 	if (d->ammunition < -1 || d->ammunition > 100000) return rt__fail(err, RT_ERR_INVALID, "agent ammunition %d; expected -1 (default) or 0..100000", d->ammunition);
@@ -853,6 +855,27 @@ rt_status rt_world_set_agent_state(rt_world *w, rt_agent_id id, rt_state state, 
 	w->agents.state[s] = (uint8_t)state;
 	w->agents.level[s] = 0;
 	if (!rt_state_is_active(state)) w->agents.vx[s] = w->agents.vy[s] = 0.0;
+	return RT_OK;
+}
+
+rt_status rt_world_set_agent_hunt(rt_world *w, rt_agent_id id, rt_agent_id quarry, rt_error *err)
+{
+	rt__error_clear(err);
+	if (!w || id >= (uint32_t)w->agents.count) return rt__fail(err, RT_ERR_INVALID, "agent %u does not exist", id);
+	if (quarry >= (uint32_t)w->agents.count) return rt__fail(err, RT_ERR_INVALID, "the quarry, agent %u, does not exist", quarry);
+	rt_agents *a = &w->agents;
+	const int s = (int)w->slot_of_id[id], q = (int)w->slot_of_id[quarry];
+	if (a->side[q] == a->side[s]) return rt__fail(err, RT_ERR_INVALID, "agent %u cannot hunt agent %u of his own side", id, quarry);
+	if (!rt__at_large(a->state[q])) return rt__fail(err, RT_ERR_INVALID, "the quarry, agent %u, is not at large (state %d)", quarry, (int)a->state[q]);
+	if (!rt__at_large(a->state[s]) || a->state[s] == RT_STATE_ROUTING)
+		return rt__fail(err, RT_ERR_INVALID, "agent %u cannot hunt: he is not at large and steady (state %d)", id, (int)a->state[s]);
+	if (rt__retinue_stance(a->stance[s])) return rt__fail(err, RT_ERR_INVALID, "agent %u keeps by his commander (a guard stance); he cannot hunt", id);
+	a->stance[s] = a->order_stance[s] = RT_STANCE_HUNT;
+	a->quarry[s] = (int32_t)quarry;
+	a->goal[s] = a->order_goal[s] = RT_NO_GOAL;
+	a->posted[s] = 0;
+	a->keep[s] = 0;
+	a->level[s] = 0;
 	return RT_OK;
 }
 

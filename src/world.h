@@ -862,6 +862,12 @@ static inline bool rt__bound(uint8_t principal_state)
 	return principal_state <= RT_STATE_DESPERATE || principal_state == RT_STATE_SHELTERED ||
 	       principal_state == RT_STATE_ESCAPED;
 }
+/* Whether a man is at large: formed, marching, engaged, in flight or at bay — not taken,
+ * kneeling, in a fort, away or dead (the quarry of a hunt, Q10). */
+static inline bool rt__at_large(uint8_t state)
+{
+	return state <= RT_STATE_DESPERATE;
+}
 /* Whether a man (commander) is wounded or exhausted and cannot go on his own (C6). */
 static inline bool rt__disabled(const rt_world *w, int slot)
 {

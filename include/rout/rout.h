@@ -414,10 +414,16 @@ typedef enum rt_stance {
 	RT_STANCE_CARRIED,  /* a wounded commander: carried by a guard, or limping (C6); set by the world */
 	RT_STANCE_REARGUARD, /* turn on the enemies closing on his corps' commander until he is
 	                        rearguard_cover_m off, then follow him to his refuge (M6) */
-	RT_STANCE_WITHDRAW   /* go to his goal giving ground in order: with an enemy within
+	RT_STANCE_WITHDRAW,  /* go to his goal giving ground in order: with an enemy within
 	                        withdraw_face_m he steps back no faster than facing_speed_mps, his
 	                        face to the enemy; he strikes who comes in reach, is not in flight
 	                        in a pursuer's eyes, and on foot blunts a charge as formed foot (M5) */
+	RT_STANCE_HUNT      /* ride (or run) after one man of the enemy, his quarry, wherever he goes
+	                        while he is at large: straight at him while he is seen, else toward
+	                        where he was last known; he strikes who comes in reach on the way
+	                        and is sent after no one else (Q10). Given by rt_world_set_agent_hunt;
+	                        the command layer ends the hunt when the quarry falls, is taken or
+	                        gets away (the hunter advances then) */
 } rt_stance;
 
 typedef struct rt_agent_def {
@@ -566,7 +572,7 @@ typedef struct rt_agent_view {
 	bool posted;            /* his order gave him a post in its place (rt_world_set_agent_post) */
 	rt_vec2 post;           /* that post, m ((0, 0) when he has none) */
 	int32_t quarry;         /* Q2: id of the man in flight his corps' pursuit sent him after at its
-	                           last round, -1 none */
+	                           last round; stance hunt: the man he hunts (Q10); -1 none */
 } rt_agent_view;
 
 int rt_world_agent_count(const rt_world *world);
@@ -578,6 +584,11 @@ rt_status rt_world_set_agent_goal(rt_world *world, rt_agent_id id, rt_goal_id go
  * target. The post must lie inside the target of his goal; a new goal clears it. */
 rt_status rt_world_set_agent_post(rt_world *world, rt_agent_id id, rt_vec2 post, rt_error *err);
 rt_status rt_world_set_agent_state(rt_world *world, rt_agent_id id, rt_state state, rt_error *err);
+/* Sends him after one man of another side (stance hunt, Q10: "多尔衮恨不得亲手擒住张春"):
+ * his goal is cleared and the hunt is his order (he comes back to it after a pursuit). The
+ * quarry must be another side's man still at large (formed, marching, engaged, routing or
+ * at bay); the hunter must be at large and not of a guard stance. */
+rt_status rt_world_set_agent_hunt(rt_world *world, rt_agent_id id, rt_agent_id quarry, rt_error *err);
 
 /* The crowd round a man as the crush model sees it after the last step (docs/model.md
  * section 13): the local density in men per m2 (bodies counted by their area, so an agent

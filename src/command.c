@@ -546,8 +546,8 @@ static void pursue(rt_world *w, int corps)
 			x1 = fmax(x1, a->x[s]);
 			y1 = fmax(y1, a->y[s]);
 			men++;
-		} else if (a->corps[s] == corps) {
-			a->quarry[s] = -1; /* not of the pursuit (in flight, kneeling, a guard, halted) */
+		} else if (a->corps[s] == corps && a->stance[s] != RT_STANCE_HUNT) {
+			a->quarry[s] = -1; /* not of the pursuit (in flight, kneeling, a guard, halted); a hunter keeps his man (Q10) */
 		}
 	}
 	const int was_sent = c->pursuers;
@@ -750,13 +750,16 @@ static void columns(rt_world *w)
 
 void rt__command(rt_world *w)
 {
-	if (w->corps_count == 0) return;
-	rt__retinue(w); /* every step: who carries a wounded commander (C6) */
-	columns(w);     /* every step: which marching commanders wait for their men */
+	if (w->corps_count > 0) {
+		rt__retinue(w); /* every step: who carries a wounded commander (C6) */
+		columns(w);     /* every step: which marching commanders wait for their men */
+	}
 	const rt_command_params *p = &w->def.command;
 	const int64_t round = (int64_t)floor(w->time_s / p->decision_interval_s);
 	if (round == w->last_decision) return;
 	w->last_decision = round;
+	hunts(w); /* Q10: a man may hunt in a world without corps (rt_world_set_agent_hunt) */
+	if (w->corps_count == 0) return;
 	/* what each commander knows: his corps' strength and the threat its men see */
 	rt_agents *a = &w->agents;
 	double *threat = rt__arena_push(&w->arena, (size_t)w->corps_count * sizeof(double));
@@ -816,7 +819,6 @@ void rt__command(rt_world *w)
 	}
 	const double interval_h = p->decision_interval_s / 3600.0;
 	to_the_banner(w);
-	hunts(w);
 	for (int c = 0; c < w->corps_count; ++c)
 		if (w->corps[c].def.pursue_ratio > 0.0 && !w->corps[c].left) {
 			const size_t used = w->arena.used;

@@ -260,27 +260,26 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 				*e0y = sign * ey / en;
 			}
 		}
-	} else if (a->stance[s] == RT_STANCE_HUNT) {
+	} else if (a->stance[s] == RT_STANCE_HUNT && a->quarry[s] >= 0 && rt__at_large(a->state[w->slot_of_id[a->quarry[s]]])) {
 		/* Q10: after the man he hunts, straight at him while he sees him, else toward where
 		 * he was last known (his heading, command.c), a rider at the gallop of the charge
 		 * (his horse tiring, C4), a man on foot at the run; whoever stands in his way he strikes in passing (combat.c) or must
-		 * get round: the crowd about his quarry is what holds him off */
-		const int32_t q = a->quarry[s];
-		if (q >= 0 && rt__at_large(a->state[w->slot_of_id[q]])) {
-			const int t = hunted_of(c, s, xi, yi);
-			if (t >= 0) {
-				const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
-				const double en = sqrt(ex * ex + ey * ey);
-				if (en > 1e-9) {
-					*e0x = ex / en;
-					*e0y = ey / en;
-				}
-			} else {
-				*e0x = a->heading_x[s];
-				*e0y = a->heading_y[s];
+		 * get round: the crowd about his quarry is what holds him off. His man gone (fallen,
+		 * taken, away), he rides on his heading (the last branch) until the decision round
+		 * ends the hunt (command.c) */
+		const int t = hunted_of(c, s, xi, yi);
+		if (t >= 0) {
+			const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
+			const double en = sqrt(ex * ex + ey * ey);
+			if (en > 1e-9) {
+				*e0x = ex / en;
+				*e0y = ey / en;
 			}
-			*pace *= a->mount[s] ? c->charge_pace : w->def.morale.flight_speed_factor;
+		} else {
+			*e0x = a->heading_x[s];
+			*e0y = a->heading_y[s];
 		}
+		*pace *= a->mount[s] ? c->charge_pace : w->def.morale.flight_speed_factor;
 	} else if (a->stance[s] == RT_STANCE_ADVANCE &&
 		   (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range) || quarry_of(c, s, xi, yi) >= 0)) {
 		/* Q2: sent after a man in flight, he rides after him, unless an enemy who is not in

@@ -854,7 +854,7 @@ static rt_status watch_banners(rt_run *run)
 /* Q10 ("好几次，多尔衮离前方的张春不到一百多步距离，却每每被其他方向奔逃过来的明军搅乱"):
  * a man hunting a commander (stance hunt) comes within HUNT_CLOSE_M of him while he is at
  * large; the chase through the crowd has failed when, the commander still not taken (at
- * large, in a fort or away), either HUNT_HELD_S or more later a hunter is within
+ * large, in a fort or away), either HUNT_HELD_S or more later the nearest hunter is within
  * HUNT_CLOSE_M of him with HUNT_CROWD_MEN of the commander's side at
  * large about that hunter (held off in the crowd), or no hunter after him is within twice
  * HUNT_CLOSE_M (lost). Told once per commander, at his place then; a commander taken or

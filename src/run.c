@@ -367,6 +367,8 @@ static rt_status apply_order(rt_run *run, int unit, const rt_sc_order *o, bool f
 		default:
 			break;
 		}
+		if (o->kind != RT_ORDER_HUNT && a->stance[s] != RT_STANCE_HUNT && a->order_stance[s] == RT_STANCE_HUNT)
+			a->quarry[s] = -1; /* a hunt's man is not followed on the next order (a pursuit keeps its own: Q2) */
 		/* his order, to which he comes back when the pursuit by doctrine no longer sends him (Q2) */
 		a->order_goal[s] = a->goal[s];
 		a->order_stance[s] = a->stance[s];
@@ -1020,6 +1022,11 @@ static void lead(rt_run *run, int corps, const rt_sc_order *o)
 		}
 		a->goal[s] = place_goal(run, o->place);
 		a->order_goal[s] = a->goal[s];
+		if (a->kind[s] == RT_KIND_COMMANDER && (a->stance[s] == RT_STANCE_HUNT || a->stance[s] == RT_STANCE_ADVANCE)) {
+			/* a hunt he led is over: he goes to the place as a general does */
+			a->stance[s] = a->order_stance[s] = RT_STANCE_HOLD;
+			a->quarry[s] = -1;
+		}
 		a->posted[s] = 0; /* he leads; the posts are his men's */
 		a->state[s] = RT_STATE_MARCHING;
 		a->level[s] = 0;

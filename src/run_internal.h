@@ -49,8 +49,9 @@ struct rt_run {
 	bool *commander_left;         /* per corps: his leaving has been reported */
 	bool *banner_told;            /* per corps: its men passing to its superior's banner has been reported (M4, M5) */
 	double *hunt_close_s;         /* per corps: when a man hunting its commander first came within HUNT_CLOSE_M of
-	                               * him with a crowd of his side about him (Q10, report.c); -1 never */
-	bool *hunt_told;              /* per corps: the hunt after its commander lost in the crowd has been reported (Q10) */
+	                               * him while he was at large (Q10, report.c); -1 never */
+	bool *hunt_told;              /* per corps: the watch on the hunt after its commander is over — its failure
+	                               * told (hunt_held, hunt_lost), or he was taken or fell first (Q10) */
 	int *reached_place;           /* per corps: the place (fort) he reached, -1 */
 	double *reached_at_s;
 	rt_sc_order *unit_order;      /* per unit: the order it was last given */

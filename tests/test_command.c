@@ -1359,17 +1359,19 @@ TEST(command_a_fallen_generals_men_go_to_the_banner)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
-/* Q10, the hunt (docs/model.md section 10, "The hunt"): a rider sent after one man
- * (rt_world_set_agent_hunt) rides at the gallop after him — a man 200 m ahead marching
- * east at a walk — past a nearer enemy standing 30 m off his way, whom he leaves alone;
- * when his man gets away (here: set escaped) the next decision round ends the hunt and he
- * falls on whoever is near (stance advance). A hunt of a man of his own side, of no one,
+/* Q10, the hunt (docs/model.md section 10b, "The hunt"): a rider of a corps that pursues
+ * by doctrine, sent after one man (rt_world_set_agent_hunt), rides at the gallop after
+ * him — a man 200 m ahead marching east at a walk — past a nearer enemy standing 30 m off
+ * his way, whom he leaves alone;
+ * when his man gets away (here: set escaped) the next decision round ends the hunt: he
+ * falls on whoever is near (stance advance), which in a corps that pursues is the
+ * doctrine's to govern (nobody in flight here: he holds). A hunt of a man of his own side, of no one,
  * of a man already gone, or given as a starting stance is refused. */
 TEST(command_a_hunter_rides_after_his_man_and_stops_when_he_is_gone)
 {
 	rt_world_def d = rt_world_def_default();
 	d.allocator = rt_test_allocator();
-	d.bounds_min = (rt_vec2){ -500, -200 };
+	d.bounds_min = (rt_vec2){ -1000, -200 };
 	d.bounds_max = (rt_vec2){ 3000, 200 };
 	rt_error err;
 	rt_world *w = rt_world_create(&d, &err);
@@ -1381,6 +1383,7 @@ TEST(command_a_hunter_rides_after_his_man_and_stops_when_he_is_gone)
 	rt_corps_id ming = -1, jin = -1;
 	ok = ok && rt_world_add_corps(w, &cd, &ming, &err) == RT_OK;
 	cd.side = 1;
+	cd.pursue_ratio = 1.0; /* a corps that pursues by doctrine: its pursuit leaves a hunter his man */
 	ok = ok && rt_world_add_corps(w, &cd, &jin, &err) == RT_OK;
 	rt_agent_def man = rt_agent_def_default();
 	man.corps = ming;
@@ -1390,12 +1393,12 @@ TEST(command_a_hunter_rides_after_his_man_and_stops_when_he_is_gone)
 	ok = ok && rt_world_add_agent(w, &man, &quarry, &err) == RT_OK;
 	man.state = RT_STATE_FORMED;
 	man.goal = RT_NO_GOAL;
-	man.position = (rt_vec2){ -150, 30 };
+	man.position = (rt_vec2){ -550, 30 };
 	ok = ok && rt_world_add_agent(w, &man, &decoy, &err) == RT_OK;
 	rt_agent_def horse = pursuing_horse(jin);
-	horse.position = (rt_vec2){ -200, 0 };
+	horse.position = (rt_vec2){ -600, 0 };
 	ok = ok && rt_world_add_agent(w, &horse, &hunter, &err) == RT_OK;
-	horse.position = (rt_vec2){ -200, 100 };
+	horse.position = (rt_vec2){ -600, 100 };
 	ok = ok && rt_world_add_agent(w, &horse, &other, &err) == RT_OK;
 	CHECK(ok);
 	/* refused */
@@ -1405,22 +1408,26 @@ TEST(command_a_hunter_rides_after_his_man_and_stops_when_he_is_gone)
 	CHECK(rt_world_add_agent(w, &horse, NULL, &err) == RT_ERR_INVALID && strstr(err.message, "rt_world_set_agent_hunt"));
 	CHECK_OK(rt_world_set_agent_hunt(w, hunter, quarry, &err), err);
 	rt_agent_view h, q, e;
-	for (int s = 0; s < (int)(30.0 / d.dt_s) && ok; ++s) ok = rt_world_step(w, &err) == RT_OK;
+	/* 70 s: a decision round (every 60 s) passes in the hunt */
+	for (int s = 0; s < (int)(70.0 / d.dt_s) && ok; ++s) ok = rt_world_step(w, &err) == RT_OK;
 	ok = ok && rt_world_get_agent(w, hunter, &h) && rt_world_get_agent(w, quarry, &q) && rt_world_get_agent(w, decoy, &e);
 	CHECK(ok);
 	const double gap = hypot(h.position.x - q.position.x, h.position.y - q.position.y);
-	rt_test_note("after 30 s the hunter has ridden %.0f m (at %.1f m/s) and is %.0f m behind his man; the man beside his way "
-		     "has health %.2f", h.position.x + 200.0, hypot(h.velocity.x, h.velocity.y), gap, e.health);
+	rt_test_note("after 70 s the hunter has ridden %.0f m (at %.1f m/s) and is %.0f m behind his man; the man beside his way "
+		     "has health %.2f", h.position.x + 600.0, hypot(h.velocity.x, h.velocity.y), gap, e.health);
 	CHECK(h.stance == RT_STANCE_HUNT && h.quarry == (int32_t)quarry);
-	CHECK(h.position.x + 200.0 >= 30.0 * 1.5 * 3.5 * 0.85); /* the gallop: the charge's pace, 1.6 x the trot */
-	CHECK(gap < 200.0 - 30.0 * 2.0);                          /* gaining on him */
+	CHECK(h.position.x + 600.0 >= 70.0 * 1.6 * 3.5 * 0.85); /* the gallop: the charge's pace, 1.6 x the trot */
+	CHECK(gap < 600.0 - 70.0 * 2.0);                          /* gaining on him */
 	CHECK(e.health == 1.0f && e.state == RT_STATE_FORMED);    /* the man off his way was let be */
 	/* gone: the hunt ends at the next decision round */
 	CHECK_OK(rt_world_set_agent_state(w, quarry, RT_STATE_ESCAPED, &err), err);
 	CHECK(rt_world_set_agent_hunt(w, other, quarry, &err) == RT_ERR_INVALID && strstr(err.message, "not at large"));
 	for (int s = 0; s < (int)((d.command.decision_interval_s + 1.0) / d.dt_s) && ok; ++s) ok = rt_world_step(w, &err) == RT_OK;
 	ok = ok && rt_world_get_agent(w, hunter, &h);
-	CHECK(ok && h.stance == RT_STANCE_ADVANCE && h.quarry == -1);
+	rt_test_note("his man away, the hunter's stance is %d (hold %d, advance %d), his quarry %d", (int)h.stance, (int)RT_STANCE_HOLD,
+		     (int)RT_STANCE_ADVANCE, (int)h.quarry);
+	/* the hunt over, he is the doctrine's: with nobody in flight in sight his corps holds */
+	CHECK(ok && h.stance == RT_STANCE_HOLD && h.quarry == -1);
 	rt_world_destroy(w);
 	CHECK(rt_test_bytes_held() == 0);
 }

@@ -899,7 +899,13 @@ rt_status rt__resolve(rt_world *w, rt_error *err)
 			continue;
 		}
 		const int t = (int)w->slot_of_id[id];
-		if (blow & BLOW_HIT) {
+		if ((blow & BLOW_HIT) && a->stance[s] == RT_STANCE_HUNT && a->quarry[s] == id && rt__at_large(a->state[t])) {
+			/* Q10: the hunter's blow on the man he hunts takes him alive ("恨不得亲手擒住张春") */
+			a->state[t] = RT_STATE_CAPTURED;
+			a->vx[t] = a->vy[t] = 0.0;
+			w->captured++;
+			hits++;
+		} else if (blow & BLOW_HIT) {
 			disable(w, t);
 			hits++;
 		}

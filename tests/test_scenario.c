@@ -2255,7 +2255,8 @@ TEST(scenario_run_resumes_men_on_their_way_to_posts)
 /* Q10 (tests/data/scenarios/hunt): 30 horse hunting a general on foot among 2,000 men in
  * flight come within 150 m of him and are held off in the crowd for a minute or more: the
  * run tells it (hunt_held or hunt_lost) and marks Q10, and he is taken later than the same
- * general with his guard alone, whom the hunt takes without being held (no Q10). The
+ * general with his guard alone, whom the hunt takes without being held (no Q10); taken by
+ * the hunt, he is taken alive. The
  * same at two threads and resumed at one from a checkpoint taken in the hunt. */
 static void hunt_outcome(const char *dir, double *fell, int *q10)
 {
@@ -2283,7 +2284,7 @@ TEST(scenario_the_crowd_holds_the_hunt_off_the_general)
 	read_text("tests/data/scenarios/hunt/scenario.yaml", text, sizeof text);
 	const char *alone[] = { "corps.ming.units.ming_foot.at=far" };
 	const int seeds = RT_TEST_SANITIZED ? 1 : 2;
-	int later = 0, q10[2] = { 0, 0 }, taken[2] = { 0, 0 }, marked = 0;
+	int later = 0, q10[2] = { 0, 0 }, taken[2] = { 0, 0 }, marked = 0, alive = 0;
 	for (int seed = 1; seed <= seeds; ++seed) {
 		double fell[2];
 		for (int k = 0; k < 2; ++k) {
@@ -2291,6 +2292,12 @@ TEST(scenario_the_crowd_holds_the_hunt_off_the_general)
 			phenomena_seen seen;
 			json_t *root;
 			phenomena_run(text, "tests/data/scenarios/hunt", (uint64_t)seed, 0.0, alone, k, dir, "Q10", &seen, &root);
+			size_t i;
+			json_t *c;
+			json_array_foreach(json_object_get(root, "commanders"), i, c) {
+				const char *fate = json_string_value(json_object_get(c, "fate"));
+				if (strcmp(json_string_value(json_object_get(c, "id")), "ming") == 0 && fate) alive += strcmp(fate, "captured") == 0;
+			}
 			json_decref(root);
 			int told;
 			hunt_outcome(dir, &fell[k], &told);
@@ -2302,11 +2309,13 @@ TEST(scenario_the_crowd_holds_the_hunt_off_the_general)
 		later += fell[0] > fell[1];
 		rt_test_note("seed %d: the general among the crowd taken %.0f s in, alone %.0f s in", seed, fell[0], fell[1]);
 	}
-	rt_test_note("%d seeds: the hunt held off or lost in the crowd %d times (Q10 marked %d), alone %d; taken %d and %d", seeds,
-		     q10[0], marked, q10[1], taken[0], taken[1]);
+	rt_test_note("%d seeds: the hunt held off or lost in the crowd %d times (Q10 marked %d), alone %d; taken %d and %d, %d of them "
+		     "alive",
+		     seeds, q10[0], marked, q10[1], taken[0], taken[1], alive);
 	CHECK(q10[0] == seeds && marked == seeds && q10[1] == 0);
 	CHECK(later == seeds);
 	CHECK(taken[1] == seeds); /* alone he is taken: the hunt works where nothing is in its way */
+	CHECK(alive == taken[0] + taken[1]); /* and taken alive: the hunter's blow seizes him */
 	rt_scenario_def def = scenario_def();
 	rt_scenario *sc = NULL;
 	rt_error err;

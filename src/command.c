@@ -424,17 +424,6 @@ static bool known_in_flight(const rt_world *w, const knowledge *k, int s)
  * by rank (i F / n: several to a man, every one followed) — and when every man in flight
  * is followed, over all of them. Each is aimed at his man where the corps knows him
  * (his heading). O(n + F log F), serial, deterministic. */
-/* Man s's heading toward man t, where the corps knows him now: out of his own sight, he
- * rides that way until the next round (locomotion.c). */
-static void aim(rt_agents *a, int s, int t)
-{
-	const double ex = a->x[t] - a->x[s], ey = a->y[t] - a->y[s], en = sqrt(ex * ex + ey * ey);
-	if (en > 1e-9) {
-		a->heading_x[s] = (float)(ex / en);
-		a->heading_y[s] = (float)(ey / en);
-	}
-}
-
 static void assign_quarries(rt_world *w, const knowledge *k, int fleeing, const int *sent, int count)
 {
 	rt_agents *a = &w->agents;
@@ -477,7 +466,7 @@ static void assign_quarries(rt_world *w, const knowledge *k, int fleeing, const 
 		const int j = a->quarry[s] >= 0 ? index[w->slot_of_id[a->quarry[s]]] : -1;
 		if (j >= 0 && followers[j] < cap) {
 			followers[j]++;
-			aim(a, s, flight[j].slot);
+			rt__aim(a, s, flight[j].slot);
 		} else {
 			a->quarry[s] = -1;
 			idle[free_men++] = s;
@@ -492,7 +481,7 @@ static void assign_quarries(rt_world *w, const knowledge *k, int fleeing, const 
 	for (int i = 0; i < free_men; ++i) {
 		const int j = free_men <= m ? open[i] : open[(int)(((int64_t)i * m) / free_men)];
 		a->quarry[idle[i]] = (int32_t)flight[j].id;
-		aim(a, idle[i], flight[j].slot);
+		rt__aim(a, idle[i], flight[j].slot);
 	}
 }
 
@@ -521,7 +510,7 @@ static void hunts(rt_world *w)
 		const double dx = a->x[t] - a->x[s], dy = a->y[t] - a->y[s], d2 = dx * dx + dy * dy;
 		double known = (a->equipment[t] & RT_EQUIP_TORCH) ? torch : sight;
 		if (rt__on_the_move(w, t)) known = fmax(known, heard);
-		if (d2 <= known * known) aim(a, s, t);
+		if (d2 <= known * known) rt__aim(a, s, t);
 	}
 }
 

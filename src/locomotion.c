@@ -115,31 +115,18 @@ static inline bool post_direction(const rt_world *w, int s, int32_t goal, double
 
 static bool held_direction(const decide_ctx *c, int s, int32_t goal, double xi, double yi, double *e0x, double *e0y);
 
-/* Q2: the slot of the man in flight his corps' pursuit sent man s (at xi, yi) after this
- * round (command.c), while he is still in flight and man s sees him (in this light, or by
- * his torch); -1 none. Out of his sight he rides toward where the corps last knew his man
- * (his heading, command.c): the night hides a fugitive from his pursuer as from anyone. */
-static inline int quarry_of(const decide_ctx *c, int s, double xi, double yi)
+/* The slot of the man his quarry names whom man s (at xi, yi) sees (in this light, or by
+ * his torch), while that man is in flight (Q2: the man his corps' pursuit sent him after
+ * this round, command.c) or, hunting, at large (Q10); -1 none. Out of his sight he rides
+ * toward where he was last known (his heading, command.c): the night hides a fugitive
+ * from his pursuer as from anyone. */
+static inline int followed(const decide_ctx *c, int s, double xi, double yi, bool hunting)
 {
 	const rt_world *w = c->w;
 	const int32_t q = w->agents.quarry[s];
 	if (q < 0) return -1;
 	const int t = (int)w->slot_of_id[q];
-	if (!rt__in_flight(w, t)) return -1;
-	const double ex = wrap_dx(w->agents.x[t] - xi, c->periodic, c->period, c->inv_period), ey = w->agents.y[t] - yi;
-	const double seen = (w->agents.equipment[t] & RT_EQUIP_TORCH) ? c->torch_sight : c->sight;
-	return ex * ex + ey * ey <= seen * seen ? t : -1;
-}
-
-/* Q10: the slot of the man hunter s (at xi, yi) hunts, while that man is at large and
- * seen by him (in this light, or by his torch); -1 none. */
-static inline int hunted_of(const decide_ctx *c, int s, double xi, double yi)
-{
-	const rt_world *w = c->w;
-	const int32_t q = w->agents.quarry[s];
-	if (q < 0) return -1;
-	const int t = (int)w->slot_of_id[q];
-	if (!rt__at_large(w->agents.state[t])) return -1;
+	if (hunting ? !rt__at_large(w->agents.state[t]) : !rt__in_flight(w, t)) return -1;
 	const double ex = wrap_dx(w->agents.x[t] - xi, c->periodic, c->period, c->inv_period), ey = w->agents.y[t] - yi;
 	const double seen = (w->agents.equipment[t] & RT_EQUIP_TORCH) ? c->torch_sight : c->sight;
 	return ex * ex + ey * ey <= seen * seen ? t : -1;
@@ -267,7 +254,7 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 		 * get round: the crowd about his quarry is what holds him off. His man gone (fallen,
 		 * taken, away), he rides on his heading (the last branch) until the decision round
 		 * ends the hunt (command.c) */
-		const int t = hunted_of(c, s, xi, yi);
+		const int t = followed(c, s, xi, yi, true);
 		if (t >= 0) {
 			const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;
 			const double en = sqrt(ex * ex + ey * ey);
@@ -281,13 +268,13 @@ static inline __attribute__((always_inline)) int32_t desired_direction(const dec
 		}
 		*pace *= a->mount[s] ? c->charge_pace : w->def.morale.flight_speed_factor;
 	} else if (a->stance[s] == RT_STANCE_ADVANCE &&
-		   (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range) || quarry_of(c, s, xi, yi) >= 0)) {
+		   (a->prize[s] >= 0 || (enemy >= 0 && a->enemy_dist[s] < advance_range) || followed(c, s, xi, yi, false) >= 0)) {
 		/* Q2: sent after a man in flight, he rides after him, unless an enemy who is not in
 		 * flight is within his advance range (a man who stands is met first); else he closes
 		 * with the nearest enemy; with none near, he goes to collect the kneeling */
 		const bool fight = enemy >= 0 && a->enemy_dist[s] < advance_range;
 		const int near = fight ? (int)w->slot_of_id[enemy] : -1;
-		const int quarry = quarry_of(c, s, xi, yi);
+		const int quarry = followed(c, s, xi, yi, false);
 		const bool chase = quarry >= 0 && !(fight && !rt__in_flight(w, near));
 		const int t = chase ? quarry : fight ? near : (int)w->slot_of_id[a->prize[s]];
 		const double ex = wrap_dx(a->x[t] - xi, periodic, period, inv_period), ey = a->y[t] - yi;

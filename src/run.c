@@ -133,11 +133,7 @@ static void set_hunt(rt_world *w, int s, int q)
 	}
 	a->stance[s] = RT_STANCE_HUNT;
 	a->quarry[s] = (int32_t)a->id[q];
-	const double ex = a->x[q] - a->x[s], ey = a->y[q] - a->y[s], en = sqrt(ex * ex + ey * ey);
-	if (en > 1e-9) {
-		a->heading_x[s] = (float)(ex / en);
-		a->heading_y[s] = (float)(ey / en);
-	}
+	rt__aim(a, s, q);
 }
 
 /* A man and the key he is ranked by when posts are handed out (spread_over). */

@@ -872,12 +872,7 @@ rt_status rt_world_set_agent_hunt(rt_world *w, rt_agent_id id, rt_agent_id quarr
 	if (rt__retinue_stance(a->stance[s])) return rt__fail(err, RT_ERR_INVALID, "agent %u keeps by his commander (a guard stance); he cannot hunt", id);
 	a->stance[s] = a->order_stance[s] = RT_STANCE_HUNT;
 	a->quarry[s] = (int32_t)quarry;
-	/* aimed at where the man is: out of his sight he rides that way (locomotion.c) */
-	const double ex = a->x[q] - a->x[s], ey = a->y[q] - a->y[s], en = sqrt(ex * ex + ey * ey);
-	if (en > 1e-9) {
-		a->heading_x[s] = (float)(ex / en);
-		a->heading_y[s] = (float)(ey / en);
-	}
+	rt__aim(a, s, q); /* at where the man is: out of his sight he rides that way */
 	a->goal[s] = a->order_goal[s] = RT_NO_GOAL;
 	a->posted[s] = 0;
 	a->keep[s] = 0;

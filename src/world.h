@@ -862,6 +862,18 @@ static inline bool rt__bound(uint8_t principal_state)
 	return principal_state <= RT_STATE_DESPERATE || principal_state == RT_STATE_SHELTERED ||
 	       principal_state == RT_STATE_ESCAPED;
 }
+/* Man s's heading toward man t where he is now: out of his own sight he rides that way
+ * (locomotion.c) until he is aimed again — by his corps' pursuit (Q2), or at the hunt's
+ * round (Q10). */
+static inline void rt__aim(rt_agents *a, int s, int t)
+{
+	const double ex = a->x[t] - a->x[s], ey = a->y[t] - a->y[s], en = sqrt(ex * ex + ey * ey);
+	if (en > 1e-9) {
+		a->heading_x[s] = (float)(ex / en);
+		a->heading_y[s] = (float)(ey / en);
+	}
+}
+
 /* Whether a man is at large: formed, marching, engaged, in flight or at bay — not taken,
  * kneeling, in a fort, away or dead (the quarry of a hunt, Q10). */
 static inline bool rt__at_large(uint8_t state)

@@ -71,7 +71,7 @@ TEST(command_a_general_is_not_excused_by_his_subordinates_flight)
 {
 	const double courage[CORPS] = { 0.8, 0.1, 0.8, 0.8 };
 	const rt_corps_id ranked[CORPS] = { -1, 0, 0, 0 };
-	const int seeds = rt_test_seeds(30);
+	const int seeds = rt_test_seeds(20); /* 30 until session 43 (CI's time): 23, 0, 42 of 60 and 27 then */
 	int general_flat = 0, general_ranked = 0, peers_flat = 0, peers_ranked = 0, craven_ranked = 0;
 	for (int s = 1; s <= seeds; ++s) {
 		cascade flat, rank;

@@ -90,10 +90,11 @@ void rt__run_order_text(const rt_run *run, const rt_sc_order *o, char *buf, size
 		snprintf(buf, size, "attack towards %s%s%s", place ? place : "?", o->gallop ? " at the gallop" : "", o->spread ? ", spread over it" : "");
 		break;
 	case RT_ORDER_WITHDRAW: snprintf(buf, size, "withdraw to %s", place ? place : "?"); break;
-	case RT_ORDER_HUNT:
-		snprintf(buf, size, "hunt %s (%s)", o->target >= 0 && o->target < sc->corps_count ? sc->corps[o->target].name : "?",
-			 o->target >= 0 && o->target < sc->corps_count ? sc->corps[o->target].id : "?");
+	case RT_ORDER_HUNT: {
+		const rt_sc_corps *k = o->target >= 0 && o->target < sc->corps_count ? &sc->corps[o->target] : NULL;
+		snprintf(buf, size, "hunt %s (%s)", k ? k->name : "?", k ? k->id : "?");
 		break;
+	}
 	case RT_ORDER_AMBUSH: snprintf(buf, size, "ambush at %s (%.0f m)", place ? place : "?", o->radius_m); break;
 	case RT_ORDER_SHELTER: snprintf(buf, size, "garrison"); break;
 	default: snprintf(buf, size, "%s", rt__order_name(o->kind)); break;

@@ -32,13 +32,16 @@
 #include <stdio.h>
 
 #define RUN_MAGIC "RTRUN8\0"
-#define RUN_MAGIC_1 "RTRUN1\0" /* before the commanders were counted apart */
-#define RUN_MAGIC_2 "RTRUN2\0" /* before a `from` figure followed its men (figure_cohort) */
-#define RUN_MAGIC_3 "RTRUN3\0" /* before the report watched for every phenomenon (15 flags) */
-#define RUN_MAGIC_4 "RTRUN4\0" /* before a unit kept the place it was sent to (Q3, Q4) */
-#define RUN_MAGIC_5 "RTRUN5\0" /* before a man in flight was marked by the block he had ahead (Q5) */
-#define RUN_MAGIC_6 "RTRUN6\0" /* before a fallen general's men passing to his superior was told (M4, M5) */
-#define RUN_MAGIC_7 "RTRUN7\0" /* before the hunt (Q10) */
+/* The older versions of the run's state, refused by name with what their rout lacked. */
+static const char *const older_versions[] = {
+	"which counted a commander as `scale` men",                                              /* RTRUN1 */
+	"whose figures of the men in a place counted their corps' losses elsewhere too",        /* RTRUN2 */
+	"whose report watched for 15 phenomena",                                                 /* RTRUN3 */
+	"whose units did not keep the place they were sent to",                                  /* RTRUN4 */
+	"whose report did not mark the men who slipped past a block, Q5",                        /* RTRUN5 */
+	"whose report did not tell when a fallen general's men passed to his superior",          /* RTRUN6 */
+	"whose orders had no hunt, Q10",                                                         /* RTRUN7 */
+};
 
 typedef struct buffer {
 	unsigned char *data;
@@ -192,36 +195,15 @@ static rt_status read_state(const void *data, size_t size, void *context, rt_err
 	reader r = { data, size, 0, false };
 	char magic[8];
 	get(&r, magic, 8);
-	if (!r.failed && memcmp(magic, RUN_MAGIC_1, 8) == 0)
-		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 1, made by an older rout "
-					   "(which counted a commander as `scale` men); this build reads version 8: run again from the start", lc->path);
-	if (!r.failed && memcmp(magic, RUN_MAGIC_2, 8) == 0)
-		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 2, made by an older rout "
-					   "(whose figures of the men in a place counted their corps' losses elsewhere too); this build reads "
-					   "version 8: run again from the start", lc->path);
-	if (!r.failed && memcmp(magic, RUN_MAGIC_3, 8) == 0)
-		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 3, made by an older rout "
-					   "(whose report watched for 15 phenomena); this build reads version 8: run again from the start",
-				   lc->path);
-	if (!r.failed && memcmp(magic, RUN_MAGIC_4, 8) == 0)
-		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 4, made by an older rout "
-					   "(whose units did not keep the place they were sent to); this build reads version 8: run again from "
-					   "the start",
-				   lc->path);
-	if (!r.failed && memcmp(magic, RUN_MAGIC_5, 8) == 0)
-		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 5, made by an older rout "
-					   "(whose report did not mark the men who slipped past a block, Q5); this build reads version 8: run "
-					   "again from the start",
-				   lc->path);
-	if (!r.failed && memcmp(magic, RUN_MAGIC_6, 8) == 0)
-		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 6, made by an older rout "
-					   "(whose report did not tell when a fallen general's men passed to his superior); this build reads "
-					   "version 8: run again from the start",
-				   lc->path);
-	if (!r.failed && memcmp(magic, RUN_MAGIC_7, 8) == 0)
-		return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "", "%s: the run's state in the checkpoint is of version 7, made by an older rout "
-					   "(whose orders had no hunt, Q10); this build reads version 8: run again from the start",
-				   lc->path);
+	for (int v = 1; !r.failed && v <= (int)(sizeof older_versions / sizeof older_versions[0]); ++v) {
+		char old[8] = "RTRUN0";
+		old[5] = (char)('0' + v);
+		if (memcmp(magic, old, 8) == 0)
+			return rt__fail_at(err, RT_ERR_INVALID, lc->path, 0, 0, "",
+					   "%s: the run's state in the checkpoint is of version %d, made by an older rout (%s); this build "
+					   "reads version %c: run again from the start",
+					   lc->path, v, older_versions[v - 1], RUN_MAGIC[5]);
+	}
 	if (r.failed || memcmp(magic, RUN_MAGIC, 8) != 0) return refuse(err, lc->path, "is missing: this is a world's checkpoint, not a run's");
 	uint64_t fp;
 	get(&r, &fp, sizeof fp);

@@ -56,6 +56,7 @@ rt_command_params rt_command_params_default(void)
 	c.hearing_m = 300.0;    /* E: hooves and cries of a flight, heard as far as a man is known by day */
 	c.besiege_m = 200.0;    /* E: out of bowshot of the walls (section 8: 60-120 m), "追到城下" */
 	c.pursuit_pace_factor = 1.0; /* E: the trot; 1.6 (the charge's gallop) overshoots Song-Jin (docs/model.md section 10) */
+	c.hesitation_s_per_bit = 120.0; /* E: two minutes a doubling of the routes (Q8, docs/model.md section 10) */
 	/* M7 (docs/model.md section 10c; estimates, grade E) */
 	c.summons_hold_tolerance = 0.15;
 	c.summons_morale = 0.5;
@@ -125,6 +126,8 @@ rt_status rt_world_add_corps(rt_world *w, const rt_corps_def *d, rt_corps_id *ou
 	c->summons_at_s = -1.0;
 	c->besieging = -1;
 	c->besieged_at_s = -1.0;
+	c->hesitant_until_s = -1.0;
+	c->hesitant_since_s = -1.0;
 	if (out) *out = w->corps_count;
 	w->corps_count++;
 	return RT_OK;
@@ -182,6 +185,8 @@ bool rt_world_get_corps(const rt_world *w, rt_corps_id corps, rt_corps_view *o)
 	o->besieging = c->besieging;
 	o->besiegers = c->besiegers;
 	o->besieged_at_s = c->besieged_at_s;
+	o->routes = c->routes;
+	o->hesitant_until_s = c->hesitant_until_s;
 	return true;
 }
 
@@ -514,6 +519,121 @@ static void hunts(rt_world *w)
 	}
 }
 
+/* Q8: the routes the flight a corps knows of runs by: the groups of the men it knows in
+ * flight, a man of a group within one cell (ROUTE_CELL_M square, cells touching at a
+ * side or corner) of another of it — men within 50 m of each other always of one group,
+ * 150 m apart never — of which those holding at least route_share of them are routes.
+ * 0 when it knows of no one in flight, -1 when there is no scratch for the count. The
+ * men are sorted by cell and the cells joined to their touching neighbours by
+ * union-find: O(F log F), serial, deterministic. */
+#define ROUTE_CELL_M 50.0
+static const double route_share = 0.05;
+
+static int route_root(int *parent, int u)
+{
+	while (parent[u] != u) u = parent[u] = parent[parent[u]];
+	return u;
+}
+
+static int count_routes(rt_world *w, const knowledge *k, int fleeing)
+{
+	const rt_agents *a = &w->agents;
+	if (fleeing <= 0) return 0;
+	const size_t used = w->arena.used;
+	ranked *men = rt__arena_push(&w->arena, (size_t)fleeing * sizeof(ranked));
+	double *cell = rt__arena_push(&w->arena, (size_t)fleeing * sizeof(double));
+	int *men_in = rt__arena_push(&w->arena, (size_t)fleeing * sizeof(int));
+	int *parent = rt__arena_push(&w->arena, (size_t)fleeing * sizeof(int));
+	if (!men || !cell || !men_in || !parent) {
+		w->arena.used = used;
+		return -1;
+	}
+	const double row = 2097152.0, half = 1048576.0; /* 2^21 cells a row, the origin at 2^20: 52,000 km either way */
+	int f = 0;
+	for (int s = 0; s < a->count && f < fleeing; ++s) {
+		if (!known_in_flight(w, k, s)) continue;
+		const double ix = rt__clamp(floor(a->x[s] / ROUTE_CELL_M), -half, half - 1.0) + half;
+		const double iy = rt__clamp(floor(a->y[s] / ROUTE_CELL_M), -half, half - 1.0) + half;
+		men[f++] = (ranked){ ix * row + iy, a->id[s], s };
+	}
+	rank_sort(men, f);
+	int cells = 0;
+	for (int j = 0; j < f; ++j) {
+		if (cells == 0 || cell[cells - 1] != men[j].key) {
+			cell[cells] = men[j].key;
+			men_in[cells] = 0;
+			parent[cells] = cells;
+			cells++;
+		}
+		men_in[cells - 1]++;
+	}
+	static const double touching[4] = { 1.0, 2097151.0, 2097152.0, 2097153.0 }; /* (0,+1), (+1,-1), (+1,0), (+1,+1) */
+	for (int u = 0; u < cells; ++u)
+		for (int t = 0; t < 4; ++t) {
+			const double key = cell[u] + touching[t];
+			int lo = u + 1, hi = cells - 1;
+			while (lo <= hi) {
+				const int mid = lo + (hi - lo) / 2;
+				if (cell[mid] < key) lo = mid + 1;
+				else if (cell[mid] > key) hi = mid - 1;
+				else {
+					const int ru = route_root(parent, u), rv = route_root(parent, mid);
+					if (ru != rv) parent[rv > ru ? rv : ru] = rv > ru ? ru : rv;
+					break;
+				}
+			}
+		}
+	for (int u = 0; u < cells; ++u) {
+		const int r = route_root(parent, u);
+		if (r != u) {
+			men_in[r] += men_in[u];
+			men_in[u] = 0;
+		}
+	}
+	int routes = 0;
+	for (int u = 0; u < cells; ++u) routes += men_in[u] > 0 && men_in[u] >= route_share * f;
+	w->arena.used = used;
+	return routes;
+}
+
+/* Q8, "松锦八总兵分了八个路线逃跑，一时间清军都不知道该追谁了" (seed 004): whether the
+ * corps' pursuit hesitates this round. When the flight it knows of runs by more routes
+ * than its pursuit was last decided over, it weighs the new choice for
+ * hesitation_s_per_bit x log2(routes now / routes decided) (the Hick-Hyman law: the time
+ * to choose grows with the log of the choices; one route, or none, is no choice), longer
+ * if the flight splits further meanwhile; the choice made, the routes of that moment are
+ * those decided over. Fewer routes, or none, need no thought. Serial. */
+static bool hesitates(rt_world *w, rt_corps *c, const knowledge *k)
+{
+	const double per_bit = w->def.command.hesitation_s_per_bit;
+	const int routes = count_routes(w, k, c->fleeing_seen);
+	if (routes < 0) return c->hesitant_until_s >= 0.0; /* no scratch this round: as it was */
+	c->routes = routes;
+	if (routes == 0 || per_bit <= 0.0) {
+		c->routes_known = routes;
+		c->routes_weighed = 0;
+		c->hesitant_until_s = -1.0;
+		return false;
+	}
+	if (c->hesitant_until_s < 0.0) {
+		if (routes <= (c->routes_known > 1 ? c->routes_known : 1)) {
+			c->routes_known = routes;
+			return false;
+		}
+		c->routes_weighed = c->routes_known > 1 ? c->routes_known : 1;
+		c->hesitant_until_s = c->hesitant_since_s = w->time_s;
+	}
+	if (routes > c->routes_weighed) {
+		c->hesitant_until_s += per_bit * log2((double)routes / c->routes_weighed);
+		c->routes_weighed = routes;
+	}
+	if (w->time_s < c->hesitant_until_s) return true;
+	c->routes_known = routes;
+	c->routes_weighed = 0;
+	c->hesitant_until_s = -1.0;
+	return false;
+}
+
 /* Pursuit by doctrine (Q2: "a hundred flee, a hundred follow; too many flee, all go").
  * The corps counts the enemies seen fleeing within sight of where its men stand, decides how many
  * men to send, and sends those nearest the fleeing (ties by id): each rides after a man
@@ -541,7 +661,11 @@ static void pursue(rt_world *w, int corps)
 	}
 	const int was_sent = c->pursuers;
 	c->fleeing_seen = c->pursuers = 0;
-	if (men == 0) return;
+	if (men == 0) {
+		c->routes = c->routes_known = c->routes_weighed = 0;
+		c->hesitant_until_s = -1.0;
+		return;
+	}
 	/* the pursuit limit (Q2): a line through the limit point, square to the way from the post */
 	double lim_dx = 0.0, lim_dy = 0.0;
 	if (c->def.pursue_limited && c->home_set) {
@@ -570,6 +694,9 @@ static void pursue(rt_world *w, int corps)
 		if (c->def.all_out_threshold > 0 && c->fleeing_seen >= c->def.all_out_threshold) send = men;
 		else send = (int)fmin((double)men, floor(c->def.pursue_ratio * c->fleeing_seen + 0.5));
 	}
+	/* Q8: a flight split into more routes than the pursuit was decided over holds it up
+	 * while the new choice is weighed: no more men are sent, those after a man keep him */
+	if (hesitates(w, c, &know)) send = (int)fmin((double)send, (double)was_sent);
 	/* Q9, the siege: a pursuit that ran the fleeing up to a fort of theirs and lost them
 	 * there (they went in) rings the fort with the corps' men it brought up to it (within
 	 * sense_range_m of its box); the men of a later pursuit that ends there join them;

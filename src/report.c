@@ -55,16 +55,15 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 	"chasing the enemy commander through a crowd fails",
 };
 /* Whether the report watches for the phenomenon (rt__run_watch, and the ambushes of
- * run.c for Q1). The other is left to the reader of the timeline, the plots and `rout
- * where` (docs/run-folder.md says why): Q8 in what the orders and the pursuit did, not a
- * single moment a count can mark. */
+ * run.c for Q1): every one of PHENOMENA.md since Q8 (session 44). One left out would be
+ * said not to be recognised (docs/run-folder.md). */
 static const bool phenomenon_recognised[RT_PH_COUNT] = {
 	[RT_PH_C1] = true, [RT_PH_C2] = true, [RT_PH_C3] = true, [RT_PH_C4] = true, [RT_PH_C5] = true, [RT_PH_C6] = true,
 	[RT_PH_M1] = true, [RT_PH_M2] = true, [RT_PH_M3] = true, [RT_PH_M4] = true, [RT_PH_M5] = true, [RT_PH_M6] = true,
 	[RT_PH_M7] = true, [RT_PH_M8] = true, [RT_PH_M9] = true,
 	[RT_PH_E1] = true, [RT_PH_E2] = true, [RT_PH_E3] = true, [RT_PH_E4] = true, [RT_PH_E5] = true, [RT_PH_E6] = true, [RT_PH_E7] = true,
-	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q3] = true, [RT_PH_Q4] = true, [RT_PH_Q5] = true, [RT_PH_Q6] = true, [RT_PH_Q7] = true, [RT_PH_Q9] = true,
-	[RT_PH_Q10] = true,
+	[RT_PH_Q1] = true, [RT_PH_Q2] = true, [RT_PH_Q3] = true, [RT_PH_Q4] = true, [RT_PH_Q5] = true, [RT_PH_Q6] = true, [RT_PH_Q7] = true, [RT_PH_Q8] = true,
+	[RT_PH_Q9] = true, [RT_PH_Q10] = true,
 };
 
 /* ---- small text buffer ------------------------------------------------------------------ */
@@ -1061,6 +1060,19 @@ rt_status rt__run_watch(rt_run *run)
 				s = seen(run, RT_PH_Q7, (rt_vec2){ NAN, NAN }, sc->corps[c].id);
 				break;
 			}
+	/* Q8 ("松锦八总兵分了八个路线逃跑，一时间清军都不知道该追谁了", seed 004): a corps'
+	 * pursuit hesitating over a flight split into RT_MANY_ROUTES routes or more (docs/model.md
+	 * section 10, "The flight splits"), where its commander is */
+	if (s == RT_OK && !run->seen[RT_PH_Q8])
+		for (int c = 0; c < sc->corps_count; ++c) {
+			const rt_corps *k = &w->corps[c];
+			if (k->hesitant_until_s < 0.0 || k->routes_weighed < RT_MANY_ROUTES) continue;
+			rt_vec2 where = { NAN, NAN };
+			rt_agent_view v;
+			if (k->commander >= 0 && rt_world_get_agent(w, (rt_agent_id)k->commander, &v)) where = v.position;
+			s = seen(run, RT_PH_Q8, where, sc->corps[c].id);
+			break;
+		}
 	/* high water: the level at the last check was above those either side of it */
 	if (env.set && s == RT_OK) {
 		if (run->tide_samples >= 2 && run->tide_prev_m > run->tide_prev2_m && run->tide_prev_m >= env.sea_level_m)

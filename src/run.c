@@ -1145,12 +1145,37 @@ static rt_status check_sieges(rt_run *run)
 	return RT_OK;
 }
 
+/* Q8: a pursuit that began to hesitate since the last check over the routes its flight
+ * split into (docs/model.md section 10, "The flight splits"), told where its commander
+ * is (or nowhere, fallen). */
+static rt_status check_hesitations(rt_run *run)
+{
+	const rt_scenario *sc = run->scenario;
+	const rt_world *w = run->world;
+	for (int c = 0; c < w->corps_count; ++c) {
+		const rt_corps *k = &w->corps[c];
+		if (k->hesitant_since_s < 0.0 || (int64_t)floor(k->hesitant_since_s / CHECK_INTERVAL_S + 1e-9) != run->last_check)
+			continue;
+		rt_vec2 where = { NAN, NAN };
+		rt_agent_view v;
+		if (k->commander >= 0 && rt_world_get_agent(w, (rt_agent_id)k->commander, &v)) where = v.position;
+		char was[32] = "one";
+		if (k->routes_known > 1) snprintf(was, sizeof was, "%d", k->routes_known);
+		rt_status s = rt__run_event(run, "pursuit_hesitates", sc->corps[c].id, where, k->routes_weighed >= RT_MANY_ROUTES ? "Q8" : "",
+					    "%s's pursuit hesitates: the flight it knows of (%.0f men) runs by %d routes where it ran by %s",
+					    k->name, k->fleeing_seen * run->scale, k->routes_weighed, was);
+		if (s != RT_OK) return s;
+	}
+	return RT_OK;
+}
+
 static rt_status check(rt_run *run, rt_error *err)
 {
 	const rt_scenario *sc = run->scenario;
 	rt_status s = check_ambushes(run);
 	if (s == RT_OK) s = check_summons(run);
 	if (s == RT_OK) s = check_sieges(run);
+	if (s == RT_OK) s = check_hesitations(run);
 	for (int i = 0; s == RT_OK && i < sc->trigger_count; ++i)
 		if (run->trigger_fired_s[i] < 0.0 && condition_holds(run, i)) {
 			s = fire_trigger(run, i, err);

@@ -358,6 +358,10 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 		return rt__fail(err, RT_ERR_INVALID,
 				"command pursuit_pace_factor %g out of range: 1..5 x free speed (docs/model.md section 10, pursuit by doctrine)",
 				cp->pursuit_pace_factor);
+	if (!(cp->hesitation_s_per_bit >= 0.0 && cp->hesitation_s_per_bit <= 86400.0))
+		return rt__fail(err, RT_ERR_INVALID,
+				"command hesitation_s_per_bit %g out of range: 0..86400 s (docs/model.md section 10, pursuit by doctrine)",
+				cp->hesitation_s_per_bit);
 	if (!(cp->summons_hold_tolerance >= 0.0 && cp->summons_hold_tolerance <= 1.0 && cp->summons_morale >= 0.0 &&
 	      cp->summons_morale <= 1.0 && cp->summons_rate_per_h >= 0.0 && cp->summons_rate_per_h <= 1000.0 &&
 	      isfinite(cp->summons_hunger_weight) && isfinite(cp->summons_time_weight_per_h) && isfinite(cp->summons_gone_weight) &&

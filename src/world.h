@@ -108,6 +108,11 @@ typedef struct rt_corps {
 	int32_t besieging;     /* Q9: map feature index of the fort it besieges, -1 none (command.c) */
 	int besiegers;         /* its men on the ring round it (posted == RT_POST_SIEGE) */
 	double besieged_at_s;  /* when it began to besiege that fort, -1 never */
+	int routes;            /* Q8: the routes of the flight it knows of, at the last decision */
+	int routes_known;      /* the routes its pursuit was last decided over */
+	int routes_weighed;    /* while it hesitates: the routes it is weighing */
+	double hesitant_until_s; /* while it hesitates: when it will have decided, -1 not hesitating */
+	double hesitant_since_s; /* when its last hesitation began, -1 never */
 	bool road_wanted;      /* M3: its commander left this step; his road is built before the men
 				* decide (flight.c; false between steps) */
 } rt_corps;

@@ -1504,23 +1504,26 @@ TEST(checkpoint_refuses_older_versions)
 	static const char *const missing[] = { "the mount, keep, order, post and quarry arrays", "the keep, order, post and quarry arrays",
 						"the order, post and quarry arrays", "the post and quarry arrays",
 						"the quarry array (and the corps' siege)", "the quarry array", "the roads",
-						"the roads' kinds" };
-	for (uint32_t version = 3; version <= 10; ++version) {
+						"the roads' kinds", "the corps' hesitation" };
+	for (uint32_t version = 3; version <= 11; ++version) {
 		free(data);
 		data = saved_skirmish(good, 60, &size);
 		CHECK(data);
 		/* version 7 differs from 8 only in the corps' siege (two numbers a corps), and the
 		 * skirmish has no corps: its file is a version-8 file labelled 7; version 10 differs
 		 * from 11 only in each road's kind and idle flag, and the skirmish has no refuges
-		 * (its ROAD section is one byte): its file is this version's labelled 10 */
-		if (version == 10) {
+		 * (its ROAD section is one byte): its file is version 11's labelled 10; version 11
+		 * differs from 12 only in the corps' hesitation, and the skirmish has no corps */
+		if (version >= 10) {
 			le_put(data + 8, version, 4);
 			seal(data, size);
 			CHECK(spill(old, data, size));
 			CHECK(refused(target, old, &code, &err));
-			rt_test_note("a version-10 checkpoint: %s (field %s)", err.message, err.field);
+			rt_test_note("a version-%u checkpoint (without %s): %s (field %s)", version, missing[version - 3], err.message, err.field);
 			CHECK(code == RT_ERR_PARSE && strcmp(err.field, "version") == 0);
-			CHECK(strstr(err.message, "checkpoint format version 10; this build reads version 11"));
+			char expected[100];
+			snprintf(expected, sizeof expected, "checkpoint format version %u; this build reads version 12", version);
+			CHECK(strstr(err.message, expected));
 			CHECK(rt_world_hash(target) == before);
 			continue;
 		}
@@ -1539,18 +1542,18 @@ TEST(checkpoint_refuses_older_versions)
 		rt_test_note("a version-%u checkpoint (%zu bytes, without %s): %s (field %s)", version, bytes, missing[version - 3],
 			     err.message, err.field);
 		char expected[100];
-		snprintf(expected, sizeof expected, "checkpoint format version %u; this build reads version 11", version);
+		snprintf(expected, sizeof expected, "checkpoint format version %u; this build reads version 12", version);
 		CHECK(code == RT_ERR_PARSE && strcmp(err.field, "version") == 0);
 		CHECK(strstr(err.message, expected));
-		le_put(data + 8, 11, 4); /* the same file claiming this version */
+		le_put(data + 8, 12, 4); /* the same file claiming this version */
 		seal(data, bytes);
 		CHECK(spill(old, data, bytes));
 		CHECK(refused(target, old, &code, &err));
-		rt_test_note("the same file labelled version 11: %s", err.message);
+		rt_test_note("the same file labelled version 12: %s", err.message);
 		CHECK(code == RT_ERR_INVALID && strstr(err.message, "another version of rout") && strstr(err.message, "13 sections, this build writes 14"));
 		CHECK(rt_world_hash(target) == before);
 	}
-	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the version-11 file loads */
+	CHECK_OK(rt_world_load_checkpoint(target, good, &err), err); /* the version-12 file loads */
 	free(data);
 	remove(good);
 	remove(old);

@@ -1431,3 +1431,84 @@ TEST(command_a_hunter_rides_after_his_man_and_stops_when_he_is_gone)
 	rt_world_destroy(w);
 	CHECK(rt_test_bytes_held() == 0);
 }
+
+/* Q8, "松锦八总兵分了八个路线逃跑，一时间清军都不知道该追谁了" (seed 004): 60 horse of a corps
+ * with the doctrine "one for one" see 40 men break 150 m off, all running north, or
+ * split ten and ten running north, east, south and west. The one route is pursued at the
+ * first decision round; over four the corps weighs the choice for hesitation_s_per_bit x
+ * log2 4 (240 s by default) and sends no one meanwhile, and the men in flight gain the
+ * ground the hesitation gives them. Returns after `secs` the corps' view, how many of the
+ * 40 are still in flight, and how many taken or down. */
+static bool split_flight(int routes, double per_bit, double secs, rt_corps_view *v, int *running, int *caught)
+{
+	rt_world_def d = rt_world_def_default();
+	d.allocator = rt_test_allocator();
+	d.bounds_min = (rt_vec2){ -3000, -3000 };
+	d.bounds_max = (rt_vec2){ 3000, 3000 };
+	d.command.decision_interval_s = 5.0;
+	d.command.hesitation_s_per_bit = per_bit;
+	rt_error err;
+	rt_world *w = rt_world_create(&d, &err);
+	if (!w) return false;
+	rt_corps_def cd = rt_corps_def_default();
+	cd.side = 1;
+	cd.pursue_ratio = 1.0;
+	rt_corps_id corps;
+	bool ok = rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
+	rt_agent_def horse = pursuing_horse(corps);
+	for (int i = 0; i < 60 && ok; ++i) {
+		horse.position = (rt_vec2){ -59.0 + 2.0 * i, 0.0 };
+		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
+	}
+	static const rt_vec2 away[4] = { { 0, 1 }, { 1, 0 }, { 0, -1 }, { -1, 0 } };
+	rt_agent_def man = rt_agent_def_default();
+	man.state = RT_STATE_ROUTING;
+	man.morale = 0.0f;
+	for (int i = 0; i < 40 && ok; ++i) {
+		const rt_vec2 u = away[routes == 1 ? 0 : i / 10], across = { -u.y, u.x };
+		const double along = 150.0 + 2.0 * (i % 10 / 5), side = 2.0 * (i % 5) - 4.0 + (routes == 1 ? 10.0 * (i / 10) - 15.0 : 0.0);
+		man.position = (rt_vec2){ along * u.x + side * across.x, along * u.y + side * across.y };
+		man.heading = u;
+		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	}
+	for (int s = 0; s < (int)lround(secs / d.dt_s) && ok; ++s) ok = rt_world_step(w, &err) == RT_OK;
+	ok = ok && rt_world_get_corps(w, corps, v);
+	*running = *caught = 0;
+	for (int id = 60; id < 100 && ok; ++id) {
+		rt_agent_view a;
+		rt_world_get_agent(w, (rt_agent_id)id, &a);
+		*running += a.state == RT_STATE_ROUTING;
+		*caught += a.state != RT_STATE_ROUTING && a.state != RT_STATE_ESCAPED;
+	}
+	if (!ok) rt_test_note("split_flight: %s", err.message);
+	rt_world_destroy(w);
+	return ok;
+}
+
+TEST(command_a_pursuit_hesitates_when_the_flight_splits)
+{
+	const double per_bit = rt_command_params_default().hesitation_s_per_bit;
+	rt_corps_view v;
+	int running = 0, caught = 0;
+	/* a minute on: the one route pursued, the four not yet */
+	CHECK(split_flight(1, per_bit, 60.0, &v, &running, &caught));
+	rt_test_note("one route, 60 s: %d routes, %d pursuers, hesitant until %.0f s", v.routes, v.pursuers, v.hesitant_until_s);
+	CHECK(v.routes == 1 && v.pursuers >= 30 && v.hesitant_until_s < 0.0);
+	CHECK(split_flight(4, per_bit, 60.0, &v, &running, &caught));
+	rt_test_note("four routes, 60 s: %d routes, %d pursuers, hesitant until %.0f s", v.routes, v.pursuers, v.hesitant_until_s);
+	CHECK(v.routes == 4 && v.pursuers == 0);
+	CHECK_NEAR(v.hesitant_until_s, 5.0 + 2.0 * per_bit, 0.5); /* from the first round, log2 4 bits */
+	CHECK(split_flight(4, 0.0, 60.0, &v, &running, &caught));
+	rt_test_note("four routes, no hesitation, 60 s: %d pursuers", v.pursuers);
+	CHECK(v.routes == 4 && v.pursuers >= 30);
+	/* ten minutes on: what the hesitation cost the pursuit */
+	int caught_one = 0, caught_split = 0, caught_at_once = 0;
+	CHECK(split_flight(1, per_bit, 600.0, &v, &running, &caught_one));
+	CHECK(split_flight(4, per_bit, 600.0, &v, &running, &caught_split));
+	rt_test_note("ten minutes: four routes, hesitating: %d of 40 taken or down, %d still in flight", caught_split, running);
+	CHECK(split_flight(4, 0.0, 600.0, &v, &running, &caught_at_once));
+	rt_test_note("ten minutes: one route %d of 40 taken or down; four without hesitation %d", caught_one, caught_at_once);
+	CHECK(caught_one >= 36 && caught_at_once >= 36);
+	CHECK(caught_split <= caught_at_once - 10);
+	CHECK(rt_test_bytes_held() == 0);
+}

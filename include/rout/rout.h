@@ -277,6 +277,10 @@ typedef struct rt_command_params {
 				       * ring it this far beyond its walls (0: they do not besiege) */
 	double pursuit_pace_factor;   /* Q2: a rider sent after a man in flight rides at this x his
 				       * free speed (default 1, the trot; 1.6 the charge's gallop: docs/model.md section 10) */
+	double hesitation_s_per_bit;  /* Q8: when the flight a pursuing corps knows of splits into more routes
+				       * than it has decided over, it sends no more men for this x log2(routes
+				       * now / routes decided) seconds (Hick-Hyman: docs/model.md section 10;
+				       * 0: never hesitates) */
 	/* the summons to surrender (M7) */
 	double summons_hold_tolerance; /* the ring holds when its men keep the contain distance within this share */
 	double summons_morale;        /* encircled men below this morale may surrender */
@@ -533,6 +537,8 @@ typedef struct rt_corps_view {
 	int besieging;           /* Q9: the map feature index of the fort it besieges, -1 none */
 	int besiegers;           /* its men on the ring round that fort (sent after a sortie or not) */
 	double besieged_at_s;    /* when it began to besiege that fort (simulated seconds), -1 never */
+	int routes;              /* Q8: the routes the flight it knows of runs by, at the last decision */
+	double hesitant_until_s; /* Q8: its pursuit hesitates over them until then (simulated seconds), -1 not */
 } rt_corps_view;
 
 int rt_world_corps_count(const rt_world *world);

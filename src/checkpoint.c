@@ -62,8 +62,8 @@
  *   corps: commander, left, left_at_s, mean_threat, men, active,
  *       fleeing_seen, pursuers, def.cut_off, home_set, home_x, home_y,
  *       carrier, summons_at_s, encircled, besieging, besiegers,
- *       besieged_at_s, routes, routes_known, routes_weighed,
- *       hesitant_until_s, hesitant_since_s                             SAVED (CORP)
+ *       besieged_at_s, routes, routes_known, routes_from,
+ *       routes_weighed, hesitant_until_s, hesitant_since_s             SAVED (CORP)
  *   corps: road_wanted                                                 NOT STATE (set by the command
  *                                                                      phase, cleared by the flight
  *                                                                      phase of the same step)
@@ -195,7 +195,8 @@
                          * 11: the marches' ways round a fire (ROAD: each road's kind and
                          *     idle flag, E4);
                          * 12: the pursuit's hesitation (the corps' routes, routes_known,
-                         *     routes_weighed and hesitant_until_s, Q8) */
+                         *     routes_from, routes_weighed, hesitant_until_s and
+                         *     hesitant_since_s, Q8) */
 #define CKPT_HEADER_BYTES 24u         /* magic, version, section count, file bytes */
 #define CKPT_SECTION_HEADER_BYTES 12u /* tag, payload bytes */
 #define CKPT_CHECKSUM_BYTES 8u
@@ -236,7 +237,7 @@ enum { COUNTER_COUNT = 0 WORLD_COUNTERS(ONE) };
 	X(cut_off_weight) X(peer_weight) X(watch_m) X(leave_morale_shock) \
 	X(guard_distance_m) X(guard_engage_m) X(guard_follow_s) X(guard_loss_factor) X(wound_share) \
 	X(wounded_speed_factor) X(carry_speed_factor) X(carry_pickup_m) X(carry_touch_m) X(rearguard_cover_m) X(column_lead_m) \
-	X(hearing_m) X(besiege_m) X(pursuit_pace_factor) X(hesitation_s_per_bit) \
+	X(hearing_m) X(besiege_m) X(pursuit_pace_factor) X(hesitation_s_per_bit) X(route_cell_m) X(route_share) \
 	X(summons_hold_tolerance) X(summons_morale) X(summons_rate_per_h) X(summons_hunger_weight) \
 	X(summons_time_weight_per_h) X(summons_gone_weight) X(summons_desperate_factor)
 #define CRUSH_PARAMS(X) \
@@ -289,8 +290,8 @@ _Static_assert(offsetof(rt_flight_params, cookie) == (0 FLIGHT_PARAMS(ONE)) * si
 /* The layout of everything the table above classifies. When one of these fires, you
  * changed a struct the checkpoint must know about: classify the new field in the table
  * (and save it, fingerprint it or say why neither is needed), then set the new size. */
-_Static_assert(sizeof(struct rt_world) == 5112, "struct rt_world changed: update the checkpoint (checkpoint.c)");
-_Static_assert(sizeof(rt_world_def) == 1800, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
+_Static_assert(sizeof(struct rt_world) == 5128, "struct rt_world changed: update the checkpoint (checkpoint.c)");
+_Static_assert(sizeof(rt_world_def) == 1816, "rt_world_def changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_kind_params) == 72, "rt_kind_params changed: update the checkpoint's fingerprint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps) == 312, "rt_corps changed: update the checkpoint (checkpoint.c)");
 _Static_assert(sizeof(rt_corps_def) == 104, "rt_corps_def changed: update the checkpoint (checkpoint.c)");
@@ -783,6 +784,7 @@ static void save_corps(sink *k, const save_ctx *c)
 		put_f64(k, corps->besieged_at_s);
 		put_i32(k, corps->routes);
 		put_i32(k, corps->routes_known);
+		put_i32(k, corps->routes_from);
 		put_i32(k, corps->routes_weighed);
 		put_f64(k, corps->hesitant_until_s);
 		put_f64(k, corps->hesitant_since_s);
@@ -1383,13 +1385,18 @@ static rt_status load_corps(reader *r, rt_world *w, plan *p, bool apply, rt_erro
 		const int32_t encircled = get_i32(r);
 		const int32_t besieging = get_i32(r), besiegers = get_i32(r);
 		const double besieged_at_s = get_f64(r);
-		const int32_t routes = get_i32(r), routes_known = get_i32(r), routes_weighed = get_i32(r);
+		const int32_t routes = get_i32(r), routes_known = get_i32(r), routes_from = get_i32(r), routes_weighed = get_i32(r);
 		const double hesitant_until_s = get_f64(r), hesitant_since_s = get_f64(r);
 		if (r->short_read) return RT_OK;
-		if (routes < 0 || routes > 64 || routes_known < 0 || routes_known > 64 || routes_weighed < 0 || routes_weighed > 64 ||
-		    !finite_in(hesitant_until_s, -1.0, 1e15) || !finite_in(hesitant_since_s, -1.0, 1e15))
-			return bad(err, p, "corps", "corps %d: %d routes (%d decided, %d weighed), hesitant from %g s until %g s", i,
-				   routes, routes_known, routes_weighed, hesitant_since_s, hesitant_until_s);
+		/* a hesitation under way began, from at least one route, and weighs more than it began from */
+		const bool hesitating = hesitant_until_s >= 0.0;
+		if (routes < 0 || routes > RT_MAX_ROUTES || routes_known < 0 || routes_known > RT_MAX_ROUTES || routes_from < 0 ||
+		    routes_from > RT_MAX_ROUTES || routes_weighed < 0 || routes_weighed > RT_MAX_ROUTES ||
+		    !finite_in(hesitant_until_s, -1.0, 1e15) || !finite_in(hesitant_since_s, -1.0, 1e15) ||
+		    (hesitating && (routes_from < 1 || routes_weighed <= routes_from || hesitant_since_s < 0.0 ||
+				    hesitant_since_s > hesitant_until_s)))
+			return bad(err, p, "corps", "corps %d: %d routes (%d decided; hesitation from %d to %d routes, from %g s until %g s)",
+				   i, routes, routes_known, routes_from, routes_weighed, hesitant_since_s, hesitant_until_s);
 		if (carrier < -1 || carrier >= w->agents.count || !finite_in(summons_at_s, -1.0, 1e15) || encircled < 0)
 			return bad(err, p, "corps", "corps %d: carrier %d, summons at %g s, %d encircled", i, carrier, summons_at_s, encircled);
 		if (besieging < -1 || besieging >= w->feature_count || (besieging >= 0 && w->fort_side[besieging] == -3) || besiegers < 0 ||
@@ -1423,6 +1430,7 @@ static rt_status load_corps(reader *r, rt_world *w, plan *p, bool apply, rt_erro
 		c->besieged_at_s = besieged_at_s;
 		c->routes = routes;
 		c->routes_known = routes_known;
+		c->routes_from = routes_from;
 		c->routes_weighed = routes_weighed;
 		c->hesitant_until_s = hesitant_until_s;
 		c->hesitant_since_s = hesitant_since_s;

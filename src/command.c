@@ -57,6 +57,8 @@ rt_command_params rt_command_params_default(void)
 	c.besiege_m = 200.0;    /* E: out of bowshot of the walls (section 8: 60-120 m), "追到城下" */
 	c.pursuit_pace_factor = 1.0; /* E: the trot; 1.6 (the charge's gallop) overshoots Song-Jin (docs/model.md section 10) */
 	c.hesitation_s_per_bit = 120.0; /* E: two minutes a doubling of the routes (Q8, docs/model.md section 10) */
+	c.route_cell_m = 50.0;          /* E: men within 50 m of each other run one route */
+	c.route_share = 0.05;           /* E: a smaller group is stragglers, not a route */
 	/* M7 (docs/model.md section 10c; estimates, grade E) */
 	c.summons_hold_tolerance = 0.15;
 	c.summons_morale = 0.5;
@@ -520,15 +522,13 @@ static void hunts(rt_world *w)
 }
 
 /* Q8: the routes the flight a corps knows of runs by: the groups of the men it knows in
- * flight, a man of a group within one cell (ROUTE_CELL_M square, cells touching at a
- * side or corner) of another of it — men within 50 m of each other always of one group,
- * 150 m apart never — of which those holding at least route_share of them are routes.
- * 0 when it knows of no one in flight, -1 when there is no scratch for the count. The
- * men are sorted by cell and the cells joined to their touching neighbours by
- * union-find: O(F log F), serial, deterministic. */
-#define ROUTE_CELL_M 50.0
-static const double route_share = 0.05;
-
+ * flight, two men being of one group when they stand in the same or touching cells of
+ * route_cell_m (at a side or corner), or are joined so through other men of it — men within
+ * route_cell_m of each other are always of one group, and no single link is longer than
+ * the diagonal of two cells — of which those holding at least route_share of them (and a
+ * man) are routes: at most 1 / route_share. 0 when it knows of no one in flight, -1 when
+ * there is no scratch for the count. The men are sorted by cell and the cells joined to
+ * their touching neighbours by union-find: O(F log F), serial, deterministic. */
 static int route_root(int *parent, int u)
 {
 	while (parent[u] != u) u = parent[u] = parent[parent[u]];
@@ -548,12 +548,13 @@ static int count_routes(rt_world *w, const knowledge *k, int fleeing)
 		w->arena.used = used;
 		return -1;
 	}
-	const double row = 2097152.0, half = 1048576.0; /* 2^21 cells a row, the origin at 2^20: 52,000 km either way */
+	const double row = 2097152.0, half = 1048576.0; /* 2^21 cells a row, the origin at 2^20: 1,000 km either way at 1 m */
+	const double cell_m = w->def.command.route_cell_m, share = w->def.command.route_share;
 	int f = 0;
 	for (int s = 0; s < a->count && f < fleeing; ++s) {
 		if (!known_in_flight(w, k, s)) continue;
-		const double ix = rt__clamp(floor(a->x[s] / ROUTE_CELL_M), -half, half - 1.0) + half;
-		const double iy = rt__clamp(floor(a->y[s] / ROUTE_CELL_M), -half, half - 1.0) + half;
+		const double ix = rt__clamp(floor(a->x[s] / cell_m), -half, half - 1.0) + half;
+		const double iy = rt__clamp(floor(a->y[s] / cell_m), -half, half - 1.0) + half;
 		men[f++] = (ranked){ ix * row + iy, a->id[s], s };
 	}
 	rank_sort(men, f);
@@ -591,18 +592,20 @@ static int count_routes(rt_world *w, const knowledge *k, int fleeing)
 		}
 	}
 	int routes = 0;
-	for (int u = 0; u < cells; ++u) routes += men_in[u] > 0 && men_in[u] >= route_share * f;
+	for (int u = 0; u < cells; ++u) routes += men_in[u] > 0 && men_in[u] >= share * f;
 	w->arena.used = used;
 	return routes;
 }
 
 /* Q8, "松锦八总兵分了八个路线逃跑，一时间清军都不知道该追谁了" (seed 004): whether the
  * corps' pursuit hesitates this round. When the flight it knows of runs by more routes
- * than its pursuit was last decided over, it weighs the new choice for
- * hesitation_s_per_bit x log2(routes now / routes decided) (the Hick-Hyman law: the time
- * to choose grows with the log of the choices; one route, or none, is no choice), longer
- * if the flight splits further meanwhile; the choice made, the routes of that moment are
- * those decided over. Fewer routes, or none, need no thought. Serial. */
+ * than its pursuit has decided over since it last knew of no one in flight, it weighs the
+ * new choice for hesitation_s_per_bit x log2(routes now / routes decided) (the Hick-Hyman
+ * law: the time to choose grows with the log of the choices; one route, or none, is no
+ * choice), longer if the flight splits further meanwhile; the choice made, those routes
+ * are decided over. Routes that part, join and part again are not weighed twice (the
+ * count decided over falls only when the flight is gone), nor are fewer weighed at all.
+ * Serial. */
 static bool hesitates(rt_world *w, rt_corps *c, const knowledge *k)
 {
 	const double per_bit = w->def.command.hesitation_s_per_bit;
@@ -611,16 +614,13 @@ static bool hesitates(rt_world *w, rt_corps *c, const knowledge *k)
 	c->routes = routes;
 	if (routes == 0 || per_bit <= 0.0) {
 		c->routes_known = routes;
-		c->routes_weighed = 0;
 		c->hesitant_until_s = -1.0;
 		return false;
 	}
 	if (c->hesitant_until_s < 0.0) {
-		if (routes <= (c->routes_known > 1 ? c->routes_known : 1)) {
-			c->routes_known = routes;
-			return false;
-		}
-		c->routes_weighed = c->routes_known > 1 ? c->routes_known : 1;
+		const int known = c->routes_known > 1 ? c->routes_known : 1;
+		if (routes <= known) return false;
+		c->routes_from = c->routes_weighed = known;
 		c->hesitant_until_s = c->hesitant_since_s = w->time_s;
 	}
 	if (routes > c->routes_weighed) {
@@ -628,8 +628,7 @@ static bool hesitates(rt_world *w, rt_corps *c, const knowledge *k)
 		c->routes_weighed = routes;
 	}
 	if (w->time_s < c->hesitant_until_s) return true;
-	c->routes_known = routes;
-	c->routes_weighed = 0;
+	c->routes_known = c->routes_weighed;
 	c->hesitant_until_s = -1.0;
 	return false;
 }
@@ -662,7 +661,7 @@ static void pursue(rt_world *w, int corps)
 	const int was_sent = c->pursuers;
 	c->fleeing_seen = c->pursuers = 0;
 	if (men == 0) {
-		c->routes = c->routes_known = c->routes_weighed = 0;
+		c->routes = c->routes_known = 0;
 		c->hesitant_until_s = -1.0;
 		return;
 	}
@@ -695,8 +694,9 @@ static void pursue(rt_world *w, int corps)
 		else send = (int)fmin((double)men, floor(c->def.pursue_ratio * c->fleeing_seen + 0.5));
 	}
 	/* Q8: a flight split into more routes than the pursuit was decided over holds it up
-	 * while the new choice is weighed: no more men are sent, those after a man keep him */
-	if (hesitates(w, c, &know)) send = (int)fmin((double)send, (double)was_sent);
+	 * while the new choice is weighed: only men on the heels of a man the corps still
+	 * knows in flight stay sent (below), no one is added */
+	const bool hesitant = hesitates(w, c, &know);
 	/* Q9, the siege: a pursuit that ran the fleeing up to a fort of theirs and lost them
 	 * there (they went in) rings the fort with the corps' men it brought up to it (within
 	 * sense_range_m of its box); the men of a later pursuit that ends there join them;
@@ -755,7 +755,7 @@ static void pursue(rt_world *w, int corps)
 		const int s = list[i].slot;
 		const bool beyond = (lim_dx != 0.0 || lim_dy != 0.0) &&
 				    (a->x[s] - c->def.pursue_limit.x) * lim_dx + (a->y[s] - c->def.pursue_limit.y) * lim_dy > 0.0;
-		const bool go = sent < send && !beyond;
+		const bool go = sent < send && !beyond && (!hesitant || list[i].key < 0.0);
 		if (go) gone[sent++] = s;
 		else a->quarry[s] = -1; /* not sent: he follows nobody (a man sent keeps his, assign_quarries) */
 		/* a man not sent keeps to his order's march or attack on a place, and a pursuer no
@@ -940,6 +940,8 @@ void rt__command(rt_world *w)
 			const size_t used = w->arena.used;
 			pursue(w, c);
 			w->arena.used = used; /* its scratch, given back for the next corps' round */
+		} else {
+			w->corps[c].hesitant_until_s = -1.0; /* Q8: a corps that pursues no more weighs nothing */
 		}
 	for (int c = 0; c < w->corps_count; ++c) {
 		rt_corps *k = &w->corps[c];

@@ -55,8 +55,8 @@ static const char *const phenomenon_text[RT_PH_COUNT] = {
 	"chasing the enemy commander through a crowd fails",
 };
 /* Whether the report watches for the phenomenon (rt__run_watch, and the ambushes of
- * run.c for Q1): every one of PHENOMENA.md since Q8 (session 44). One left out would be
- * said not to be recognised (docs/run-folder.md). */
+ * run.c for Q1): every one of PHENOMENA.md. One left out would be said not to be
+ * recognised (docs/run-folder.md). */
 static const bool phenomenon_recognised[RT_PH_COUNT] = {
 	[RT_PH_C1] = true, [RT_PH_C2] = true, [RT_PH_C3] = true, [RT_PH_C4] = true, [RT_PH_C5] = true, [RT_PH_C6] = true,
 	[RT_PH_M1] = true, [RT_PH_M2] = true, [RT_PH_M3] = true, [RT_PH_M4] = true, [RT_PH_M5] = true, [RT_PH_M6] = true,
@@ -1061,12 +1061,13 @@ rt_status rt__run_watch(rt_run *run)
 				break;
 			}
 	/* Q8 ("松锦八总兵分了八个路线逃跑，一时间清军都不知道该追谁了", seed 004): a corps'
-	 * pursuit hesitating over a flight split into RT_MANY_ROUTES routes or more (docs/model.md
-	 * section 10, "The flight splits"), where its commander is */
+	 * pursuit has hesitated over a flight split into RT_MANY_ROUTES routes or more
+	 * (docs/model.md section 10, "The flight splits"; its last hesitation, kept after it
+	 * ends, so that one shorter than a check is not missed), where its commander is */
 	if (s == RT_OK && !run->seen[RT_PH_Q8])
 		for (int c = 0; c < sc->corps_count; ++c) {
 			const rt_corps *k = &w->corps[c];
-			if (k->hesitant_until_s < 0.0 || k->routes_weighed < RT_MANY_ROUTES) continue;
+			if (k->hesitant_since_s < 0.0 || k->routes_weighed < RT_MANY_ROUTES) continue;
 			rt_vec2 where = { NAN, NAN };
 			rt_agent_view v;
 			if (k->commander >= 0 && rt_world_get_agent(w, (rt_agent_id)k->commander, &v)) where = v.position;
@@ -1621,8 +1622,9 @@ static rt_status write_report(rt_run *run, const char *path, const side_tally *t
 	}
 	put(&x, "\nEach phenomenon is recognised by a rule of its own (docs/run-folder.md): C2, for one, when a man is "
 		"trampled in the crush, M5 when half a unit is killed where it stands, its general still at his post, E5 when men "
-		"in flight stand in sight of a river, their way barred. Whether a turn of the wind turned the battle, and the "
-		"phenomena not recognised, are for the reader of the timeline, the plots and `rout where`.\n\n");
+		"in flight stand in sight of a river, their way barred, Q8 when a pursuit hesitates over a flight split three "
+		"ways or more. Whether a turn of the wind turned the battle is for the reader of the timeline, the plots and `rout "
+		"where`.\n\n");
 	if (dir) {
 		rt_status ws = put_where_table(&x, run, dir, err);
 		if (ws != RT_OK) {

@@ -1146,8 +1146,8 @@ static rt_status check_sieges(rt_run *run)
 }
 
 /* Q8: a pursuit that began to hesitate since the last check over the routes its flight
- * split into (docs/model.md section 10, "The flight splits"), told where its commander
- * is (or nowhere, fallen). */
+ * split into (docs/model.md section 10, "The flight splits"): the most routes weighed so
+ * far, and those it began from; told where its commander is (or nowhere, fallen). */
 static rt_status check_hesitations(rt_run *run)
 {
 	const rt_scenario *sc = run->scenario;
@@ -1160,7 +1160,7 @@ static rt_status check_hesitations(rt_run *run)
 		rt_agent_view v;
 		if (k->commander >= 0 && rt_world_get_agent(w, (rt_agent_id)k->commander, &v)) where = v.position;
 		char was[32] = "one";
-		if (k->routes_known > 1) snprintf(was, sizeof was, "%d", k->routes_known);
+		if (k->routes_from > 1) snprintf(was, sizeof was, "%d", k->routes_from);
 		rt_status s = rt__run_event(run, "pursuit_hesitates", sc->corps[c].id, where, k->routes_weighed >= RT_MANY_ROUTES ? "Q8" : "",
 					    "%s's pursuit hesitates: the flight it knows of (%.0f men) runs by %d routes where it ran by %s",
 					    k->name, k->fleeing_seen * run->scale, k->routes_weighed, was);

@@ -29,10 +29,6 @@ typedef struct rt_run_order {
 /* Every phenomenon of PHENOMENA.md, in its order; the report watches for the first
  * occurrence of those it recognises (report.c: phenomenon_recognised) and says of the
  * others that it does not. */
-/* Q8: "many routes" — a pursuit hesitating over this many routes or more (E: more than
- * the two of a flight that forks; docs/run-folder.md) */
-#define RT_MANY_ROUTES 3
-
 enum {
 	RT_PH_C1 = 0, RT_PH_C2, RT_PH_C3, RT_PH_C4, RT_PH_C5, RT_PH_C6,
 	RT_PH_M1, RT_PH_M2, RT_PH_M3, RT_PH_M4, RT_PH_M5, RT_PH_M6, RT_PH_M7, RT_PH_M8, RT_PH_M9,
@@ -40,6 +36,10 @@ enum {
 	RT_PH_Q1, RT_PH_Q2, RT_PH_Q3, RT_PH_Q4, RT_PH_Q5, RT_PH_Q6, RT_PH_Q7, RT_PH_Q8, RT_PH_Q9, RT_PH_Q10,
 	RT_PH_COUNT
 };
+
+/* Q8: "many routes" — a pursuit hesitating over this many routes or more (E: more than
+ * the two of a flight that forks; docs/run-folder.md) */
+#define RT_MANY_ROUTES 3
 
 struct rt_run {
 	rt_allocator allocator;

@@ -362,6 +362,10 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 		return rt__fail(err, RT_ERR_INVALID,
 				"command hesitation_s_per_bit %g out of range: 0..86400 s (docs/model.md section 10, pursuit by doctrine)",
 				cp->hesitation_s_per_bit);
+	if (!(cp->route_cell_m >= 1.0 && cp->route_cell_m <= 10000.0 && cp->route_share >= 1.0 / RT_MAX_ROUTES && cp->route_share <= 1.0))
+		return rt__fail(err, RT_ERR_INVALID,
+				"command route_cell_m %g or route_share %g out of range: 1..10000 m and %g..1 (docs/model.md section 10, the flight splits)",
+				cp->route_cell_m, cp->route_share, 1.0 / RT_MAX_ROUTES);
 	if (!(cp->summons_hold_tolerance >= 0.0 && cp->summons_hold_tolerance <= 1.0 && cp->summons_morale >= 0.0 &&
 	      cp->summons_morale <= 1.0 && cp->summons_rate_per_h >= 0.0 && cp->summons_rate_per_h <= 1000.0 &&
 	      isfinite(cp->summons_hunger_weight) && isfinite(cp->summons_time_weight_per_h) && isfinite(cp->summons_gone_weight) &&
@@ -692,7 +696,8 @@ static rt_status reserve_scratch(rt_world *w, rt_error *err)
 	 * and of the fleeing it sends them after, 16 bytes each, and lists of ints of its men
 	 * sent, on the ring and free, of the fleeing and of every slot; a corps' men and the
 	 * fleeing are at most all the men, and each corps' scratch is given back after its
-	 * round, command.c); plus the
+	 * round, command.c; the count of the flight's routes before it, Q8, takes 32 bytes a
+	 * man in flight and gives them back); plus the
 	 * corps tables (the command phase's threat, centres, boxes of steady men and peers gone, and each marching
 	 * general's nearest man and slot), and the decide phase's neighbour buffers, one per thread; the lights in
 	 * the dark (torch.c: 24 bytes a light, and 64 cells of 16 bytes), the crush's

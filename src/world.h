@@ -109,8 +109,9 @@ typedef struct rt_corps {
 	int besiegers;         /* its men on the ring round it (posted == RT_POST_SIEGE) */
 	double besieged_at_s;  /* when it began to besiege that fort, -1 never */
 	int routes;            /* Q8: the routes of the flight it knows of, at the last decision */
-	int routes_known;      /* the routes its pursuit was last decided over */
-	int routes_weighed;    /* while it hesitates: the routes it is weighing */
+	int routes_known;      /* the most routes its pursuit has decided over since it last knew of no one in flight */
+	int routes_from;       /* its last hesitation: the routes decided over when it began (at least 1) */
+	int routes_weighed;    /* its last hesitation: the most routes weighed in it, 0 none yet */
 	double hesitant_until_s; /* while it hesitates: when it will have decided, -1 not hesitating */
 	double hesitant_since_s; /* when its last hesitation began, -1 never */
 	bool road_wanted;      /* M3: its commander left this step; his road is built before the men
@@ -125,6 +126,9 @@ typedef struct rt_corps {
  * strength, deaths in mind) is summed over the fine cells (sense_cell_m) in view, kept
  * in the hash table below, so that it does not grow with the coarse cells. */
 #define RT_MAX_SIDES 8
+
+/* Q8: the most routes a flight is counted in (1 / the least route_share) */
+#define RT_MAX_ROUTES 100
 
 typedef struct rt_sense_grid {
 	double origin_x, origin_y, cell, inv_cell;

@@ -192,7 +192,7 @@ TEST(cli_runs_at_once_are_the_runs_one_after_another)
 	}
 	snprintf(cmd, sizeof cmd, "grep -q '4 runs (seeds 5 to 8)' %s/jobs-3/ensemble.md", dir);
 	CHECK(system(cmd) == 0);
-	/* the phenomena over the runs: every PHENOMENA.md ID counted, none left unrecognised (Q8 since session 44) */
+	/* the phenomena over the runs: every PHENOMENA.md ID counted, none left unrecognised */
 	char counted[64] = "", unrecognised[64] = "", m2[64] = "";
 	snprintf(cmd, sizeof cmd, "grep -c '^| [CMEQ][0-9]* | [0-4] of 4 runs |$' %s/jobs-3/ensemble.md", dir);
 	CHECK(run_shell(cmd, counted, sizeof counted) == 0);

@@ -1437,8 +1437,10 @@ TEST(command_a_hunter_rides_after_his_man_and_stops_when_he_is_gone)
  * split ten and ten running north, east, south and west. The one route is pursued at the
  * first decision round; over four the corps weighs the choice for hesitation_s_per_bit x
  * log2 4 (240 s by default) and sends no one meanwhile, and the men in flight gain the
- * ground the hesitation gives them. Returns after `secs` the corps' view, how many of the
- * 40 are still in flight, and how many taken or down. */
+ * ground the hesitation gives them. routes 2: the north and south ten break at once, the
+ * east and west ten come running at 30 s, so the flight splits further while the corps
+ * weighs it. Returns after `secs` the corps' view, how many of the 40 are
+ * still in flight, and how many taken or down. */
 static bool split_flight(int routes, double per_bit, double secs, rt_corps_view *v, int *running, int *caught)
 {
 	rt_world_def d = rt_world_def_default();
@@ -1464,14 +1466,20 @@ static bool split_flight(int routes, double per_bit, double secs, rt_corps_view 
 	rt_agent_def man = rt_agent_def_default();
 	man.state = RT_STATE_ROUTING;
 	man.morale = 0.0f;
-	for (int i = 0; i < 40 && ok; ++i) {
-		const rt_vec2 u = away[routes == 1 ? 0 : i / 10], across = { -u.y, u.x };
-		const double along = 150.0 + 2.0 * (i % 10 / 5), side = 2.0 * (i % 5) - 4.0 + (routes == 1 ? 10.0 * (i / 10) - 15.0 : 0.0);
-		man.position = (rt_vec2){ along * u.x + side * across.x, along * u.y + side * across.y };
-		man.heading = u;
-		ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+	/* the men of group g (north, east, south, west), or all one way */
+	int step = 0;
+	for (int pass = 0; pass < 2 && ok; ++pass) {
+		for (int i = 0; i < 40 && ok; ++i) {
+			if ((routes == 2 && i / 10 % 2 == 1) != (pass == 1)) continue;
+			const rt_vec2 u = away[routes == 1 ? 0 : i / 10], across = { -u.y, u.x };
+			const double along = 150.0 + 2.0 * (i % 10 / 5), side = 2.0 * (i % 5) - 4.0 + (routes == 1 ? 10.0 * (i / 10) - 15.0 : 0.0);
+			man.position = (rt_vec2){ along * u.x + side * across.x, along * u.y + side * across.y };
+			man.heading = u;
+			ok = rt_world_add_agent(w, &man, NULL, &err) == RT_OK;
+		}
+		const double until = pass == 0 && routes == 2 ? fmin(30.0, secs) : secs;
+		for (; step < (int)lround(until / d.dt_s) && ok; ++step) ok = rt_world_step(w, &err) == RT_OK;
 	}
-	for (int s = 0; s < (int)lround(secs / d.dt_s) && ok; ++s) ok = rt_world_step(w, &err) == RT_OK;
 	ok = ok && rt_world_get_corps(w, corps, v);
 	*running = *caught = 0;
 	for (int id = 60; id < 100 && ok; ++id) {
@@ -1501,6 +1509,16 @@ TEST(command_a_pursuit_hesitates_when_the_flight_splits)
 	CHECK(split_flight(4, 0.0, 60.0, &v, &running, &caught));
 	rt_test_note("four routes, no hesitation, 60 s: %d pursuers", v.pursuers);
 	CHECK(v.routes == 4 && v.pursuers >= 30);
+	/* two routes, then four: weighed one bit, then one more */
+	CHECK(split_flight(2, per_bit, 20.0, &v, &running, &caught));
+	rt_test_note("two routes, 20 s: %d routes, %d pursuers, hesitant until %.0f s", v.routes, v.pursuers, v.hesitant_until_s);
+	CHECK(v.routes == 2 && v.pursuers == 0);
+	CHECK_NEAR(v.hesitant_until_s, 5.0 + per_bit, 0.5);
+	CHECK(split_flight(2, per_bit, 60.0, &v, &running, &caught));
+	rt_test_note("two routes and two more at 30 s, 60 s: %d routes, %d pursuers, hesitant until %.0f s", v.routes, v.pursuers,
+		     v.hesitant_until_s);
+	CHECK(v.routes == 4 && v.pursuers == 0);
+	CHECK_NEAR(v.hesitant_until_s, 5.0 + 2.0 * per_bit, 0.5);
 	/* ten minutes on: what the hesitation cost the pursuit */
 	int caught_one = 0, caught_split = 0, caught_at_once = 0;
 	CHECK(split_flight(1, per_bit, 600.0, &v, &running, &caught_one));

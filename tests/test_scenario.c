@@ -1416,8 +1416,8 @@ static const char *left_at(const json_t *root, const char *corps)
 	return NULL;
 }
 
-/* The report names every phenomenon of PHENOMENA.md, all 32 recognised since Q8
- * (session 44), with whether and when they occurred (none null in summary.json). The mini scenario as it is: red_one's green foot are the first of the
+/* The report names every phenomenon of PHENOMENA.md, all 32 recognised, with whether
+ * and when they occurred (none null in summary.json). The mini scenario as it is: red_one's green foot are the first of the
  * red units to break (M1), and its captain, hungry, leaves (M9, at his leaving); with that
  * foot veteran and the corps fed, the captain still leaves but neither is reported. Each
  * run to 07:15. */

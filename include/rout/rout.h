@@ -281,6 +281,9 @@ typedef struct rt_command_params {
 				       * than it has decided over, it sends no more men for this x log2(routes
 				       * now / routes decided) seconds (Hick-Hyman: docs/model.md section 10;
 				       * 0: never hesitates) */
+	double route_cell_m;          /* Q8: men in flight in the same or touching cells of this size are of one route */
+	double route_share;           /* Q8: a group of them is a route when it holds at least this share of
+				       * the men in flight the corps knows of (0.01..1: at most 100 routes) */
 	/* the summons to surrender (M7) */
 	double summons_hold_tolerance; /* the ring holds when its men keep the contain distance within this share */
 	double summons_morale;        /* encircled men below this morale may surrender */

@@ -732,6 +732,22 @@ TEST(command_each_man_in_flight_is_followed)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
+/* A corps of side 1 with the doctrine "one for one" and `count` of its horse in a line
+ * along y = 0, 2 m apart, centred on x = 0. */
+static bool add_pursuing_line(rt_world *w, int count, rt_corps_id *corps, rt_error *err)
+{
+	rt_corps_def cd = rt_corps_def_default();
+	cd.side = 1;
+	cd.pursue_ratio = 1.0;
+	bool ok = rt_world_add_corps(w, &cd, corps, err) == RT_OK;
+	rt_agent_def horse = pursuing_horse(*corps);
+	for (int i = 0; i < count && ok; ++i) {
+		horse.position = (rt_vec2){ -(count - 1.0) + 2.0 * i, 0.0 };
+		ok = rt_world_add_agent(w, &horse, NULL, err) == RT_OK;
+	}
+	return ok;
+}
+
 /* Q2: a rider sent after a man in flight may gallop (pursuit_pace_factor; by default he
  * trots, docs/model.md section 10). 20 riders in flight
  * run north from 150 m north of 40 horse of a corps with the doctrine "one for one". At
@@ -750,16 +766,8 @@ static bool gallop_after(double factor, int *known, int *caught)
 	rt_error err;
 	rt_world *w = rt_world_create(&d, &err);
 	if (!w) return false;
-	rt_corps_def cd = rt_corps_def_default();
-	cd.side = 1;
-	cd.pursue_ratio = 1.0;
 	rt_corps_id corps;
-	bool ok = rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
-	rt_agent_def horse = pursuing_horse(corps);
-	for (int i = 0; i < 40 && ok; ++i) {
-		horse.position = (rt_vec2){ -39.0 + 2.0 * i, 0.0 };
-		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
-	}
+	bool ok = add_pursuing_line(w, 40, &corps, &err);
 	rt_agent_def rider = rt_agent_def_default();
 	rider.kind = RT_KIND_HORSE;
 	rider.state = RT_STATE_ROUTING;
@@ -1452,16 +1460,8 @@ static bool split_flight(int routes, double per_bit, double secs, rt_corps_view 
 	rt_error err;
 	rt_world *w = rt_world_create(&d, &err);
 	if (!w) return false;
-	rt_corps_def cd = rt_corps_def_default();
-	cd.side = 1;
-	cd.pursue_ratio = 1.0;
 	rt_corps_id corps;
-	bool ok = rt_world_add_corps(w, &cd, &corps, &err) == RT_OK;
-	rt_agent_def horse = pursuing_horse(corps);
-	for (int i = 0; i < 60 && ok; ++i) {
-		horse.position = (rt_vec2){ -59.0 + 2.0 * i, 0.0 };
-		ok = rt_world_add_agent(w, &horse, NULL, &err) == RT_OK;
-	}
+	bool ok = add_pursuing_line(w, 60, &corps, &err);
 	static const rt_vec2 away[4] = { { 0, 1 }, { 1, 0 }, { 0, -1 }, { -1, 0 } };
 	rt_agent_def man = rt_agent_def_default();
 	man.state = RT_STATE_ROUTING;

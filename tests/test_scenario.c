@@ -2251,6 +2251,29 @@ TEST(scenario_run_resumes_men_on_their_way_to_posts)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
+/* A scenario text (its map read from `folder`), seed 1, run whole at two threads and
+ * resumed at one from a checkpoint taken at stop_s: the same state hash and the same
+ * summary.json and events.jsonl. */
+static void whole_and_resumed_agree(const char *text, const char *folder, double stop_s)
+{
+	rt_scenario_def def = scenario_def();
+	rt_scenario *sc = NULL;
+	rt_error err;
+	CHECK_OK(rt_scenario_load_string(text, strlen(text), "resumed.yaml", folder, &def, &sc, &err), err);
+	char dir[] = "/tmp/rout-resumed-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	if (sc) {
+		rt_run_def rd = run_def(1, 2);
+		uint64_t hashes[2];
+		run_whole_and_resumed(sc, rd, stop_s, 1, dir, hashes);
+		CHECK_MSG(hashes[0] == hashes[1], "hash %016llx whole at two threads, %016llx resumed at one",
+			  (unsigned long long)hashes[0], (unsigned long long)hashes[1]);
+		CHECK(same_output(dir, "summary.json") && same_output(dir, "events.jsonl"));
+	}
+	rt_scenario_destroy(sc);
+	remove_dir(dir);
+}
+
 /* Q10 (tests/data/scenarios/hunt): 30 horse hunting a general on foot among 2,000 men in
  * flight come within 150 m of him and are held off in the crowd for a minute or more: the
  * run tells it (hunt_held or hunt_lost) and marks Q10, and he is taken later than the same
@@ -2315,22 +2338,7 @@ TEST(scenario_the_crowd_holds_the_hunt_off_the_general)
 	CHECK(later == seeds);
 	CHECK(taken[1] == seeds); /* alone he is taken: the hunt works where nothing is in its way */
 	CHECK(alive == taken[0] + taken[1]); /* and taken alive: the hunter's blow seizes him */
-	rt_scenario_def def = scenario_def();
-	rt_scenario *sc = NULL;
-	rt_error err;
-	CHECK_OK(rt_scenario_load_string(text, strlen(text), "hunt.yaml", "tests/data/scenarios/hunt", &def, &sc, &err), err);
-	char dir[] = "/tmp/rout-hunt-XXXXXX";
-	CHECK(mkdtemp(dir) != NULL);
-	if (sc) {
-		rt_run_def rd = run_def(1, 2);
-		uint64_t hashes[2];
-		run_whole_and_resumed(sc, rd, 140.0, 1, dir, hashes);
-		CHECK_MSG(hashes[0] == hashes[1], "hash %016llx whole at two threads, %016llx resumed at one",
-			  (unsigned long long)hashes[0], (unsigned long long)hashes[1]);
-		CHECK(same_output(dir, "summary.json") && same_output(dir, "events.jsonl"));
-	}
-	rt_scenario_destroy(sc);
-	remove_dir(dir);
+	whole_and_resumed_agree(text, "tests/data/scenarios/hunt", 140.0);
 	CHECK(rt_test_bytes_held() == 0);
 }
 
@@ -2390,21 +2398,6 @@ TEST(scenario_the_pursuit_hesitates_when_the_flight_splits)
 		     told, one_way_marked);
 	CHECK(marked == seeds && told == seeds && one_way_marked == 0);
 	CHECK(fewer == seeds);
-	rt_scenario_def def = scenario_def();
-	rt_scenario *sc = NULL;
-	rt_error err;
-	CHECK_OK(rt_scenario_load_string(text, strlen(text), "split.yaml", "tests/data/scenarios/split", &def, &sc, &err), err);
-	char dir[] = "/tmp/rout-split-XXXXXX";
-	CHECK(mkdtemp(dir) != NULL);
-	if (sc) {
-		rt_run_def rd = run_def(1, 2);
-		uint64_t hashes[2];
-		run_whole_and_resumed(sc, rd, 120.0, 1, dir, hashes);
-		CHECK_MSG(hashes[0] == hashes[1], "hash %016llx whole at two threads, %016llx resumed at one",
-			  (unsigned long long)hashes[0], (unsigned long long)hashes[1]);
-		CHECK(same_output(dir, "summary.json") && same_output(dir, "events.jsonl"));
-	}
-	rt_scenario_destroy(sc);
-	remove_dir(dir);
+	whole_and_resumed_agree(text, "tests/data/scenarios/split", 120.0);
 	CHECK(rt_test_bytes_held() == 0);
 }

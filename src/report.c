@@ -1068,10 +1068,7 @@ rt_status rt__run_watch(rt_run *run)
 		for (int c = 0; c < sc->corps_count; ++c) {
 			const rt_corps *k = &w->corps[c];
 			if (k->hesitant_since_s < 0.0 || k->routes_weighed < RT_MANY_ROUTES) continue;
-			rt_vec2 where = { NAN, NAN };
-			rt_agent_view v;
-			if (k->commander >= 0 && rt_world_get_agent(w, (rt_agent_id)k->commander, &v)) where = v.position;
-			s = seen(run, RT_PH_Q8, where, sc->corps[c].id);
+			s = seen(run, RT_PH_Q8, rt__commander_at(w, c), sc->corps[c].id);
 			break;
 		}
 	/* high water: the level at the last check was above those either side of it */

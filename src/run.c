@@ -33,6 +33,14 @@ rt_run_def rt_run_def_default(void)
 }
 
 /* ---- events -------------------------------------------------------------------------- */
+rt_vec2 rt__commander_at(const rt_world *w, int c)
+{
+	const int32_t id = w->corps[c].commander;
+	if (id < 0) return (rt_vec2){ NAN, NAN };
+	const int s = (int)w->slot_of_id[id];
+	return (rt_vec2){ w->agents.x[s], w->agents.y[s] };
+}
+
 rt_status rt__run_event(rt_run *run, const char *type, const char *who, rt_vec2 where, const char *phenomenon,
 			const char *fmt, ...)
 {
@@ -1115,10 +1123,7 @@ static rt_status check_summons(rt_run *run)
 	for (int c = 0; c < w->corps_count; ++c) {
 		const rt_corps *k = &w->corps[c];
 		if (k->summons_at_s < 0.0 || (int64_t)floor(k->summons_at_s / CHECK_INTERVAL_S + 1e-9) != run->last_check) continue;
-		const rt_agents *a = &w->agents;
-		const int cs = k->commander >= 0 ? (int)w->slot_of_id[k->commander] : -1;
-		rt_vec2 where = cs >= 0 ? (rt_vec2){ a->x[cs], a->y[cs] } : (rt_vec2){ NAN, NAN };
-		rt_status s = rt__run_event(run, "summons", sc->corps[c].id, where, "M7",
+		rt_status s = rt__run_event(run, "summons", sc->corps[c].id, rt__commander_at(w, c), "M7",
 					    "%s summons the %.0f men inside the ring to surrender", k->name, k->encircled * run->scale);
 		if (s != RT_OK) return s;
 	}
@@ -1156,12 +1161,9 @@ static rt_status check_hesitations(rt_run *run)
 		const rt_corps *k = &w->corps[c];
 		if (k->hesitant_since_s < 0.0 || (int64_t)floor(k->hesitant_since_s / CHECK_INTERVAL_S + 1e-9) != run->last_check)
 			continue;
-		rt_vec2 where = { NAN, NAN };
-		rt_agent_view v;
-		if (k->commander >= 0 && rt_world_get_agent(w, (rt_agent_id)k->commander, &v)) where = v.position;
 		char was[32] = "one";
 		if (k->routes_from > 1) snprintf(was, sizeof was, "%d", k->routes_from);
-		rt_status s = rt__run_event(run, "pursuit_hesitates", sc->corps[c].id, where, k->routes_weighed >= RT_MANY_ROUTES ? "Q8" : "",
+		rt_status s = rt__run_event(run, "pursuit_hesitates", sc->corps[c].id, rt__commander_at(w, c), k->routes_weighed >= RT_MANY_ROUTES ? "Q8" : "",
 					    "%s's pursuit hesitates: the flight it knows of (%.0f men) runs by %d routes where it ran by %s",
 					    k->name, k->fleeing_seen * run->scale, k->routes_weighed, was);
 		if (s != RT_OK) return s;

@@ -102,6 +102,8 @@ static inline size_t rt__series_width(int side_count)
 	return 1 + 2 * (size_t)side_count * RT_STATE_COUNT;
 }
 
+/* Where corps c's commander stands, (NAN, NAN) when it has none: where an event of his is told. */
+rt_vec2 rt__commander_at(const rt_world *w, int c);
 rt_status rt__run_event(rt_run *run, const char *type, const char *who, rt_vec2 where, const char *phenomenon,
 			const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* report.c: a row of the series; the watch for events and first occurrences. */

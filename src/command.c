@@ -59,6 +59,7 @@ rt_command_params rt_command_params_default(void)
 	c.hesitation_s_per_bit = 120.0; /* E: two minutes a doubling of the routes (Q8, docs/model.md section 10) */
 	c.route_cell_m = 50.0;          /* E: men within 50 m of each other run one route */
 	c.route_share = 0.05;           /* E: a smaller group is stragglers, not a route */
+	c.route_men = 100.0;            /* E: the doctrine's unit, "一百人逃跑就分兵一百人追击" (seed 004) */
 	/* M7 (docs/model.md section 10c; estimates, grade E) */
 	c.summons_hold_tolerance = 0.15;
 	c.summons_morale = 0.5;
@@ -525,8 +526,8 @@ static void hunts(rt_world *w)
  * flight, two men being of one group when they stand in the same or touching cells of
  * route_cell_m (at a side or corner), or are joined so through other men of it — men within
  * route_cell_m of each other are always of one group, and no single link is longer than
- * the diagonal of two cells — of which those holding at least route_share of them (and a
- * man) are routes: at most 1 / route_share. 0 when it knows of no one in flight, -1 when
+ * the diagonal of two cells — of which those holding at least route_share of them and at
+ * least route_men men (and a man) are routes: at most 1 / route_share. 0 when it knows of no one in flight, -1 when
  * there is no scratch for the count. The men are sorted by cell and the cells joined to
  * their touching neighbours by union-find: O(F log F), serial, deterministic. */
 static int route_root(int *parent, int u)
@@ -592,7 +593,8 @@ static int count_routes(rt_world *w, const knowledge *k, int fleeing)
 		}
 	}
 	int routes = 0;
-	for (int u = 0; u < cells; ++u) routes += men_in[u] > 0 && men_in[u] >= share * f;
+	const double least = w->def.command.route_men;
+	for (int u = 0; u < cells; ++u) routes += men_in[u] > 0 && men_in[u] >= share * f && men_in[u] >= least;
 	w->arena.used = used;
 	return routes;
 }

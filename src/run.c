@@ -662,6 +662,7 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 	wd.morale.kneel_distance_m *= sqrt(run->scale);
 	wd.combat.withdraw_face_m *= sqrt(run->scale);
 	wd.morale.barred_men /= run->scale; /* a threshold in men, counted in agents (section 10a) */
+	wd.command.route_men /= run->scale; /* Q8: a route's least size in men, counted in agents */
 	wd.morale.flight_pace_spread = run->scenario->pace_spread; /* the spread of the bands' paces is the men's (section 9) */
 	/* a general's lead on his column is a distance on the ground, plus one rider's spacing
 	 * in a column at this scale (the nearest agent stands for the nearest of scale men) */

@@ -366,6 +366,9 @@ static rt_status validate_def(const rt_world_def *d, rt_error *err)
 		return rt__fail(err, RT_ERR_INVALID,
 				"command route_cell_m %g or route_share %g out of range: 1..10000 m and %g..1 (docs/model.md section 10, the flight splits)",
 				cp->route_cell_m, cp->route_share, 1.0 / RT_MAX_ROUTES);
+	if (!(cp->route_men >= 0.0 && cp->route_men <= 1e9))
+		return rt__fail(err, RT_ERR_INVALID, "command route_men %g out of range: 0..1e9 men (docs/model.md section 10, the flight splits)",
+				cp->route_men);
 	if (!(cp->summons_hold_tolerance >= 0.0 && cp->summons_hold_tolerance <= 1.0 && cp->summons_morale >= 0.0 &&
 	      cp->summons_morale <= 1.0 && cp->summons_rate_per_h >= 0.0 && cp->summons_rate_per_h <= 1000.0 &&
 	      isfinite(cp->summons_hunger_weight) && isfinite(cp->summons_time_weight_per_h) && isfinite(cp->summons_gone_weight) &&

@@ -1447,9 +1447,11 @@ TEST(command_a_hunter_rides_after_his_man_and_stops_when_he_is_gone)
  * log2 4 (240 s by default) and sends no one meanwhile, and the men in flight gain the
  * ground the hesitation gives them. routes 2: the north and south ten break at once, the
  * east and west ten come running at 30 s, so the flight splits further while the corps
- * weighs it. Returns after `secs` the corps' view, how many of the 40 are
- * still in flight, and how many taken or down. */
-static bool split_flight(int routes, double per_bit, double secs, rt_corps_view *v, int *running, int *caught)
+ * weighs it. A band is a route here when it holds `least` men or more (route_men; ten
+ * men make a route at 10, and are stragglers at the default of a hundred). Returns after
+ * `secs` the corps' view, how many of the 40 are still in flight, and how many taken or
+ * down. */
+static bool split_flight(int routes, double per_bit, double least, double secs, rt_corps_view *v, int *running, int *caught)
 {
 	rt_world_def d = rt_world_def_default();
 	d.allocator = rt_test_allocator();
@@ -1457,6 +1459,7 @@ static bool split_flight(int routes, double per_bit, double secs, rt_corps_view 
 	d.bounds_max = (rt_vec2){ 3000, 3000 };
 	d.command.decision_interval_s = 5.0;
 	d.command.hesitation_s_per_bit = per_bit;
+	d.command.route_men = least;
 	rt_error err;
 	rt_world *w = rt_world_create(&d, &err);
 	if (!w) return false;
@@ -1499,32 +1502,37 @@ TEST(command_a_pursuit_hesitates_when_the_flight_splits)
 	rt_corps_view v;
 	int running = 0, caught = 0;
 	/* a minute on: the one route pursued, the four not yet */
-	CHECK(split_flight(1, per_bit, 60.0, &v, &running, &caught));
+	CHECK(split_flight(1, per_bit, 10.0, 60.0, &v, &running, &caught));
 	rt_test_note("one route, 60 s: %d routes, %d pursuers, hesitant until %.0f s", v.routes, v.pursuers, v.hesitant_until_s);
 	CHECK(v.routes == 1 && v.pursuers >= 30 && v.hesitant_until_s < 0.0);
-	CHECK(split_flight(4, per_bit, 60.0, &v, &running, &caught));
+	CHECK(split_flight(4, per_bit, 10.0, 60.0, &v, &running, &caught));
 	rt_test_note("four routes, 60 s: %d routes, %d pursuers, hesitant until %.0f s", v.routes, v.pursuers, v.hesitant_until_s);
 	CHECK(v.routes == 4 && v.pursuers == 0);
 	CHECK_NEAR(v.hesitant_until_s, 5.0 + 2.0 * per_bit, 0.5); /* from the first round, log2 4 bits */
-	CHECK(split_flight(4, 0.0, 60.0, &v, &running, &caught));
+	CHECK(split_flight(4, 0.0, 10.0, 60.0, &v, &running, &caught));
 	rt_test_note("four routes, no hesitation, 60 s: %d pursuers", v.pursuers);
 	CHECK(v.routes == 4 && v.pursuers >= 30);
+	/* bands of ten are stragglers where a route is a hundred men (the default): no choice to weigh */
+	CHECK(split_flight(4, per_bit, rt_command_params_default().route_men, 60.0, &v, &running, &caught));
+	rt_test_note("four bands of ten, a route a hundred men, 60 s: %d routes, %d pursuers, hesitant until %.0f s", v.routes, v.pursuers,
+		     v.hesitant_until_s);
+	CHECK(v.routes == 0 && v.pursuers >= 30 && v.hesitant_until_s < 0.0);
 	/* two routes, then four: weighed one bit, then one more */
-	CHECK(split_flight(2, per_bit, 20.0, &v, &running, &caught));
+	CHECK(split_flight(2, per_bit, 10.0, 20.0, &v, &running, &caught));
 	rt_test_note("two routes, 20 s: %d routes, %d pursuers, hesitant until %.0f s", v.routes, v.pursuers, v.hesitant_until_s);
 	CHECK(v.routes == 2 && v.pursuers == 0);
 	CHECK_NEAR(v.hesitant_until_s, 5.0 + per_bit, 0.5);
-	CHECK(split_flight(2, per_bit, 60.0, &v, &running, &caught));
+	CHECK(split_flight(2, per_bit, 10.0, 60.0, &v, &running, &caught));
 	rt_test_note("two routes and two more at 30 s, 60 s: %d routes, %d pursuers, hesitant until %.0f s", v.routes, v.pursuers,
 		     v.hesitant_until_s);
 	CHECK(v.routes == 4 && v.pursuers == 0);
 	CHECK_NEAR(v.hesitant_until_s, 5.0 + 2.0 * per_bit, 0.5);
 	/* ten minutes on: what the hesitation cost the pursuit */
 	int caught_one = 0, caught_split = 0, caught_at_once = 0;
-	CHECK(split_flight(1, per_bit, 600.0, &v, &running, &caught_one));
-	CHECK(split_flight(4, per_bit, 600.0, &v, &running, &caught_split));
+	CHECK(split_flight(1, per_bit, 10.0, 600.0, &v, &running, &caught_one));
+	CHECK(split_flight(4, per_bit, 10.0, 600.0, &v, &running, &caught_split));
 	rt_test_note("ten minutes: four routes, hesitating: %d of 40 taken or down, %d still in flight", caught_split, running);
-	CHECK(split_flight(4, 0.0, 600.0, &v, &running, &caught_at_once));
+	CHECK(split_flight(4, 0.0, 10.0, 600.0, &v, &running, &caught_at_once));
 	rt_test_note("ten minutes: one route %d of 40 taken or down; four without hesitation %d", caught_one, caught_at_once);
 	CHECK(caught_one >= 36 && caught_at_once >= 36);
 	CHECK(caught_split <= caught_at_once - 10);

@@ -2342,12 +2342,12 @@ TEST(scenario_the_crowd_holds_the_hunt_off_the_general)
 	CHECK(rt_test_bytes_held() == 0);
 }
 
-/* Q8 (tests/data/scenarios/split): 300 green foot of three captains break 150 m north,
+/* Q8 (tests/data/scenarios/split): 360 green foot of three captains break 150 m north,
  * east and south-west of 200 horse whose corps pursues one for one, each running for his
  * own refuge 3 km out. At its first decision round the corps knows of a flight by three
  * routes: it hesitates (hesitation_s_per_bit x log2 3, 190 s), the run tells it
  * (pursuit_hesitates) and marks Q8 there, and the men in flight gain so much ground that
- * six minutes on fewer of them are taken or down than of the same 300 running one way
+ * six minutes on fewer of them are taken or down than of the same 360 running one way
  * (the three captains at the north post with the north refuge), where nothing hesitates
  * and Q8 is not marked. The same at two threads and resumed at one from a checkpoint
  * taken in the hesitation. */
@@ -2392,7 +2392,7 @@ TEST(scenario_the_pursuit_hesitates_when_the_flight_splits)
 			remove_dir(dir);
 		}
 		fewer += lost[0] >= 0 && lost[0] + 100 <= lost[1];
-		rt_test_note("seed %d: taken or down in six minutes, three ways %d of 303, one way %d", seed, lost[0], lost[1]);
+		rt_test_note("seed %d: taken or down in six minutes, three ways %d of 363, one way %d", seed, lost[0], lost[1]);
 	}
 	rt_test_note("%d seeds: Q8 marked at 10:01 by the Jin corps %d times, the hesitation told %d; one way marked %d", seeds, marked,
 		     told, one_way_marked);

@@ -284,6 +284,8 @@ typedef struct rt_command_params {
 	double route_cell_m;          /* Q8: men in flight in the same or touching cells of this size are of one route */
 	double route_share;           /* Q8: a group of them is a route when it holds at least this share of
 				       * the men in flight the corps knows of (0.01..1: at most 100 routes) */
+	double route_men;             /* Q8: and at least this many men (agents; a scenario gives men and
+				       * divides by its scale): a smaller band is stragglers (0: no least size) */
 	/* the summons to surrender (M7) */
 	double summons_hold_tolerance; /* the ring holds when its men keep the contain distance within this share */
 	double summons_morale;        /* encircled men below this morale may surrender */

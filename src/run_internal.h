@@ -11,7 +11,7 @@
 
 typedef struct rt_run_event {
 	double time_s;
-	char type[24];          /* commander_left, commander_reached, ambush, trigger, routed, tide_peak, first ... */
+	char type[24];          /* commander_left, commander_reached, ambush, trigger, unit_broken, tide_peak, first ... */
 	char who[64];           /* a corps, unit or trigger id */
 	char phenomenon[8];     /* PHENOMENA.md ID when the event shows one, else "" */
 	rt_vec2 where;          /* metres; NaN when nowhere in particular */

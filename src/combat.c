@@ -286,39 +286,66 @@ static void local_picture(rt_world *w, const rt_lights *lights)
 	const int reach = (int)ceil(m->view_radius_m * g->fine_inv - 0.5);
 	const double memory = m->death_memory_s;
 	int64_t alarms = 0;
+	/* The sums over the square depend on the man's cell and side alone: men are taken in
+	 * chunks of slots (stored in the crowd grid's order, so that a chunk's men stand
+	 * together), and each chunk keeps the sums of the last cells and sides it summed, a
+	 * small table by the cell's hash; a man whose cell and side are in it takes them. The
+	 * same bits as summing again, at any thread count: the chunks do not depend on the
+	 * threads, and a sum is only ever reused whole. */
+	enum { CHUNK = 256, MEMO = 64 };
+	const int chunks = (n + CHUNK - 1) / CHUNK;
 	RT_PARALLEL_FOR(RT_PARALLEL(n), (schedule(static) num_threads(w->threads) reduction(+ : alarms)),
-	for (int s = 0; s < n; ++s) {
-		if (!rt__active(a->state[s]) || !rt__agent_due(w, s)) continue;
-		const int own = a->side[s];
-		const int cx = rt__floor_int((a->x[s] - g->origin_x) * g->fine_inv), cy = rt__floor_int((a->y[s] - g->origin_y) * g->fine_inv);
-		double friends = 0.0, routing = 0.0, enemy = 0.0, deaths = 0.0;
-		for (int yy = cy - reach; yy <= cy + reach; ++yy)
-			for (int xx = cx - reach; xx <= cx + reach; ++xx) {
-				const ptrdiff_t e = fine_find(g, fine_pack(xx, yy));
-				if (e < 0) continue;
-				const size_t at = (size_t)e * (size_t)stride;
-				for (int side = 0; side < g->sides; ++side) {
-					if (side == own) {
-						friends += g->fine_men[at + side];
-						routing += g->fine_routing[at + side];
-						deaths += g->fine_deaths[at + side];
-					} else {
-						enemy += g->fine_weight[at + side];
+	for (int chunk = 0; chunk < chunks; ++chunk) {
+		uint64_t memo_key[MEMO];
+		int memo_own[MEMO];
+		double memo_sum[MEMO][4];
+		for (int k = 0; k < MEMO; ++k) memo_own[k] = -1;
+		const int end = chunk * CHUNK + CHUNK < n ? chunk * CHUNK + CHUNK : n;
+		for (int s = chunk * CHUNK; s < end; ++s) {
+			if (!rt__active(a->state[s]) || !rt__agent_due(w, s)) continue;
+			const int own = a->side[s];
+			const int cx = rt__floor_int((a->x[s] - g->origin_x) * g->fine_inv), cy = rt__floor_int((a->y[s] - g->origin_y) * g->fine_inv);
+			const uint64_t key = fine_pack(cx, cy);
+			const int slot = (int)(((key + (uint64_t)own) * 0x9E3779B97F4A7C15ull) >> 58); /* MEMO = 2^6 */
+			double *sum = memo_sum[slot];
+			if (memo_own[slot] != own || memo_key[slot] != key) {
+				double f = 0.0, r = 0.0, en = 0.0, de = 0.0;
+				for (int yy = cy - reach; yy <= cy + reach; ++yy)
+					for (int xx = cx - reach; xx <= cx + reach; ++xx) {
+						const ptrdiff_t e = fine_find(g, fine_pack(xx, yy));
+						if (e < 0) continue;
+						const size_t at = (size_t)e * (size_t)stride;
+						for (int side = 0; side < g->sides; ++side) {
+							if (side == own) {
+								f += g->fine_men[at + side];
+								r += g->fine_routing[at + side];
+								de += g->fine_deaths[at + side];
+							} else {
+								en += g->fine_weight[at + side];
+							}
+						}
 					}
-				}
+				memo_key[slot] = key;
+				memo_own[slot] = own;
+				sum[0] = f;
+				sum[1] = r;
+				sum[2] = en;
+				sum[3] = de;
 			}
-		if (lights) {
-			int light = -1;
-			enemy += rt__lights_feared(w, lights, s, &light);
-			const int32_t alarm = light >= 0 ? (int32_t)a->id[light] : -1;
-			alarms += alarm >= 0 && a->alarm[s] < 0;
-			a->alarm[s] = alarm;
-		}
-		friends = friends > 1.0 ? friends - 1.0 : 0.0; /* not himself */
-		if (a->state[s] == RT_STATE_ROUTING && routing >= 1.0) routing -= 1.0;
-		a->threat[s] = (float)(enemy / (friends + 1.0));
-		a->routing_share[s] = friends > 0.0 ? (float)(routing / friends) : 0.0f;
-		a->deaths_seen[s] = (float)(deaths / memory); /* deaths a second, as remembered */
+			double friends = sum[0], routing = sum[1], enemy = sum[2], deaths = sum[3];
+			if (lights) {
+				int light = -1;
+				enemy += rt__lights_feared(w, lights, s, &light);
+				const int32_t alarm = light >= 0 ? (int32_t)a->id[light] : -1;
+				alarms += alarm >= 0 && a->alarm[s] < 0;
+				a->alarm[s] = alarm;
+			}
+			friends = friends > 1.0 ? friends - 1.0 : 0.0; /* not himself */
+			if (a->state[s] == RT_STATE_ROUTING && routing >= 1.0) routing -= 1.0;
+			a->threat[s] = (float)(enemy / (friends + 1.0));
+			a->routing_share[s] = friends > 0.0 ? (float)(routing / friends) : 0.0f;
+			a->deaths_seen[s] = (float)(deaths / memory); /* deaths a second, as remembered */
+	}
 	});
 	w->torch_alarms += alarms;
 }

@@ -345,7 +345,7 @@ static void local_picture(rt_world *w, const rt_lights *lights)
 			a->threat[s] = (float)(enemy / (friends + 1.0));
 			a->routing_share[s] = friends > 0.0 ? (float)(routing / friends) : 0.0f;
 			a->deaths_seen[s] = (float)(deaths / memory); /* deaths a second, as remembered */
-	}
+		}
 	});
 	w->torch_alarms += alarms;
 }

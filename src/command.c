@@ -527,8 +527,8 @@ static void hunts(rt_world *w)
  * route_cell_m (at a side or corner), or are joined so through other men of it — men within
  * route_cell_m of each other are always of one group, and no single link is longer than
  * the diagonal of two cells — of which those holding at least route_share of them and at
- * least route_men men (and a man) are routes: at most 1 / route_share. 0 when it knows of no one in flight, -1 when
- * there is no scratch for the count. The men are sorted by cell and the cells joined to
+ * least route_men men (and a man) are routes: at most 1 / route_share. 0 when it knows of
+ * no one in flight or only of stragglers, -1 when there is no scratch for the count. The men are sorted by cell and the cells joined to
  * their touching neighbours by union-find: O(F log F), serial, deterministic. */
 static int route_root(int *parent, int u)
 {

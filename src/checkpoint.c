@@ -55,7 +55,7 @@
  *                                                                      (a serial, pure function of the
  *                                                                      def, walls and map); a sample
  *                                                                      of every field is fingerprinted
- *   corps[corps_count]: def.side, superior, name, courage, hunger, refuge,
+ *   corps[corps_count]: def.side, superior, rank, name, courage, hunger, refuge,
  *       ranks_refuge, pursue_ratio, all_out_threshold, pursue_limited,
  *       pursue_limit                                                   STATIC (fingerprint)
  *   corps[].def.summon, quarter, known                                 STATIC (fingerprint)
@@ -528,7 +528,7 @@ static void fingerprint(const rt_world *w, fp_list *f)
 	h = FNV64_START;
 	for (int i = 0; i < w->corps_count; ++i) {
 		const rt_corps *c = &w->corps[i];
-		h = mix_str(mix_u64(mix_u64(h, c->def.side), (uint64_t)(int64_t)c->def.superior), c->name);
+		h = mix_str(mix_u64(mix_u64(mix_u64(h, c->def.side), (uint64_t)(int64_t)c->def.superior), c->def.rank), c->name);
 		h = mix_f64(mix_f64(h, c->def.courage), c->def.hunger);
 		h = mix_f64(mix_u64(h, (uint64_t)(int64_t)c->def.refuge), c->def.pursue_ratio);
 		h = mix_u64(h, (uint64_t)(int64_t)c->def.ranks_refuge);

@@ -866,6 +866,38 @@ static void columns(rt_world *w)
 	}
 }
 
+/* M2: a corps' peer group: its side, its superior (-1: none) and its rank */
+static uint64_t peer_key(const rt_corps_def *d)
+{
+	return ((uint64_t)d->side << 48) | ((uint64_t)d->rank << 40) | (uint64_t)(uint32_t)(d->superior + 1);
+}
+
+/* M2: for each corps, how many of its peers (the other corps of its peer group) have
+ * left in earlier rounds, counted before anyone decides this round, so that no corps is
+ * favoured by its number; in an open-addressed table of the groups (corps may be many).
+ * Returns NULL when the arena has no room. */
+static int *peers_gone(rt_world *w)
+{
+	size_t cap = 16;
+	while (cap < 2 * (size_t)w->corps_count) cap *= 2;
+	uint64_t *key = rt__arena_push(&w->arena, cap * sizeof(uint64_t));
+	int *gone = rt__arena_push(&w->arena, cap * sizeof(int));
+	int *slot = rt__arena_push(&w->arena, (size_t)w->corps_count * sizeof(int));
+	if (!key || !gone || !slot) return NULL;
+	for (size_t i = 0; i < cap; ++i) key[i] = UINT64_MAX;
+	memset(gone, 0, cap * sizeof(int));
+	for (int c = 0; c < w->corps_count; ++c) {
+		const uint64_t k = peer_key(&w->corps[c].def);
+		size_t i = (size_t)((k * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+		while (key[i] != UINT64_MAX && key[i] != k) i = (i + 1) & (cap - 1);
+		key[i] = k;
+		gone[i] += w->corps[c].left;
+		slot[c] = (int)i;
+	}
+	for (int c = 0; c < w->corps_count; ++c) slot[c] = gone[slot[c]] - w->corps[c].left;
+	return slot;
+}
+
 void rt__command(rt_world *w)
 {
 	if (w->corps_count > 0) {
@@ -923,18 +955,10 @@ void rt__command(rt_world *w)
 			w->corps[c].home_x = hx[2 * c] / w->corps[c].men;
 			w->corps[c].home_y = hx[2 * c + 1] / w->corps[c].men;
 		}
-	/* M2: the corps gone in earlier rounds, counted under each superior (a superior is of
-	 * his corps' side) and, for the corps with none, per side; a commander still deciding
-	 * has not left, so the count under his own superior is that of his peers */
-	int *gone_under = rt__arena_push(&w->arena, (size_t)w->corps_count * sizeof(int));
-	if (!gone_under) return;
-	memset(gone_under, 0, (size_t)w->corps_count * sizeof(int));
-	int gone_free[RT_MAX_SIDES] = { 0 };
-	for (int c = 0; c < w->corps_count; ++c) {
-		if (!w->corps[c].left) continue;
-		if (w->corps[c].def.superior >= 0) gone_under[w->corps[c].def.superior]++;
-		else gone_free[w->corps[c].def.side]++;
-	}
+	/* M2: the corps gone in earlier rounds, counted among each corps' peers (a commander
+	 * still deciding has not left) */
+	const int *gone = peers_gone(w);
+	if (!gone) return;
 	const double interval_h = p->decision_interval_s / 3600.0;
 	to_the_banner(w);
 	for (int c = 0; c < w->corps_count; ++c)
@@ -950,7 +974,7 @@ void rt__command(rt_world *w)
 		k->mean_threat = k->active > 0 ? threat[c] / k->active : 0.0;
 		if (k->left || k->def.refuge < 0 || k->commander < 0) continue;
 		if (!rt__active(a->state[w->slot_of_id[k->commander]])) continue; /* fallen or taken */
-		const int peers_gone = k->def.superior >= 0 ? gone_under[k->def.superior] : gone_free[k->def.side];
+		const int peers_gone = gone[c];
 		/* his pressure: what his men feel, or what he sees coming on, whichever is the more */
 		const double pressure = fmax(k->mean_threat, p->watch_m > 0.0 ? odds_coming_on(w, c, box + BOX * c) : 0.0);
 		const double log_rate = log(fmax(p->base_hazard_per_h, 1e-300)) - p->courage_weight * k->def.courage +

@@ -741,6 +741,7 @@ static rt_status build(rt_run *run, const rt_run_def *def, rt_error *err)
 		rt_corps_def cd = rt_corps_def_default();
 		cd.side = (uint8_t)k->side;
 		cd.superior = k->superior;
+		cd.rank = (uint8_t)k->rank;
 		cd.name = k->name;
 		cd.courage = k->courage;
 		cd.hunger = k->hunger;

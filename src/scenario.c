@@ -822,7 +822,7 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 	if (r->sc->units) r->sc->units_alloc = units;
 	if (!r->sc->corps || (units && !r->sc->units)) return nomem(r);
 	static const char *const keys[] = { "side", "name", "name_zh", "courage", "hunger", "cut_off", "refuge", "ranks_refuge",
-					    "guards", "mounted", "pursue", "summon", "quarter", "superior", "known", "units", "note", "source", NULL };
+					    "guards", "mounted", "pursue", "summon", "quarter", "superior", "rank", "known", "units", "note", "source", NULL };
 	for (int i = 0; i < n->count; i++) {
 		if ((s = check_id(r, n, i, "corps")) != RT_OK) return s;
 		char p[PATH_SIZE];
@@ -843,6 +843,7 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 		c->superior = -1;
 		c->pursue_limit = -1;
 		if ((s = read_superior(r, n, i, p, c)) != RT_OK) return s;
+		if ((s = get_int(r, v, "rank", p, false, 0, 255, &c->rank)) != RT_OK) return s;
 		if ((s = get_refuge(r, v, "refuge", p, &c->refuge)) != RT_OK) return s;
 		c->ranks_refuge = -1;
 		if ((s = get_refuge(r, v, "ranks_refuge", p, &c->ranks_refuge)) != RT_OK) return s;

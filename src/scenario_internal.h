@@ -113,6 +113,7 @@ typedef struct rt_sc_corps {
 	int refuge;             /* place, -1 none */
 	int ranks_refuge;       /* place his men go for if he leaves (he abandons them), -1: his refuge */
 	int superior;           /* corps whose commander this one answers to (M2), -1 none */
+	int rank;               /* M2: his grade under that superior, 0..255; peers are of one rank */
 	int guards;             /* men of his personal guard (M8) */
 	bool mounted;           /* he and his guard ride (M8: a general's 家丁 were horsemen) */
 	bool summon;            /* M7: once its ring holds, its commander summons the encircled */

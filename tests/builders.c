@@ -137,12 +137,12 @@ rt_world *skirmish_world(int threads, rt_error *err)
 rt_world *pressure_line_world(uint64_t seed, const double courage[PRESSURE_CORPS], const rt_command_params *command, int threads,
 			      rt_error *err)
 {
-	return pressure_line_world_ranked(seed, courage, NULL, command, threads, err);
+	return pressure_line_world_ranked(seed, courage, NULL, NULL, command, threads, err);
 }
 
 rt_world *pressure_line_world_ranked(uint64_t seed, const double courage[PRESSURE_CORPS],
-				     const rt_corps_id superior[PRESSURE_CORPS], const rt_command_params *command, int threads,
-				     rt_error *err)
+				     const rt_corps_id superior[PRESSURE_CORPS], const uint8_t rank[PRESSURE_CORPS],
+				     const rt_command_params *command, int threads, rt_error *err)
 {
 	rt_world_def d = rt_world_def_default();
 	d.allocator = rt_test_allocator();
@@ -166,6 +166,7 @@ rt_world *pressure_line_world_ranked(uint64_t seed, const double courage[PRESSUR
 		cd.courage = courage[c];
 		cd.refuge = home;
 		if (superior) cd.superior = superior[c];
+		if (rank) cd.rank = rank[c];
 		rt_corps_id id;
 		ok = rt_world_add_corps(w, &cd, &id, err) == RT_OK;
 		rt_agent_def man = rt_agent_def_default();

@@ -48,10 +48,11 @@ rt_world *skirmish_world(int threads, rt_error *err);
 #define PRESSURE_DT_S 0.5
 rt_world *pressure_line_world(uint64_t seed, const double courage[PRESSURE_CORPS], const rt_command_params *command, int threads,
 			      rt_error *err);
-/* The same with each corps' superior (M2), -1 for none; superior NULL: none has one. */
+/* The same with each corps' superior (M2), -1 for none, and rank; superior NULL: none has
+ * one; rank NULL: all of rank 0. */
 rt_world *pressure_line_world_ranked(uint64_t seed, const double courage[PRESSURE_CORPS],
-				     const rt_corps_id superior[PRESSURE_CORPS], const rt_command_params *command, int threads,
-				     rt_error *err);
+				     const rt_corps_id superior[PRESSURE_CORPS], const uint8_t rank[PRESSURE_CORPS],
+				     const rt_command_params *command, int threads, rt_error *err);
 
 /* A crowd pressed into a narrow road (C2): open ground for x < 0 funnels into a road 4 m
  * wide (0 <= y <= 4) that runs to an exit at x = 110..120 m. `men` foot stand in a block

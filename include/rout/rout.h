@@ -484,9 +484,15 @@ typedef int32_t rt_corps_id;
 
 typedef struct rt_corps_def {
 	uint8_t side;
+	/* M2: his grade among the generals under the same superior (0, the default, for all
+	 * alike): only generals of one rank are peers and share the blame of flight; a deputy
+	 * is not excused by the flight of the generals of a higher grade beside him, nor they
+	 * by his. Any number 0..255; only equality counts. */
+	uint8_t rank;
 	/* M2: the corps whose commander this one answers to (added before it, same side), or
 	 * -1 (the default): his peers, whose leaving shares the blame of his own, are the
-	 * other corps of his side under the same superior (with -1: the others with none) */
+	 * other corps of his side under the same superior (with -1: the others with none)
+	 * and of the same rank */
 	rt_corps_id superior;
 	const char *name;        /* copied; for reports */
 	double courage;          /* 0 craven .. 1 steadfast */

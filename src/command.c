@@ -974,12 +974,12 @@ void rt__command(rt_world *w)
 		k->mean_threat = k->active > 0 ? threat[c] / k->active : 0.0;
 		if (k->left || k->def.refuge < 0 || k->commander < 0) continue;
 		if (!rt__active(a->state[w->slot_of_id[k->commander]])) continue; /* fallen or taken */
-		const int peers_gone = gone[c];
+		const int n_gone = gone[c];
 		/* his pressure: what his men feel, or what he sees coming on, whichever is the more */
 		const double pressure = fmax(k->mean_threat, p->watch_m > 0.0 ? odds_coming_on(w, c, box + BOX * c) : 0.0);
 		const double log_rate = log(fmax(p->base_hazard_per_h, 1e-300)) - p->courage_weight * k->def.courage +
 					p->pressure_weight * pressure + p->hunger_weight * k->def.hunger +
-					p->cut_off_weight * (k->def.cut_off ? 1.0 : 0.0) + p->peer_weight * peers_gone;
+					p->cut_off_weight * (k->def.cut_off ? 1.0 : 0.0) + p->peer_weight * n_gone;
 		const double probability = 1.0 - exp(-exp(fmin(log_rate, 50.0)) * interval_h);
 		const double u = rt_random_uniform(w->def.seed, (uint32_t)c, (uint64_t)round, RT_STREAM_COMMAND);
 		if (u < probability) leave(w, c);

@@ -703,13 +703,14 @@ static rt_status reserve_scratch(rt_world *w, rt_error *err)
 	 * man in flight and gives them back); plus the
 	 * corps tables (the command phase's threat, centres, boxes of steady men and peers gone — an int a
 	 * corps and an open-addressed table of its peer groups, under 4 entries of 12 bytes a corps and at
-	 * least 16 —, and each marching general's nearest man and slot), and the decide phase's neighbour buffers, one per thread; the lights in
+	 * least 16 —, each marching general's nearest man and slot, and the banner's passing: 16 doubles and 3 ints a corps
+	 * besides the table), and the decide phase's neighbour buffers, one per thread; the lights in
 	 * the dark (torch.c: 24 bytes a light, and 64 cells of 16 bytes), the crush's
 	 * outcomes (a byte), the morale phase's note of who was routing (a byte) and of where
 	 * each corps' commander stands (three doubles a corps) and the
 	 * velocities before the decide phase (two doubles) and who stood in flight (a byte); and the summons' pockets (summons.c) */
 	size_t need = (size_t)w->agents.capacity * (2 * sizeof(int) + sizeof(double) + sizeof(float) + 40 + 24 + 1 + 1 + 2 * sizeof(double) + 1) +
-		      (size_t)w->corps_count * (14 * sizeof(double) + 2 * sizeof(int) + 4 * (sizeof(uint64_t) + sizeof(int))) +
+		      (size_t)w->corps_count * (16 * sizeof(double) + 3 * sizeof(int) + 4 * (sizeof(uint64_t) + sizeof(int))) +
 		      16 * (sizeof(uint64_t) + sizeof(int)) + 3 * 64 + (size_t)w->threads * sizeof(rt_nb_batch) + 4096 + 64 * 16 + 4 * 64 +
 		      rt__summons_scratch(w);
 	if (w->arena.capacity >= need) return RT_OK;

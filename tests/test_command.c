@@ -145,7 +145,7 @@ TEST(command_a_superior_is_an_earlier_corps_of_the_same_side)
 TEST(command_steadfast_commanders_stay)
 {
 	const double courage[CORPS] = { 0.8, 0.8, 0.8, 0.8 };
-	const int seeds = rt_test_seeds(50);
+	const int seeds = rt_test_seeds(30); /* 50 until session 46 (CI's time): nobody left in 50 of 50 then */
 	int nobody = 0;
 	for (int s = 1; s <= seeds; ++s) {
 		cascade c;

@@ -491,36 +491,104 @@ static json_t *run_summary(const run_options *o, long seed)
 	return json_load_file(path, 0, &je);
 }
 
+/* One commander over the runs of an ensemble: in how many he left without orders and when,
+ * his fate and the place he reached. */
+typedef struct {
+	char id[64], name[96], side[32];
+	int left, first;
+	double *left_s; /* seconds after the start at which he left, one per run he left in */
+	json_t *fates;  /* fate -> runs */
+	json_t *reached; /* place -> runs */
+} ensemble_commander;
+
+/* An instant of the runs, seconds after the scenario's start, as local ISO time. */
+static json_t *iso_after_start(const rt_scenario *sc, double t_s)
+{
+	char buf[40];
+	rt_scenario_format_time(sc, floor(t_s + 0.5), buf, sizeof buf);
+	return json_string(buf);
+}
+
+/* Adds one to the count of `key` in the object `counts`. */
+static void count_up(json_t *counts, const char *key)
+{
+	json_t *c = json_object_get(counts, key);
+	if (c) json_integer_set(c, json_integer_value(c) + 1);
+	else json_object_set_new(counts, key, json_integer(1));
+}
+
+/* "sheltered 5, dead 2" from a count object, into buf. */
+static void counts_text(const json_t *counts, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)counts, key, v) {
+		int n = snprintf(buf + used, size - used, "%s%s %lld", used ? ", " : "", key, (long long)json_integer_value(v));
+		if (n < 0 || (size_t)n >= size - used) break;
+		used += (size_t)n;
+	}
+	if (!used) snprintf(buf, size, "—");
+}
+
 /* The commanders over the runs (M2): who left first in how many runs, and how many
- * others left within three hours of the first. */
-static void ensemble_commanders(FILE *f, const run_options *o, const long *seeds, int runs)
+ * others left within three hours of the first; then each commander: in how many runs he
+ * left without orders, when (median and 90 % interval of the runs he left in), his fate
+ * and the refuge he reached, so a run's commanders can be set beside the record's
+ * (HISTORY.md: who fled, who held). Into the table and `out` ("commanders"). */
+static void ensemble_commanders(FILE *f, const rt_scenario *sc, const run_options *o, const long *seeds, int runs, json_t *out)
 {
 	enum { MAX_C = 256 };
-	char ids[MAX_C][64];
-	int first[MAX_C] = { 0 }, count = 0, four_or_more = 0, any_left = 0;
+	ensemble_commander *cs = calloc(MAX_C, sizeof *cs);
+	double *times = malloc((size_t)MAX_C * (size_t)runs * sizeof *times);
+	if (!cs || !times) {
+		free(cs);
+		free(times);
+		fprintf(f, "\n## Commanders (M2)\n\nNot tallied: out of memory.\n");
+		return;
+	}
+	int count = 0, four_or_more = 0, any_left = 0, read = 0;
 	int followers_total = 0;
 	for (int r = 0; r < runs; ++r) {
 		json_t *root = run_summary(o, seeds[r]);
 		if (!root) continue;
+		read++;
+		const double t0 = iso_seconds(json_string_value(json_object_get(root, "start")));
 		json_t *cmd = json_object_get(root, "commanders");
 		double t_first = INFINITY;
 		int who = -1;
 		size_t n = json_array_size(cmd);
 		for (size_t i = 0; i < n && i < MAX_C; ++i) {
 			json_t *c = json_array_get(cmd, i);
-			const char *id = json_string_value(json_object_get(c, "id"));
+			ensemble_commander *e = &cs[i];
 			if ((int)i >= count) {
-				snprintf(ids[i], sizeof ids[i], "%s", id ? id : "?");
+				const char *id = json_string_value(json_object_get(c, "id"));
+				const char *name = json_string_value(json_object_get(c, "name"));
+				const char *side = json_string_value(json_object_get(c, "side"));
+				snprintf(e->id, sizeof e->id, "%s", id ? id : "?");
+				snprintf(e->name, sizeof e->name, "%s", name ? name : "");
+				snprintf(e->side, sizeof e->side, "%s", side ? side : "");
+				e->left_s = times + i * (size_t)runs;
+				e->fates = json_object();
+				e->reached = json_object();
 				count = (int)i + 1;
 			}
 			const double t = iso_seconds(json_string_value(json_object_get(c, "left_at")));
-			if (isfinite(t) && t < t_first) {
-				t_first = t;
-				who = (int)i;
+			if (isfinite(t)) {
+				e->left_s[e->left++] = t - t0;
+				if (t < t_first) {
+					t_first = t;
+					who = (int)i;
+				}
 			}
+			const char *fate = json_string_value(json_object_get(c, "fate"));
+			count_up(e->fates, fate ? fate : "unknown");
+			const char *place = json_string_value(json_object_get(c, "reached"));
+			if (place) count_up(e->reached, place);
 		}
 		if (who >= 0) {
-			first[who]++;
+			cs[who].first++;
 			any_left++;
 			int followers = 0;
 			for (size_t i = 0; i < n; ++i) {
@@ -534,10 +602,57 @@ static void ensemble_commanders(FILE *f, const run_options *o, const long *seeds
 	}
 	fprintf(f, "\n## Commanders (M2)\n\nIn %d of %d runs a commander left without orders. Who left first:\n\n| corps | first in |\n|---|---|\n",
 		any_left, runs);
+	json_t *first = json_object();
 	for (int i = 0; i < count; ++i)
-		if (first[i] > 0) fprintf(f, "| %s | %d of %d runs (%.0f %%) |\n", ids[i], first[i], runs, 100.0 * first[i] / runs);
+		if (cs[i].first > 0) {
+			fprintf(f, "| %s | %d of %d runs (%.0f %%) |\n", cs[i].id, cs[i].first, runs, 100.0 * cs[i].first / runs);
+			json_object_set_new(first, cs[i].id, json_integer(cs[i].first));
+		}
 	fprintf(f, "\nAt least four other corps left within three hours of the first in %d of %d runs (%.0f %%); on average %.1f did.\n",
 		four_or_more, runs, 100.0 * four_or_more / runs, any_left ? (double)followers_total / any_left : 0.0);
+	fprintf(f, "\nEach commander over the %d runs: in how many he left without orders, and when (the median and 90 %% interval of "
+		   "the runs he left in); how he ended (`fate` of summary.json) and the refuge he reached.\n\n"
+		   "| corps | commander | side | left without orders | when | fate | reached |\n|---|---|---|---|---|---|---|\n",
+		read);
+	json_t *list = json_array();
+	for (int i = 0; i < count; ++i) {
+		ensemble_commander *e = &cs[i];
+		qsort(e->left_s, (size_t)e->left, sizeof *e->left_s, compare_doubles);
+		json_t *j = json_object();
+		json_object_set_new(j, "id", json_string(e->id));
+		json_object_set_new(j, "name", json_string(e->name));
+		json_object_set_new(j, "side", json_string(e->side));
+		json_object_set_new(j, "left", json_integer(e->left));
+		char when[160] = "—", fates[400], reached[400];
+		if (e->left > 0) {
+			json_t *med = iso_after_start(sc, quantile(e->left_s, e->left, 0.5));
+			json_t *lo = iso_after_start(sc, quantile(e->left_s, e->left, 0.05));
+			json_t *hi = iso_after_start(sc, quantile(e->left_s, e->left, 0.95));
+			snprintf(when, sizeof when, "%s (%s – %s)", json_string_value(med), json_string_value(lo), json_string_value(hi));
+			json_object_set_new(j, "left_at_median", med);
+			json_object_set_new(j, "left_at_p05", lo);
+			json_object_set_new(j, "left_at_p95", hi);
+		} else {
+			json_object_set_new(j, "left_at_median", json_null());
+			json_object_set_new(j, "left_at_p05", json_null());
+			json_object_set_new(j, "left_at_p95", json_null());
+		}
+		counts_text(e->fates, fates, sizeof fates);
+		counts_text(e->reached, reached, sizeof reached);
+		fprintf(f, "| %s | %s | %s | %d of %d runs | %s | %s | %s |\n", e->id, e->name, e->side, e->left, read, when, fates, reached);
+		json_object_set_new(j, "fate", e->fates);
+		json_object_set_new(j, "reached", e->reached);
+		json_array_append_new(list, j);
+	}
+	json_t *cmd = json_object();
+	json_object_set_new(cmd, "runs_read", json_integer(read));
+	json_object_set_new(cmd, "any_left", json_integer(any_left));
+	json_object_set_new(cmd, "first", first);
+	json_object_set_new(cmd, "four_or_more_within_3h", json_integer(four_or_more));
+	json_object_set_new(cmd, "each", list);
+	json_object_set_new(out, "commanders", cmd);
+	free(times);
+	free(cs);
 }
 
 /* The phenomena over the runs: in how many each occurred (PHENOMENA.md's order, as each
@@ -659,7 +774,7 @@ static int write_ensemble(const rt_scenario *sc, const run_options *o, const lon
 		json_array_append_new(arr, e);
 	}
 	free(col);
-	ensemble_commanders(f, o, seeds, runs);
+	ensemble_commanders(f, sc, o, seeds, runs, root);
 	ensemble_phenomena(f, o, seeds, runs, root);
 	json_object_set_new(root, "scenario", json_string(info.name));
 	json_object_set_new(root, "first_seed", json_integer(seeds[0]));

@@ -205,6 +205,50 @@ TEST(cli_runs_at_once_are_the_runs_one_after_another)
 		     same, atoi(counted), atoi(unrecognised), m2);
 	CHECK(same == 7);
 	CHECK(atoi(counted) == 32 && atoi(unrecognised) == 0);
+	/* each commander over the runs, set beside the four runs' own summaries */
+	snprintf(cmd, sizeof cmd, "%s/jobs-3/ensemble.json", dir);
+	json_error_t je;
+	json_t *ens = json_load_file(cmd, 0, &je);
+	const json_t *each = json_object_get(json_object_get(ens, "commanders"), "each");
+	CHECK(json_array_size(each) == 3);
+	int agree = 0, leavers = 0;
+	for (size_t i = 0; i < json_array_size(each); ++i) {
+		const json_t *e = json_array_get(each, i);
+		int left = 0, fate_runs = 0, fate_same = 0;
+		const char *first_left = NULL;
+		json_t *summaries[4] = { NULL };
+		for (int r = 0; r < 4; ++r) {
+			snprintf(cmd, sizeof cmd, "%s/jobs-3/seed-%d/summary.json", dir, 5 + r);
+			summaries[r] = json_load_file(cmd, 0, &je);
+			const json_t *c = json_array_get(json_object_get(summaries[r], "commanders"), i);
+			const char *at = json_string_value(json_object_get(c, "left_at"));
+			if (at) {
+				left++;
+				if (!first_left || strcmp(at, first_left) < 0) first_left = at;
+			}
+			const char *fate = json_string_value(json_object_get(c, "fate"));
+			fate_same += fate && json_integer_value(json_object_get(json_object_get(e, "fate"), fate)) > 0;
+		}
+		const char *fk;
+		json_t *fv;
+		json_object_foreach((json_t *)json_object_get(e, "fate"), fk, fv) fate_runs += (int)json_integer_value(fv);
+		const char *p05 = json_string_value(json_object_get(e, "left_at_p05"));
+		/* the 5th percentile of four lies between the earliest and the next: not before the earliest */
+		const bool when_ok = left == 0 ? json_is_null(json_object_get(e, "left_at_median"))
+					       : p05 && first_left && strcmp(p05, first_left) >= 0;
+		rt_test_note("%s: left in %lld of 4 (the summaries: %d), fates over %d runs, median %s",
+			     json_string_value(json_object_get(e, "id")), (long long)json_integer_value(json_object_get(e, "left")), left,
+			     fate_runs, json_string_value(json_object_get(e, "left_at_median")) ? json_string_value(json_object_get(e, "left_at_median")) : "—");
+		agree += json_integer_value(json_object_get(e, "left")) == left && fate_runs == 4 && fate_same == 4 && when_ok;
+		leavers += left > 0;
+		for (int r = 0; r < 4; ++r) json_decref(summaries[r]);
+	}
+	json_decref(ens);
+	CHECK(agree == 3);
+	CHECK(leavers >= 1); /* the mini's craven captain leaves within ten minutes */
+	snprintf(cmd, sizeof cmd, "grep -c '^| [a-z_]* | .* | [0-4] of 4 runs | ' %s/jobs-3/ensemble.md", dir);
+	CHECK(run_shell(cmd, counted, sizeof counted) == 0);
+	CHECK(atoi(counted) == 3);
 	CHECK(run_shell("build/rout run tests/data/scenarios/mini --runs 2 --jobs 0", line, sizeof line) == 2);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);

@@ -539,9 +539,16 @@ static void counts_text(const json_t *counts, char *buf, size_t size)
  * (HISTORY.md: who fled, who held). Into the table and `out` ("commanders"). */
 static void ensemble_commanders(FILE *f, const rt_scenario *sc, const run_options *o, const long *seeds, int runs, json_t *out)
 {
-	enum { MAX_C = 256 };
-	ensemble_commander *cs = calloc(MAX_C, sizeof *cs);
-	double *times = malloc((size_t)MAX_C * (size_t)runs * sizeof *times);
+	/* every run has the scenario's commanders, in its order: size the tally by the largest */
+	size_t max_c = 0;
+	for (int r = 0; r < runs; ++r) {
+		json_t *root = run_summary(o, seeds[r]);
+		const size_t n = json_array_size(json_object_get(root, "commanders"));
+		if (n > max_c) max_c = n;
+		json_decref(root);
+	}
+	ensemble_commander *cs = calloc(max_c ? max_c : 1, sizeof *cs);
+	double *times = malloc((max_c ? max_c : 1) * (size_t)runs * sizeof *times);
 	if (!cs || !times) {
 		free(cs);
 		free(times);
@@ -559,7 +566,7 @@ static void ensemble_commanders(FILE *f, const rt_scenario *sc, const run_option
 		double t_first = INFINITY;
 		int who = -1;
 		size_t n = json_array_size(cmd);
-		for (size_t i = 0; i < n && i < MAX_C; ++i) {
+		for (size_t i = 0; i < n && i < max_c; ++i) {
 			json_t *c = json_array_get(cmd, i);
 			ensemble_commander *e = &cs[i];
 			if ((int)i >= count) {

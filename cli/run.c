@@ -494,7 +494,7 @@ static json_t *run_summary(const run_options *o, long seed)
 /* One commander over the runs of an ensemble: in how many he left without orders and when,
  * his fate and the place he reached. */
 typedef struct {
-	char id[64], name[96], side[32];
+	json_t *id, *name, *side; /* the first summary's strings (references held) */
 	int left, first;
 	double *left_s; /* seconds after the start at which he left, one per run he left in */
 	json_t *fates;  /* fate -> runs */
@@ -517,7 +517,32 @@ static void count_up(json_t *counts, const char *key)
 	else json_object_set_new(counts, key, json_integer(1));
 }
 
-/* "sheltered 5, dead 2" from a count object, into buf. */
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The counts of `counts` in a fixed order, whatever order the runs met them in: first the
+ * keys of `order` (NULL-terminated; may be NULL), then the rest by name. A new object. */
+static json_t *ordered_counts(const json_t *counts, const char *const *order)
+{
+	json_t *out = json_object();
+	for (int k = 0; order && order[k]; ++k) {
+		json_t *v = json_object_get(counts, order[k]);
+		if (v) json_object_set(out, order[k], v);
+	}
+	size_t rest = json_object_size(counts) - json_object_size(out), n = 0;
+	const char **keys = rest ? malloc(rest * sizeof *keys) : NULL;
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)counts, key, v) if (!json_object_get(out, key) && keys && n < rest) keys[n++] = key;
+	if (keys) qsort(keys, n, sizeof *keys, compare_strings);
+	for (size_t i = 0; i < n; ++i) json_object_set(out, keys[i], json_object_get(counts, keys[i]));
+	free(keys);
+	return out;
+}
+
+/* "sheltered 5, dead 2" from a count object, into buf ("—" when empty). */
 static void counts_text(const json_t *counts, char *buf, size_t size)
 {
 	size_t used = 0;
@@ -526,7 +551,10 @@ static void counts_text(const json_t *counts, char *buf, size_t size)
 	json_t *v;
 	json_object_foreach((json_t *)counts, key, v) {
 		int n = snprintf(buf + used, size - used, "%s%s %lld", used ? ", " : "", key, (long long)json_integer_value(v));
-		if (n < 0 || (size_t)n >= size - used) break;
+		if (n < 0 || (size_t)n >= size - used) {
+			buf[used] = '\0'; /* no half entry */
+			break;
+		}
 		used += (size_t)n;
 	}
 	if (!used) snprintf(buf, size, "—");
@@ -536,23 +564,22 @@ static void counts_text(const json_t *counts, char *buf, size_t size)
  * others left within three hours of the first; then each commander: in how many runs he
  * left without orders, when (median and 90 % interval of the runs he left in), his fate
  * and the refuge he reached, so a run's commanders can be set beside the record's
- * (HISTORY.md: who fled, who held). Into the table and `out` ("commanders"). */
+ * (HISTORY.md: who fled, who held). Into the table and `out` ("commanders"; null when
+ * the tally could not be made). */
 static void ensemble_commanders(FILE *f, const rt_scenario *sc, const run_options *o, const long *seeds, int runs, json_t *out)
 {
-	/* every run has the scenario's commanders, in its order: size the tally by the largest */
-	size_t max_c = 0;
-	for (int r = 0; r < runs; ++r) {
-		json_t *root = run_summary(o, seeds[r]);
-		const size_t n = json_array_size(json_object_get(root, "commanders"));
-		if (n > max_c) max_c = n;
-		json_decref(root);
-	}
-	ensemble_commander *cs = calloc(max_c ? max_c : 1, sizeof *cs);
-	double *times = malloc((max_c ? max_c : 1) * (size_t)runs * sizeof *times);
+	static const char *const fate_order[] = { "in_field", "sheltered", "escaped", "captured", "dead", NULL };
+	rt_scenario_info info;
+	rt_scenario_get_info(sc, &info);
+	/* a run's summary has the scenario's commanders, one per corps, in its order */
+	const size_t max_c = info.corps_count > 0 ? (size_t)info.corps_count : 1;
+	ensemble_commander *cs = calloc(max_c, sizeof *cs);
+	double *times = malloc(max_c * (size_t)runs * sizeof *times);
 	if (!cs || !times) {
 		free(cs);
 		free(times);
 		fprintf(f, "\n## Commanders (M2)\n\nNot tallied: out of memory.\n");
+		json_object_set_new(out, "commanders", json_null());
 		return;
 	}
 	int count = 0, four_or_more = 0, any_left = 0, read = 0;
@@ -570,20 +597,23 @@ static void ensemble_commanders(FILE *f, const rt_scenario *sc, const run_option
 			json_t *c = json_array_get(cmd, i);
 			ensemble_commander *e = &cs[i];
 			if ((int)i >= count) {
-				const char *id = json_string_value(json_object_get(c, "id"));
-				const char *name = json_string_value(json_object_get(c, "name"));
-				const char *side = json_string_value(json_object_get(c, "side"));
-				snprintf(e->id, sizeof e->id, "%s", id ? id : "?");
-				snprintf(e->name, sizeof e->name, "%s", name ? name : "");
-				snprintf(e->side, sizeof e->side, "%s", side ? side : "");
-				e->left_s = times + i * (size_t)runs;
-				e->fates = json_object();
-				e->reached = json_object();
+				for (size_t k = (size_t)count; k <= i; ++k) {
+					json_t *ck = json_array_get(cmd, k);
+					json_t *id = json_object_get(ck, "id"), *name = json_object_get(ck, "name"), *side = json_object_get(ck, "side");
+					cs[k].id = json_is_string(id) ? json_incref(id) : json_string("?");
+					cs[k].name = json_is_string(name) ? json_incref(name) : json_string("");
+					cs[k].side = json_is_string(side) ? json_incref(side) : json_string("");
+					cs[k].left_s = times + k * (size_t)runs;
+					cs[k].fates = json_object();
+					cs[k].reached = json_object();
+				}
 				count = (int)i + 1;
 			}
 			const double t = iso_seconds(json_string_value(json_object_get(c, "left_at")));
 			if (isfinite(t)) {
-				e->left_s[e->left++] = t - t0;
+				if (isfinite(t0)) e->left_s[e->left] = t - t0;
+				else e->left_s[e->left] = NAN; /* no start: the times are not told */
+				e->left++;
 				if (t < t_first) {
 					t_first = t;
 					who = (int)i;
@@ -612,8 +642,8 @@ static void ensemble_commanders(FILE *f, const rt_scenario *sc, const run_option
 	json_t *first = json_object();
 	for (int i = 0; i < count; ++i)
 		if (cs[i].first > 0) {
-			fprintf(f, "| %s | %d of %d runs (%.0f %%) |\n", cs[i].id, cs[i].first, runs, 100.0 * cs[i].first / runs);
-			json_object_set_new(first, cs[i].id, json_integer(cs[i].first));
+			fprintf(f, "| %s | %d of %d runs (%.0f %%) |\n", json_string_value(cs[i].id), cs[i].first, runs, 100.0 * cs[i].first / runs);
+			json_object_set_new(first, json_string_value(cs[i].id), json_integer(cs[i].first));
 		}
 	fprintf(f, "\nAt least four other corps left within three hours of the first in %d of %d runs (%.0f %%); on average %.1f did.\n",
 		four_or_more, runs, 100.0 * four_or_more / runs, any_left ? (double)followers_total / any_left : 0.0);
@@ -624,17 +654,20 @@ static void ensemble_commanders(FILE *f, const rt_scenario *sc, const run_option
 	json_t *list = json_array();
 	for (int i = 0; i < count; ++i) {
 		ensemble_commander *e = &cs[i];
-		qsort(e->left_s, (size_t)e->left, sizeof *e->left_s, compare_doubles);
+		int timed = 0; /* the departures with a time (all, unless a summary had no start) */
+		for (int k = 0; k < e->left; ++k)
+			if (isfinite(e->left_s[k])) e->left_s[timed++] = e->left_s[k];
+		qsort(e->left_s, (size_t)timed, sizeof *e->left_s, compare_doubles);
 		json_t *j = json_object();
-		json_object_set_new(j, "id", json_string(e->id));
-		json_object_set_new(j, "name", json_string(e->name));
-		json_object_set_new(j, "side", json_string(e->side));
+		json_object_set(j, "id", e->id);
+		json_object_set(j, "name", e->name);
+		json_object_set(j, "side", e->side);
 		json_object_set_new(j, "left", json_integer(e->left));
 		char when[160] = "—", fates[400], reached[400];
-		if (e->left > 0) {
-			json_t *med = iso_after_start(sc, quantile(e->left_s, e->left, 0.5));
-			json_t *lo = iso_after_start(sc, quantile(e->left_s, e->left, 0.05));
-			json_t *hi = iso_after_start(sc, quantile(e->left_s, e->left, 0.95));
+		if (timed > 0) {
+			json_t *med = iso_after_start(sc, quantile(e->left_s, timed, 0.5));
+			json_t *lo = iso_after_start(sc, quantile(e->left_s, timed, 0.05));
+			json_t *hi = iso_after_start(sc, quantile(e->left_s, timed, 0.95));
 			snprintf(when, sizeof when, "%s (%s – %s)", json_string_value(med), json_string_value(lo), json_string_value(hi));
 			json_object_set_new(j, "left_at_median", med);
 			json_object_set_new(j, "left_at_p05", lo);
@@ -644,12 +677,19 @@ static void ensemble_commanders(FILE *f, const rt_scenario *sc, const run_option
 			json_object_set_new(j, "left_at_p05", json_null());
 			json_object_set_new(j, "left_at_p95", json_null());
 		}
-		counts_text(e->fates, fates, sizeof fates);
-		counts_text(e->reached, reached, sizeof reached);
-		fprintf(f, "| %s | %s | %s | %d of %d runs | %s | %s | %s |\n", e->id, e->name, e->side, e->left, read, when, fates, reached);
-		json_object_set_new(j, "fate", e->fates);
-		json_object_set_new(j, "reached", e->reached);
+		json_t *fate = ordered_counts(e->fates, fate_order), *place = ordered_counts(e->reached, NULL);
+		counts_text(fate, fates, sizeof fates);
+		counts_text(place, reached, sizeof reached);
+		fprintf(f, "| %s | %s | %s | %d of %d runs | %s | %s | %s |\n", json_string_value(e->id), json_string_value(e->name),
+			json_string_value(e->side), e->left, read, when, fates, reached);
+		json_object_set_new(j, "fate", fate);
+		json_object_set_new(j, "reached", place);
 		json_array_append_new(list, j);
+		json_decref(e->id);
+		json_decref(e->name);
+		json_decref(e->side);
+		json_decref(e->fates);
+		json_decref(e->reached);
 	}
 	json_t *cmd = json_object();
 	json_object_set_new(cmd, "runs_read", json_integer(read));

@@ -161,6 +161,121 @@ TEST(cli_a_run_folder_keeps_no_pictures_of_an_earlier_run)
 	CHECK(system(cmd) == 0);
 }
 
+/* Seconds of an ISO local time "1641-09-26T07:03:00" since 1 Jan 1970 of the proleptic
+ * Gregorian calendar (days from the civil date, Hinnant's algorithm), or NAN. */
+static double iso_s(const char *t)
+{
+	int y, m, d, hh, mm, ss;
+	if (!t || sscanf(t, "%d-%d-%dT%d:%d:%d", &y, &m, &d, &hh, &mm, &ss) != 6) return NAN;
+	y -= m <= 2;
+	const int era = (y >= 0 ? y : y - 399) / 400;
+	const int yoe = y - era * 400;
+	const int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	const double days = (double)era * 146097.0 + doe - 719468.0;
+	return days * 86400.0 + hh * 3600.0 + mm * 60.0 + ss;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double quantile_of(const double *v, int n, double q)
+{
+	const double pos = q * (n - 1);
+	const int i = (int)floor(pos);
+	return i + 1 < n ? v[i] + (pos - i) * (v[i + 1] - v[i]) : v[i];
+}
+
+/* The ensemble's `commanders` in DIR/ensemble.json set beside the runs' own summaries
+ * (DIR/seed-K/summary.json, K = first .. first + runs - 1): for each commander, in how many
+ * runs he left, when (median, 5th and 95th percentile, to the second), his fates and the
+ * places he reached, counted afresh; and who left first. Returns how many commanders
+ * agree in everything (noted), or -1 when the files cannot be read. */
+static int ensemble_commanders_agree(const char *dir, int first, int runs)
+{
+	char path[600];
+	json_error_t je;
+	snprintf(path, sizeof path, "%s/ensemble.json", dir);
+	json_t *ens = json_load_file(path, 0, &je);
+	const json_t *cmd = json_object_get(ens, "commanders");
+	const json_t *each = json_object_get(cmd, "each");
+	json_t *sums[64] = { NULL };
+	if (!ens || !json_is_array(each) || runs > 64) {
+		json_decref(ens);
+		return -1;
+	}
+	for (int r = 0; r < runs; ++r) {
+		snprintf(path, sizeof path, "%s/seed-%d/summary.json", dir, first + r);
+		sums[r] = json_load_file(path, 0, &je);
+	}
+	json_t *firsts = json_object();
+	for (int r = 0; r < runs; ++r) { /* who left first in each run */
+		const json_t *cs = json_object_get(sums[r], "commanders");
+		const char *who = NULL, *at_first = NULL;
+		for (size_t i = 0; i < json_array_size(cs); ++i) {
+			const char *at = json_string_value(json_object_get(json_array_get(cs, i), "left_at"));
+			if (at && (!at_first || strcmp(at, at_first) < 0)) {
+				at_first = at;
+				who = json_string_value(json_object_get(json_array_get(cs, i), "id"));
+			}
+		}
+		if (who) {
+			json_t *c = json_object_get(firsts, who);
+			json_object_set_new(firsts, who, json_integer(c ? json_integer_value(c) + 1 : 1));
+		}
+	}
+	const bool first_ok = json_equal(firsts, json_object_get(cmd, "first")) &&
+			      json_integer_value(json_object_get(cmd, "runs_read")) == runs;
+	int agree = 0;
+	for (size_t i = 0; i < json_array_size(each); ++i) {
+		const json_t *e = json_array_get(each, i);
+		json_t *fates = json_object(), *reached = json_object();
+		double t[64];
+		int left = 0;
+		for (int r = 0; r < runs; ++r) {
+			const json_t *c = json_array_get(json_object_get(sums[r], "commanders"), i);
+			const char *keys[2] = { json_string_value(json_object_get(c, "fate")), json_string_value(json_object_get(c, "reached")) };
+			json_t *counts[2] = { fates, reached };
+			for (int k = 0; k < 2; ++k)
+				if (keys[k]) {
+					json_t *n = json_object_get(counts[k], keys[k]);
+					json_object_set_new(counts[k], keys[k], json_integer(n ? json_integer_value(n) + 1 : 1));
+				}
+			const double at = iso_s(json_string_value(json_object_get(c, "left_at")));
+			if (isfinite(at)) t[left++] = at - iso_s(json_string_value(json_object_get(sums[r], "start")));
+		}
+		qsort(t, (size_t)left, sizeof *t, cmp_double);
+		bool when_ok = true;
+		const char *names[3] = { "left_at_p05", "left_at_median", "left_at_p95" };
+		const double qs[3] = { 0.05, 0.5, 0.95 };
+		const double t0 = iso_s(json_string_value(json_object_get(sums[0], "start")));
+		for (int k = 0; k < 3; ++k) {
+			const json_t *v = json_object_get(e, names[k]);
+			if (left == 0) when_ok = when_ok && json_is_null(v);
+			else when_ok = when_ok && fabs(iso_s(json_string_value(v)) - t0 - quantile_of(t, left, qs[k])) <= 0.5;
+		}
+		const bool ok = json_integer_value(json_object_get(e, "left")) == left && when_ok &&
+				json_equal(fates, json_object_get(e, "fate")) && json_equal(reached, json_object_get(e, "reached"));
+		char *f = json_dumps(json_object_get(e, "fate"), JSON_COMPACT), *p = json_dumps(json_object_get(e, "reached"), JSON_COMPACT);
+		rt_test_note("%s: left in %lld of %d (the summaries: %d), median %s, fates %s, reached %s: %s",
+			     json_string_value(json_object_get(e, "id")), (long long)json_integer_value(json_object_get(e, "left")), runs, left,
+			     json_string_value(json_object_get(e, "left_at_median")) ? json_string_value(json_object_get(e, "left_at_median")) : "—",
+			     f ? f : "?", p ? p : "?", ok ? "agree" : "DIFFER");
+		free(f);
+		free(p);
+		agree += ok && first_ok;
+		json_decref(fates);
+		json_decref(reached);
+	}
+	json_decref(firsts);
+	for (int r = 0; r < runs; ++r) json_decref(sums[r]);
+	json_decref(ens);
+	return agree;
+}
+
 /* `--runs N --jobs J` runs J seeds at once, each in a process of its own: the runs, their
  * folders and the ensemble table are byte for byte those of the same seeds one after
  * another. */
@@ -206,46 +321,16 @@ TEST(cli_runs_at_once_are_the_runs_one_after_another)
 	CHECK(same == 7);
 	CHECK(atoi(counted) == 32 && atoi(unrecognised) == 0);
 	/* each commander over the runs, set beside the four runs' own summaries */
-	snprintf(cmd, sizeof cmd, "%s/jobs-3/ensemble.json", dir);
-	json_error_t je;
-	json_t *ens = json_load_file(cmd, 0, &je);
-	const json_t *each = json_object_get(json_object_get(ens, "commanders"), "each");
-	CHECK(json_array_size(each) == 3);
-	int agree = 0, leavers = 0;
-	for (size_t i = 0; i < json_array_size(each); ++i) {
-		const json_t *e = json_array_get(each, i);
-		int left = 0, fate_runs = 0, fate_same = 0;
-		const char *first_left = NULL;
-		json_t *summaries[4] = { NULL };
-		for (int r = 0; r < 4; ++r) {
-			snprintf(cmd, sizeof cmd, "%s/jobs-3/seed-%d/summary.json", dir, 5 + r);
-			summaries[r] = json_load_file(cmd, 0, &je);
-			const json_t *c = json_array_get(json_object_get(summaries[r], "commanders"), i);
-			const char *at = json_string_value(json_object_get(c, "left_at"));
-			if (at) {
-				left++;
-				if (!first_left || strcmp(at, first_left) < 0) first_left = at;
-			}
-			const char *fate = json_string_value(json_object_get(c, "fate"));
-			fate_same += fate && json_integer_value(json_object_get(json_object_get(e, "fate"), fate)) > 0;
-		}
-		const char *fk;
-		json_t *fv;
-		json_object_foreach((json_t *)json_object_get(e, "fate"), fk, fv) fate_runs += (int)json_integer_value(fv);
-		const char *p05 = json_string_value(json_object_get(e, "left_at_p05"));
-		/* the 5th percentile of four lies between the earliest and the next: not before the earliest */
-		const bool when_ok = left == 0 ? json_is_null(json_object_get(e, "left_at_median"))
-					       : p05 && first_left && strcmp(p05, first_left) >= 0;
-		rt_test_note("%s: left in %lld of 4 (the summaries: %d), fates over %d runs, median %s",
-			     json_string_value(json_object_get(e, "id")), (long long)json_integer_value(json_object_get(e, "left")), left,
-			     fate_runs, json_string_value(json_object_get(e, "left_at_median")) ? json_string_value(json_object_get(e, "left_at_median")) : "—");
-		agree += json_integer_value(json_object_get(e, "left")) == left && fate_runs == 4 && fate_same == 4 && when_ok;
-		leavers += left > 0;
-		for (int r = 0; r < 4; ++r) json_decref(summaries[r]);
-	}
-	json_decref(ens);
-	CHECK(agree == 3);
-	CHECK(leavers >= 1); /* the mini's craven captain leaves within ten minutes */
+	snprintf(cmd, sizeof cmd, "%s/jobs-3", dir);
+	CHECK(ensemble_commanders_agree(cmd, 5, 4) == 3);
+	/* and where a commander gets to his refuge: the refuge scenario, two runs to its end */
+	snprintf(cmd, sizeof cmd,
+		 "build/rout run tests/data/scenarios/refuge --seed 1 --runs 2 --jobs 2 --threads 1 --quiet --no-pictures --out %s/refuge", dir);
+	CHECK(run_shell(cmd, line, sizeof line) == 0);
+	snprintf(cmd, sizeof cmd, "%s/refuge", dir);
+	CHECK(ensemble_commanders_agree(cmd, 1, 2) == 3);
+	snprintf(cmd, sizeof cmd, "grep -c '^| red_one | Captain One | red | 2 of 2 runs | .* | sheltered 2 | keep 2 |$' %s/refuge/ensemble.md", dir);
+	CHECK(run_shell(cmd, counted, sizeof counted) == 0 && atoi(counted) == 1);
 	snprintf(cmd, sizeof cmd, "grep -c '^| [a-z_]* | .* | [0-4] of 4 runs | ' %s/jobs-3/ensemble.md", dir);
 	CHECK(run_shell(cmd, counted, sizeof counted) == 0);
 	CHECK(atoi(counted) == 3);

@@ -494,7 +494,7 @@ static json_t *run_summary(const run_options *o, long seed)
 /* One commander over the runs of an ensemble: in how many he left without orders and when,
  * his fate and the place he reached. */
 typedef struct {
-	json_t *id, *name, *side; /* the first summary's strings (references held) */
+	json_t *id, *name, *side, *record; /* the first summary's (references held; record null when none) */
 	int left, first;
 	double *left_s; /* seconds after the start at which he left, one per run he left in */
 	json_t *fates;  /* fate -> runs */
@@ -603,6 +603,8 @@ static void ensemble_commanders(FILE *f, const rt_scenario *sc, const run_option
 					cs[k].id = json_is_string(id) ? json_incref(id) : json_string("?");
 					cs[k].name = json_is_string(name) ? json_incref(name) : json_string("");
 					cs[k].side = json_is_string(side) ? json_incref(side) : json_string("");
+					json_t *rec = json_object_get(ck, "record");
+					cs[k].record = json_is_string(rec) ? json_incref(rec) : json_null();
 					cs[k].left_s = times + k * (size_t)runs;
 					cs[k].fates = json_object();
 					cs[k].reached = json_object();
@@ -648,8 +650,8 @@ static void ensemble_commanders(FILE *f, const rt_scenario *sc, const run_option
 	fprintf(f, "\nAt least four other corps left within three hours of the first in %d of %d runs (%.0f %%); on average %.1f did.\n",
 		four_or_more, runs, 100.0 * four_or_more / runs, any_left ? (double)followers_total / any_left : 0.0);
 	fprintf(f, "\nEach commander over the %d runs: in how many he left without orders, and when (the median and 90 %% interval of "
-		   "the runs he left in); how he ended (`fate` of summary.json) and the refuge he reached.\n\n"
-		   "| corps | commander | side | left without orders | when | fate | reached |\n|---|---|---|---|---|---|---|\n",
+		   "the runs he left in); how he ended (`fate` of summary.json), the refuge he reached, and what the record says he did (the scenario's `record`).\n\n"
+		   "| corps | commander | side | left without orders | when | fate | reached | the record |\n|---|---|---|---|---|---|---|---|\n",
 		read);
 	json_t *list = json_array();
 	for (int i = 0; i < count; ++i) {
@@ -680,14 +682,23 @@ static void ensemble_commanders(FILE *f, const rt_scenario *sc, const run_option
 		json_t *fate = ordered_counts(e->fates, fate_order), *place = ordered_counts(e->reached, NULL);
 		counts_text(fate, fates, sizeof fates);
 		counts_text(place, reached, sizeof reached);
-		fprintf(f, "| %s | %s | %s | %d of %d runs | %s | %s | %s |\n", json_string_value(e->id), json_string_value(e->name),
+		fprintf(f, "| %s | %s | %s | %d of %d runs | %s | %s | %s | ", json_string_value(e->id), json_string_value(e->name),
 			json_string_value(e->side), e->left, read, when, fates, reached);
+		const char *rec = json_string_value(e->record);
+		if (!rec) fputs("—", f);
+		for (; rec && *rec; ++rec) { /* a table's cell: '|' escaped, line breaks as spaces */
+			if (*rec == '|') fputc('\\', f);
+			fputc(*rec == '\n' || *rec == '\r' ? ' ' : *rec, f);
+		}
+		fputs(" |\n", f);
 		json_object_set_new(j, "fate", fate);
 		json_object_set_new(j, "reached", place);
+		json_object_set(j, "record", e->record);
 		json_array_append_new(list, j);
 		json_decref(e->id);
 		json_decref(e->name);
 		json_decref(e->side);
+		json_decref(e->record);
 		json_decref(e->fates);
 		json_decref(e->reached);
 	}

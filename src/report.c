@@ -1341,6 +1341,17 @@ static void tally_sides(const rt_run *run, side_tally *t, double *sheltered_by_p
 	for (int i = 0; i < sc->side_count; ++i) t[i].escaped_by_sea = by_sea(run, i);
 }
 
+/* A text for a markdown table's cell: '|' escaped, line breaks as spaces. */
+static void table_cell(const char *in, char *out, size_t size)
+{
+	size_t n = 0;
+	for (const char *t = in; *t && n + 2 < size; ++t) {
+		if (*t == '|') out[n++] = '\\';
+		out[n++] = *t == '\n' || *t == '\r' ? ' ' : *t;
+	}
+	out[n] = '\0';
+}
+
 static const char *fate_word(uint8_t st)
 {
 	switch (st) {
@@ -1404,6 +1415,7 @@ static rt_status write_summary(rt_run *run, const char *path, const side_tally *
 		json_object_set_new(o, "fate", json_string(fate_word(st)));
 		json_object_set_new(o, "reached", run->reached_place[c] >= 0 ? json_string(sc->places[run->reached_place[c]].id) : json_null());
 		json_object_set_new(o, "reached_at", run->reached_at_s[c] >= 0.0 ? iso(sc, run->reached_at_s[c]) : json_null());
+		json_object_set_new(o, "record", k->record[0] ? json_string(k->record) : json_null());
 		json_array_append_new(cmd, o);
 	}
 	json_object_set_new(root, "commanders", cmd);
@@ -1590,15 +1602,18 @@ static rt_status write_report(rt_run *run, const char *path, const side_tally *t
 		}
 		put(&x, "\n");
 	}
-	put(&x, "\n## Commanders\n\n| corps | commander | side | left without orders | fate | reached | at |\n|---|---|---|---|---|---|---|\n");
+	put(&x, "\n## Commanders\n\nEach commander in the run, beside what the record says he did (the scenario's `record`).\n\n"
+		"| corps | commander | side | left without orders | fate | reached | at | the record |\n|---|---|---|---|---|---|---|---|\n");
 	for (int c = 0; c < sc->corps_count; ++c) {
 		const rt_sc_corps *k = &sc->corps[c];
 		char left[40] = "—", reached[40] = "—";
 		if (w->corps[c].left) rt_scenario_format_time(sc, w->corps[c].left_at_s, left, sizeof left);
 		if (run->reached_at_s[c] >= 0.0) rt_scenario_format_time(sc, run->reached_at_s[c], reached, sizeof reached);
 		const uint8_t st = w->agents.state[w->slot_of_id[run->commander[c]]];
-		put(&x, "| %s | %s %s | %s | %s | %s | %s | %s |\n", k->id, k->name, k->name_zh, sc->sides[k->side].name, left,
-		    fate_word(st), run->reached_place[c] >= 0 ? sc->places[run->reached_place[c]].id : "—", reached);
+		char record[4 * RT_SCENARIO_TEXT_SIZE];
+		table_cell(k->record[0] ? k->record : "—", record, sizeof record);
+		put(&x, "| %s | %s %s | %s | %s | %s | %s | %s | %s |\n", k->id, k->name, k->name_zh, sc->sides[k->side].name, left,
+		    fate_word(st), run->reached_place[c] >= 0 ? sc->places[run->reached_place[c]].id : "—", reached, record);
 	}
 	put(&x, "\n## Phenomena (PHENOMENA.md)\n\n| ID | what | first seen | where |\n|---|---|---|---|\n");
 	for (int p = 0; p < RT_PH_COUNT; ++p) {

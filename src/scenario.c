@@ -822,7 +822,7 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 	if (r->sc->units) r->sc->units_alloc = units;
 	if (!r->sc->corps || (units && !r->sc->units)) return nomem(r);
 	static const char *const keys[] = { "side", "name", "name_zh", "courage", "hunger", "cut_off", "refuge", "ranks_refuge",
-					    "guards", "mounted", "pursue", "summon", "quarter", "superior", "rank", "known", "units", "note", "source", NULL };
+					    "guards", "mounted", "pursue", "summon", "quarter", "superior", "rank", "known", "record", "units", "note", "source", NULL };
 	for (int i = 0; i < n->count; i++) {
 		if ((s = check_id(r, n, i, "corps")) != RT_OK) return s;
 		char p[PATH_SIZE];
@@ -835,6 +835,7 @@ static rt_status read_corps(reader *r, const rt_ynode *root)
 		if ((s = get_ref(r, v, "side", p, true, find_side, "side", &c->side)) != RT_OK) return s;
 		if ((s = get_text(r, v, "name", p, true, c->name, sizeof c->name)) != RT_OK) return s;
 		if ((s = get_text(r, v, "name_zh", p, false, c->name_zh, sizeof c->name_zh)) != RT_OK) return s;
+		if ((s = get_text(r, v, "record", p, false, c->record, sizeof c->record)) != RT_OK) return s;
 		c->courage = 0.5;
 		if ((s = get_number(r, v, "courage", p, false, 0.0, 1.0, &c->courage)) != RT_OK) return s;
 		if ((s = get_number(r, v, "hunger", p, false, 0.0, 1.0, &c->hunger)) != RT_OK) return s;

@@ -107,6 +107,7 @@ typedef struct rt_sc_unit {
 typedef struct rt_sc_corps {
 	char id[RT_SCENARIO_ID_SIZE];
 	char name[RT_SCENARIO_TEXT_SIZE], name_zh[RT_SCENARIO_TEXT_SIZE];
+	char record[2 * RT_SCENARIO_TEXT_SIZE]; /* what the record says he did, for the report; "" none */
 	int side;
 	double courage, hunger;
 	bool cut_off;

@@ -119,6 +119,7 @@ static const struct {
 	{ "place-outside-map", 13, 9, "places.keep: lat 42.5, lon 121 lies outside the map" },
 	{ "rank-out-of-range", 21, 11, "corps.red_one.rank: expected a whole number in 0..255, found 300" },
 	{ "ranks-refuge-alone", 21, 19, "corps.red_one.ranks_refuge: the corps has no refuge; a commander who never leaves abandons no one" },
+	{ "record-not-text", 21, 13, "corps.red_one.record: expected a text, found a mapping" },
 	{ "refuge-enemy-fort", 17, 10, "refuges.blue.0: the fort \"keep\" is of side \"red\" on the map; the men of blue cannot shelter there" },
 	{ "refuge-landing", 19, 15, "refuges.red.1: the place \"landing\" is a landing" },
 	{ "refuge-quoted-null", 21, 13, "corps.red_one.refuge: no place has the id \"null\"" }, /* quoted, a name, not YAML's null */

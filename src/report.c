@@ -1610,7 +1610,7 @@ static rt_status write_report(rt_run *run, const char *path, const side_tally *t
 		if (w->corps[c].left) rt_scenario_format_time(sc, w->corps[c].left_at_s, left, sizeof left);
 		if (run->reached_at_s[c] >= 0.0) rt_scenario_format_time(sc, run->reached_at_s[c], reached, sizeof reached);
 		const uint8_t st = w->agents.state[w->slot_of_id[run->commander[c]]];
-		char record[4 * RT_SCENARIO_TEXT_SIZE];
+		char record[2 * sizeof k->record];
 		table_cell(k->record[0] ? k->record : "—", record, sizeof record);
 		put(&x, "| %s | %s %s | %s | %s | %s | %s | %s | %s |\n", k->id, k->name, k->name_zh, sc->sides[k->side].name, left,
 		    fate_word(st), run->reached_place[c] >= 0 ? sc->places[run->reached_place[c]].id : "—", reached, record);
